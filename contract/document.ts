@@ -1,0 +1,171 @@
+/**
+ * Loading the OpenAPI contract and reading its operations.
+ *
+ * The runtime reads the bundled JSON (`contract/generated/openapi.json`, produced from
+ * `contract/openapi.yaml` by `npm run generate` and checked for drift in `npm test`), so start-up
+ * parses no YAML. A YAML path (for example a copy of the contract with an extra operation) is
+ * read with the `yaml` package.
+ */
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { CONTRACT_JSON_PATH } from './paths.js';
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** An OpenAPI document, kept as plain JSON: the code reads it through the helpers below. */
+export type OpenApiDocument = JsonObject;
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads a contract from a `.yaml`, `.yml` or `.json` file. Throws an Error naming the file on failure. */
+export function readContract(path: string = CONTRACT_JSON_PATH): OpenApiDocument {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read the contract ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  let parsed: unknown;
+  try {
+    parsed = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new Error(`the contract ${path} is not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  if (!isObject(parsed) || typeof parsed['openapi'] !== 'string' || !parsed['openapi'].startsWith('3.1')) {
+    throw new Error(`the contract ${path} is not an OpenAPI 3.1 document (no "openapi: 3.1.x" member)`);
+  }
+  return parsed;
+}
+
+/** Resolves a local `$ref` ("#/components/...") in the document. */
+export function resolvePointer(doc: JsonValue, pointer: string): JsonValue | undefined {
+  if (!pointer.startsWith('#')) return undefined;
+  const parts = pointer
+    .slice(1)
+    .split('/')
+    .slice(1)
+    .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'));
+  let node: JsonValue | undefined = doc;
+  for (const part of parts) {
+    if (Array.isArray(node)) node = node[Number(part)];
+    else if (isObject(node)) node = node[part];
+    else return undefined;
+  }
+  return node;
+}
+
+/** Follows `$ref` chains of an OpenAPI object (a response, a request body, a parameter). */
+export function deref(doc: OpenApiDocument, value: JsonValue | undefined): JsonObject | undefined {
+  let node = value;
+  for (let depth = 0; depth < 20 && isObject(node) && typeof node['$ref'] === 'string'; depth++) {
+    node = resolvePointer(doc, node['$ref']);
+  }
+  return isObject(node) ? node : undefined;
+}
+
+export interface ResponseSpec {
+  /** The status code as written in the contract ("200", "404", "2XX"). */
+  status: string;
+  description: string;
+  /** Media type → the JSON Schema of the body (a `$ref` object or an inline schema). */
+  content: Map<string, JsonObject>;
+  /** Media type → the first example value, if any. */
+  examples: Map<string, JsonValue>;
+  /** Lower-case header names the contract declares for this response. */
+  headers: string[];
+  /** True when the response is a profile decision (`x-profile: true`). */
+  profile: boolean;
+}
+
+export interface OperationSpec {
+  operationId: string;
+  method: HttpMethod;
+  /** The path template as written ("/orders/info/{number}"). */
+  path: string;
+  /** The names of the path parameters, in order. */
+  pathParams: string[];
+  /** Media type → request body schema (a `$ref` object or an inline schema). */
+  requestBody?: { required: boolean; content: Map<string, JsonObject> };
+  responses: ResponseSpec[];
+  /** True when the operation requires a security scheme (operation-level or document-level). */
+  secured: boolean;
+}
+
+function firstExample(doc: OpenApiDocument, media: JsonObject): JsonValue | undefined {
+  if ('example' in media) return media['example'];
+  const examples = media['examples'];
+  if (isObject(examples)) {
+    for (const value of Object.values(examples)) {
+      const example = deref(doc, value);
+      if (example && 'value' in example) return example['value'];
+    }
+  }
+  return undefined;
+}
+
+/** Lists every operation of the document, in document order. */
+export function listOperations(doc: OpenApiDocument): OperationSpec[] {
+  const operations: OperationSpec[] = [];
+  const paths = isObject(doc['paths']) ? doc['paths'] : {};
+  const rootSecurity = Array.isArray(doc['security']) && doc['security'].length > 0;
+  for (const [path, pathItemValue] of Object.entries(paths)) {
+    const pathItem = deref(doc, pathItemValue);
+    if (!pathItem) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = pathItem[method];
+      if (!isObject(operation)) continue;
+      const responses: ResponseSpec[] = [];
+      const responsesValue = isObject(operation['responses']) ? operation['responses'] : {};
+      for (const [status, responseValue] of Object.entries(responsesValue)) {
+        const response = deref(doc, responseValue);
+        if (!response) continue;
+        const content = new Map<string, JsonObject>();
+        const examples = new Map<string, JsonValue>();
+        if (isObject(response['content'])) {
+          for (const [mediaType, mediaValue] of Object.entries(response['content'])) {
+            if (!isObject(mediaValue)) continue;
+            if (isObject(mediaValue['schema'])) content.set(mediaType, mediaValue['schema']);
+            const example = firstExample(doc, mediaValue);
+            if (example !== undefined) examples.set(mediaType, example);
+          }
+        }
+        responses.push({
+          status,
+          description: typeof response['description'] === 'string' ? response['description'] : '',
+          content,
+          examples,
+          headers: isObject(response['headers']) ? Object.keys(response['headers']).map((h) => h.toLowerCase()) : [],
+          profile: response['x-profile'] === true,
+        });
+      }
+      let requestBody: OperationSpec['requestBody'];
+      const body = deref(doc, operation['requestBody']);
+      if (body && isObject(body['content'])) {
+        const content = new Map<string, JsonObject>();
+        for (const [mediaType, mediaValue] of Object.entries(body['content'])) {
+          if (isObject(mediaValue) && isObject(mediaValue['schema'])) content.set(mediaType, mediaValue['schema']);
+        }
+        requestBody = { required: body['required'] === true, content };
+      }
+      const security = operation['security'];
+      operations.push({
+        operationId: typeof operation['operationId'] === 'string' ? operation['operationId'] : `${method} ${path}`,
+        method,
+        path,
+        pathParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? ''),
+        ...(requestBody ? { requestBody } : {}),
+        responses,
+        secured: Array.isArray(security) ? security.length > 0 : rootSecurity,
+      });
+    }
+  }
+  return operations;
+}

@@ -1,0 +1,149 @@
+/**
+ * JSON Schema validation compiled from the contract with ajv (JSON Schema 2020-12, as OpenAPI 3.1
+ * uses). Validators are compiled once, when `compileContract` is called; validating a value does no
+ * schema work.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { isObject, type JsonValue, type OpenApiDocument } from './document.js';
+import { deriveLevel, type Level } from './levels.js';
+
+const addFormats = addFormatsModule.default;
+
+/** One problem found in a value: where (RFC 6901 JSON Pointer) and what. */
+export interface FieldError {
+  pointer: string;
+  detail: string;
+}
+
+/** A compiled validator: the problems found in `value` (none when it is valid). */
+export type Validator = (value: unknown) => FieldError[];
+
+/** OpenAPI's own keywords, allowed beside JSON Schema keywords (they carry no validation). */
+const OPENAPI_KEYWORDS = [
+  'openapi',
+  'info',
+  'jsonSchemaDialect',
+  'servers',
+  'paths',
+  'webhooks',
+  'components',
+  'security',
+  'tags',
+  'externalDocs',
+  'discriminator',
+  'xml',
+  'example',
+];
+
+/** The base URI under which the contract is registered in ajv. */
+const CONTRACT_ID = 'urn:goods:contract';
+
+function escapePointerToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function collectExtensionKeywords(node: JsonValue, into: Set<string>): void {
+  if (Array.isArray(node)) {
+    for (const item of node) collectExtensionKeywords(item, into);
+  } else if (isObject(node)) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key.startsWith('x-')) into.add(key);
+      collectExtensionKeywords(value, into);
+    }
+  }
+}
+
+/** Turns ajv's errors into field errors whose pointer names the offending member itself. */
+export function toFieldErrors(errors: readonly ErrorObject[] | null | undefined): FieldError[] {
+  const seen = new Set<string>();
+  const result: FieldError[] = [];
+  for (const error of errors ?? []) {
+    let pointer = error.instancePath;
+    let detail = error.message ?? 'is invalid';
+    const params = error.params as Record<string, unknown>;
+    if (error.keyword === 'required' && typeof params['missingProperty'] === 'string') {
+      pointer = `${pointer}/${escapePointerToken(params['missingProperty'])}`;
+      detail = 'is required';
+    } else if (error.keyword === 'unevaluatedProperties' && typeof params['unevaluatedProperty'] === 'string') {
+      pointer = `${pointer}/${escapePointerToken(params['unevaluatedProperty'])}`;
+      detail = 'is not a member of this object; remove it';
+    } else if (error.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
+      pointer = `${pointer}/${escapePointerToken(params['additionalProperty'])}`;
+      detail = 'is not a member of this object; remove it';
+    } else if (error.keyword === 'type' && typeof params['type'] === 'string') {
+      detail = `must be of type ${params['type']}`;
+    } else if (error.keyword === 'format' && typeof params['format'] === 'string') {
+      detail = `must be a ${params['format']} string`;
+    }
+    // `allOf` reports the failure of its branch and then itself: the branch says what is wrong.
+    if (error.keyword === 'allOf' || error.keyword === 'if') continue;
+    const key = `${pointer}\u0000${detail}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    result.push({ pointer, detail });
+  }
+  return result;
+}
+
+/** The contract compiled at one level. */
+export interface CompiledContract {
+  level: Level;
+  /** The contract document at this level (see `deriveLevel`). */
+  document: OpenApiDocument;
+  /**
+   * The validator of a schema given by a local reference into the document, e.g.
+   * `#/components/schemas/LotTransfer`, or of an inline schema object of the document.
+   * Compiled on first use and cached; call `precompile` at start-up to keep it off the hot path.
+   */
+  validator(schema: JsonValue): Validator;
+  /** Compiles the given schemas now. */
+  precompile(schemas: JsonValue[]): void;
+}
+
+function schemaPointer(doc: OpenApiDocument, schema: JsonValue): string | undefined {
+  if (isObject(schema) && typeof schema['$ref'] === 'string' && Object.keys(schema).length === 1) return schema['$ref'];
+  // An inline schema: find where it stands in the document.
+  let found: string | undefined;
+  const walk = (node: JsonValue, pointer: string): void => {
+    if (found !== undefined) return;
+    if (node === schema) {
+      found = `#${pointer}`;
+      return;
+    }
+    if (Array.isArray(node)) node.forEach((item, index) => walk(item, `${pointer}/${index}`));
+    else if (isObject(node)) for (const [key, value] of Object.entries(node)) walk(value, `${pointer}/${escapePointerToken(key)}`);
+  };
+  walk(doc, '');
+  return found;
+}
+
+/** Compiles the contract at a level: one ajv instance, all formats asserted, all errors collected. */
+export function compileContract(source: OpenApiDocument, level: Level): CompiledContract {
+  const document = deriveLevel(source, level);
+  const extensions = new Set<string>();
+  collectExtensionKeywords(document, extensions);
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, validateFormats: true, discriminator: false });
+  addFormats(ajv);
+  for (const keyword of [...OPENAPI_KEYWORDS, ...extensions]) ajv.addKeyword({ keyword });
+  ajv.addSchema(document, CONTRACT_ID);
+  const cache = new Map<string, Validator>();
+  const validator = (schema: JsonValue): Validator => {
+    const pointer = isObject(schema) && typeof schema['$ref'] === 'string' ? schema['$ref'] : schemaPointer(document, schema);
+    if (pointer === undefined) throw new Error('the schema is not part of the contract document');
+    const cached = cache.get(pointer);
+    if (cached) return cached;
+    const compiled: ValidateFunction = ajv.compile({ $ref: `${CONTRACT_ID}${pointer}` });
+    const run: Validator = (value) => (compiled(value) ? [] : toFieldErrors(compiled.errors));
+    cache.set(pointer, run);
+    return run;
+  };
+  return {
+    level,
+    document,
+    validator,
+    precompile(schemas) {
+      for (const schema of schemas) validator(schema);
+    },
+  };
+}

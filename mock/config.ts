@@ -1,0 +1,55 @@
+/**
+ * The mock's typed configuration. The CLI (`mock/cli.ts`) parses argv into this; tests and the
+ * conformance suite pass a partial config to `createMockServer`. Core code never reads process.argv.
+ */
+import { FIXTURES_DIR } from '../contract/paths.js';
+
+export interface MockConfig {
+  /** Interface to listen on. Loopback unless the user says otherwise. */
+  host: string;
+  /** Port to listen on; 0 picks a free port. */
+  port: number;
+  /** The contract to serve: a `.yaml`/`.json` OpenAPI 3.1 file. Default: the bundled contract. */
+  contractPath?: string;
+  /** Folder of fixture orders (`*.json`, each a full order-info answer). */
+  fixturesDir: string;
+  /** When non-empty, only these bearer tokens are accepted. */
+  tokens: string[];
+  /** Bearer tokens that are always refused with 401 (so a frontend can exercise its 401 path). */
+  rejectTokens: string[];
+  /** Delay added to every answer, in milliseconds. */
+  latencyMs: number;
+  /** Origins allowed by CORS; `*` allows any origin. */
+  corsOrigins: string[];
+  /** Append-only journal that makes recorded transfers and samples survive a restart. */
+  stateFile?: string;
+  /** When set, `/__mock` state-changing endpoints need `Authorization: Bearer <adminToken>`. */
+  adminToken?: string;
+  /** No per-request log line. */
+  quiet: boolean;
+  /** Where log lines go (default: stderr). */
+  log: (line: string) => void;
+  /** Largest accepted request body, in bytes (413 past it). */
+  bodyLimitBytes: number;
+  /** Most isolated sessions (`X-Mock-Session`) kept at once. */
+  maxSessions: number;
+}
+
+export const DEFAULT_CONFIG: MockConfig = {
+  host: '127.0.0.1',
+  port: 4010,
+  fixturesDir: FIXTURES_DIR,
+  tokens: [],
+  rejectTokens: ['invalid'],
+  latencyMs: 0,
+  corsOrigins: ['*'],
+  quiet: false,
+  log: (line) => process.stderr.write(`${line}\n`),
+  bodyLimitBytes: 1024 * 1024,
+  maxSessions: 100,
+};
+
+/** Fills the gaps of a partial config with the defaults. */
+export function resolveConfig(partial: Partial<MockConfig> = {}): MockConfig {
+  return { ...DEFAULT_CONFIG, ...partial };
+}

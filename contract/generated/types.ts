@@ -126,7 +126,7 @@ export interface components {
             target_scancode?: components["schemas"]["ScanCode"];
             amount?: number;
             /** @default false */
-            completed: boolean;
+            completed?: boolean;
             /** @description Defaults to the `lotNumber` of the lot named by `fk_lot_id`. */
             lotnumber?: string;
             readonly created?: components["schemas"]["DateTime"];
@@ -146,9 +146,9 @@ export interface components {
             /** @description Generated when omitted, unique (`S-000001`, `S-000002`, ...). */
             sample_number?: string;
             /** @default NEW */
-            status: string;
+            status?: string;
             /** @default  */
-            notes: string;
+            notes?: string;
             readonly created?: components["schemas"]["DateTime"];
             readonly modified?: components["schemas"]["DateTime"];
         };

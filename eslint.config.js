@@ -18,4 +18,17 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  {
+    // Plain browser scripts served as they are (no build step), outside the TypeScript project.
+    files: ['mock/dashboard/**/*.js', 'test/browser/**/*.js'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['window', 'document', 'location', 'history', 'fetch', 'URL', 'URLSearchParams', 'setTimeout', 'console'].map((name) => [
+          name,
+          'readonly',
+        ]),
+      ),
+    },
+  },
 );

@@ -1,0 +1,88 @@
+/**
+ * Reading a JSON request body: the media type must be `application/json` (a UTF-8 `charset` is
+ * allowed), the body is read as a stream and refused (413) as soon as it passes the limit, without
+ * buffering the rest; it must be valid UTF-8 and valid JSON.
+ */
+import type { IncomingMessage } from 'node:http';
+import contentType from 'content-type';
+import { problem } from './problems.js';
+
+/** Checks the Content-Type header of a request that must carry JSON. Throws a 415 problem. */
+export function checkJsonContentType(header: string | undefined): void {
+  if (header === undefined || header.trim() === '') {
+    throw problem('unsupportedMediaType', 'The request has no Content-Type; send the body as "application/json".');
+  }
+  let parsed: contentType.ParsedMediaType;
+  try {
+    parsed = contentType.parse(header);
+  } catch {
+    throw problem('unsupportedMediaType', `The Content-Type "${header.slice(0, 100)}" is malformed; send "application/json".`);
+  }
+  if (parsed.type !== 'application/json') {
+    throw problem('unsupportedMediaType', `The request body must be "application/json", not "${parsed.type.slice(0, 100)}".`);
+  }
+  const charset = parsed.parameters['charset'];
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
+    throw problem('unsupportedMediaType', `The charset of an application/json body must be utf-8, not "${charset.slice(0, 40)}".`);
+  }
+}
+
+/** Reads the whole body, or throws a 413 problem as soon as it is larger than `limit` bytes. */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const tooLarge = () => problem('payloadTooLarge', `The request body is larger than ${limit} bytes.`);
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (error?: Error) => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        chunks.length = 0;
+        finish(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish();
+    const onError = (error: Error) => finish(error);
+    const onAborted = () => finish(new Error('the client aborted the request'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** Decodes and parses a JSON body. Throws a 400 problem for invalid UTF-8 or invalid JSON. */
+export function parseJson(body: Buffer): unknown {
+  if (body.length === 0)
+    throw problem('malformedJson', 'The request body is empty; send a JSON object.', [{ pointer: '', detail: 'is empty' }]);
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    throw problem('malformedJson', 'The request body is not valid UTF-8; send UTF-8 encoded JSON.', [
+      { pointer: '', detail: 'is not valid UTF-8' },
+    ]);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.slice(0, 200) : 'invalid JSON';
+    throw problem('malformedJson', `The request body is not valid JSON: ${reason}.`, [{ pointer: '', detail: 'is not valid JSON' }]);
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Scenario control compatible with Prism: `Prefer: code=<status>` answers that documented status of
+ * the operation with its example from the contract. An undocumented status is a 400 problem that
+ * lists the documented ones.
+ */
+import type { JsonValue, OperationSpec } from '../contract/document.js';
+import { REALM } from './auth.js';
+import { problem } from './problems.js';
+
+export interface PreferredAnswer {
+  status: number;
+  contentType?: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** The `code` a Prefer header asks for, or undefined. */
+export function preferredCode(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  for (const part of header.split(/[,;]/)) {
+    const match = /^\s*code\s*=\s*"?([^"\s]*)"?\s*$/i.exec(part);
+    if (match) return match[1] ?? '';
+  }
+  return undefined;
+}
+
+/** Precomputes the answer of every documented status of an operation. */
+export function preferredAnswers(operation: OperationSpec): Map<string, PreferredAnswer> {
+  const answers = new Map<string, PreferredAnswer>();
+  for (const response of operation.responses) {
+    if (!/^\d{3}$/.test(response.status)) continue;
+    const [contentType] = [...response.content.keys()];
+    const example: JsonValue | undefined = contentType === undefined ? undefined : response.examples.get(contentType);
+    const headers: Record<string, string> = {};
+    if (response.headers.includes('www-authenticate')) headers['WWW-Authenticate'] = `Bearer realm="${REALM}", error="invalid_token"`;
+    answers.set(response.status, {
+      status: Number(response.status),
+      ...(contentType !== undefined && example !== undefined ? { contentType } : {}),
+      body: example === undefined ? '' : JSON.stringify(example),
+      headers,
+    });
+  }
+  return answers;
+}
+
+/** The answer for `code`, or a 400 problem naming the documented codes. */
+export function pickPreferred(answers: Map<string, PreferredAnswer>, code: string, operationId: string): PreferredAnswer {
+  const answer = answers.get(code);
+  if (answer) return answer;
+  throw problem(
+    'invalidPrefer',
+    `Prefer: code=${code.slice(0, 10)} is not a documented status of ${operationId}; use one of ${[...answers.keys()].join(', ')}.`,
+  );
+}

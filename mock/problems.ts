@@ -1,0 +1,72 @@
+/**
+ * The mock's errors as data: one catalogue entry per kind of problem, answered as
+ * `application/problem+json` (RFC 9457) with `type`, `title`, `status` and a `detail` saying what was
+ * wrong and how to fix it. The type URIs follow the contract's examples.
+ */
+import type { FieldError } from '../contract/schemas.js';
+
+export interface ProblemKind {
+  type: string;
+  status: number;
+  title: string;
+}
+
+const BASE = 'https://goods.example/problems/';
+
+export const PROBLEMS = {
+  invalidBody: { type: `${BASE}invalid-body`, status: 400, title: 'Request body does not match the contract' },
+  malformedJson: { type: `${BASE}invalid-body`, status: 400, title: 'Request body does not match the contract' },
+  invalidPath: { type: `${BASE}invalid-path`, status: 400, title: 'Invalid request path' },
+  invalidSession: { type: `${BASE}invalid-session`, status: 400, title: 'Invalid X-Mock-Session header' },
+  invalidPrefer: { type: `${BASE}invalid-prefer`, status: 400, title: 'Prefer asks for an undocumented answer' },
+  unauthorized: { type: `${BASE}unauthorized`, status: 401, title: 'Missing or rejected bearer token' },
+  notFound: { type: `${BASE}not-found`, status: 404, title: 'No such resource' },
+  orderNotFound: { type: `${BASE}order-not-found`, status: 404, title: 'Order not found' },
+  methodNotAllowed: { type: `${BASE}method-not-allowed`, status: 405, title: 'Method not allowed' },
+  payloadTooLarge: { type: `${BASE}payload-too-large`, status: 413, title: 'Request body too large' },
+  unsupportedMediaType: { type: `${BASE}unsupported-media-type`, status: 415, title: 'Unsupported media type' },
+  unknownLot: { type: `${BASE}unknown-lot`, status: 422, title: 'Unknown lot' },
+  tooManySessions: { type: `${BASE}too-many-sessions`, status: 429, title: 'Too many mock sessions' },
+  internal: { type: `${BASE}internal-error`, status: 500, title: 'Internal error in the mock' },
+  notDurable: { type: `${BASE}state-not-durable`, status: 503, title: 'The create could not be saved durably' },
+} as const satisfies Record<string, ProblemKind>;
+
+export type ProblemName = keyof typeof PROBLEMS;
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors?: FieldError[];
+}
+
+/** A problem the request pipeline throws and the server answers. */
+export class ProblemError extends Error {
+  readonly headers: Record<string, string>;
+  constructor(
+    readonly kind: ProblemKind,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'ProblemError';
+    this.headers = headers;
+  }
+
+  body(): ProblemBody {
+    return problemBody(this.kind, this.detail, this.errors);
+  }
+}
+
+export function problemBody(kind: ProblemKind, detail: string, errors?: FieldError[]): ProblemBody {
+  const body: ProblemBody = { type: kind.type, title: kind.title, status: kind.status, detail };
+  if (errors && errors.length > 0) body.errors = errors;
+  return body;
+}
+
+/** Shorthand: `throw problem('unknownLot', 'no lot ...', errors)`. */
+export function problem(name: ProblemName, detail: string, errors?: FieldError[], headers?: Record<string, string>): ProblemError {
+  return new ProblemError(PROBLEMS[name], detail, errors, headers);
+}

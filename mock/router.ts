@@ -1,0 +1,106 @@
+/**
+ * Routing from the contract: every path template of the contract becomes a matcher. A path that
+ * matches no template is unknown (404); a known path asked with another method is answered 405 with
+ * `Allow`. Path parameters are percent-decoded; invalid percent-encoding is a 404 problem.
+ */
+import type { HttpMethod, OperationSpec } from '../contract/document.js';
+import { problem } from './problems.js';
+
+export type RouteResult =
+  | { kind: 'operation'; operation: OperationSpec; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allow: string[] }
+  | { kind: 'not-found' };
+
+interface PathRoute {
+  template: string;
+  /** Literal segments are strings; parameter segments are `{ param }`. */
+  segments: (string | { param: string })[];
+  operations: Map<string, OperationSpec>;
+}
+
+export interface Router {
+  route(method: string, pathname: string): RouteResult;
+  /** The methods the contract allows on a path (upper case), or undefined for an unknown path. */
+  allowed(pathname: string): string[] | undefined;
+}
+
+function parseTemplate(template: string): PathRoute['segments'] {
+  return template
+    .split('/')
+    .slice(1)
+    .map((segment) => {
+      const match = /^\{([^}]+)\}$/.exec(segment);
+      return match?.[1] !== undefined ? { param: match[1] } : segment;
+    });
+}
+
+function decodeSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    // An undecodable segment names no resource: 404 (a status every operation of the contract documents or may answer).
+    throw problem(
+      'notFound',
+      `The path segment "${raw.slice(0, 100)}" has invalid percent-encoding, so it names nothing; encode it with encodeURIComponent.`,
+    );
+  }
+}
+
+export function createRouter(operations: OperationSpec[]): Router {
+  const routes = new Map<string, PathRoute>();
+  for (const operation of operations) {
+    let route = routes.get(operation.path);
+    if (!route) {
+      route = { template: operation.path, segments: parseTemplate(operation.path), operations: new Map() };
+      routes.set(operation.path, route);
+    }
+    route.operations.set(operation.method.toUpperCase(), operation);
+  }
+  // Templates with fewer parameters first, so a literal path wins over a parameterised one.
+  const ordered = [...routes.values()].sort(
+    (a, b) => a.segments.filter((s) => typeof s !== 'string').length - b.segments.filter((s) => typeof s !== 'string').length,
+  );
+
+  const find = (pathname: string): { route: PathRoute; params: Record<string, string> } | undefined => {
+    const parts = pathname.split('/').slice(1);
+    for (const route of ordered) {
+      if (route.segments.length !== parts.length) continue;
+      const raw: Record<string, string> = {};
+      let ok = true;
+      for (let i = 0; i < parts.length && ok; i++) {
+        const segment = route.segments[i];
+        const part = parts[i] ?? '';
+        if (typeof segment === 'string') ok = segment === part;
+        else if (segment !== undefined) {
+          ok = part.length > 0;
+          raw[segment.param] = part;
+        }
+      }
+      if (!ok) continue;
+      const params: Record<string, string> = Object.create(null) as Record<string, string>;
+      for (const [name, value] of Object.entries(raw)) params[name] = decodeSegment(value);
+      return { route, params };
+    }
+    return undefined;
+  };
+
+  return {
+    route(method, pathname) {
+      const found = find(pathname);
+      if (!found) return { kind: 'not-found' };
+      const operation = found.route.operations.get(method.toUpperCase());
+      if (!operation) return { kind: 'method-not-allowed', allow: [...found.route.operations.keys()] };
+      return { kind: 'operation', operation, params: found.params };
+    },
+    allowed(pathname) {
+      const parts = pathname.split('/').slice(1);
+      for (const route of ordered) {
+        if (route.segments.length !== parts.length) continue;
+        if (route.segments.every((s, i) => typeof s !== 'string' || s === parts[i])) return [...route.operations.keys()];
+      }
+      return undefined;
+    },
+  };
+}
+
+export type { HttpMethod };

@@ -29,11 +29,12 @@ async function freePort(): Promise<number> {
 
 /** Stops the process group of `child` (prism and anything it started): TERM, then KILL. */
 async function stop(child: ChildProcess): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const pid = child.pid;
+  if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   const signal = (name: NodeJS.Signals): void => {
     try {
-      process.kill(-(child.pid ?? 0), name);
+      process.kill(-pid, name);
     } catch {
       // already gone
     }

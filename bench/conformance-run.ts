@@ -1,0 +1,49 @@
+/**
+ * Wall time of a `strict` conformance run against an already running server: spawns the suite's CLI
+ * (`conformance/cli`, compiled when the bench is compiled) with `--base-url URL --token T --level strict` and
+ * times it from spawn to exit, so the time includes the process start.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectEntry, startChild } from './processes.js';
+
+export interface ConformanceTiming {
+  wallMs: number;
+  exitCode: number | null;
+  /** The last lines the suite printed (its summary). */
+  summary: string;
+}
+
+/** Undefined when the suite's CLI does not exist (yet); throws when it does not end within `timeoutMs`. */
+export async function timeConformance(baseUrl: string, token: string, timeoutMs = 90000): Promise<ConformanceTiming | undefined> {
+  const output = mkdtempSync(join(tmpdir(), 'bench-conformance-'));
+  const line = projectEntry('conformance/cli', ['--base-url', baseUrl, '--token', token, '--level', 'strict', '--output', output]);
+  if (!line) {
+    rmSync(output, { recursive: true, force: true });
+    return undefined;
+  }
+  const startedAt = performance.now();
+  const child = startChild('conformance', line);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const ended = await Promise.race([
+      child.exited,
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs))),
+    ]);
+    const wallMs = performance.now() - startedAt;
+    if (ended === undefined) throw new Error(`the conformance run did not end within ${timeoutMs} ms; its output:\n${child.output()}`);
+    const summary = child
+      .output()
+      .trimEnd()
+      .split('\n')
+      .slice(-6)
+      .map((l) => l.trimEnd())
+      .join('\n');
+    return { wallMs, exitCode: ended.code, summary };
+  } finally {
+    clearTimeout(timer);
+    await child.stop();
+    rmSync(output, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * The bench: starts the three servers, loads them in alternating rounds on every scenario, then
+ * measures start-up, a strict conformance run, memory per record and journal replay. Every child
+ * process it starts is stopped before it returns or throws. Core code: no argv, no printing except
+ * through `log`.
+ */
+import { cpus, totalmem } from 'node:os';
+import { timeConformance } from './conformance-run.js';
+import { runLoad, type LoadRun } from './load.js';
+import { benchEntry, projectEntry, stopAll } from './processes.js';
+import { measureRecords } from './records.js';
+import type { BenchReport, BenchSettings, LoadRow, Measured, ScenarioRatios, StartupResult } from './report.js';
+import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
+import { prismCommand, startServer, type RunningServer, type ServerId } from './servers.js';
+import { median, timeStart } from './startup.js';
+import { evaluateTargets } from './targets.js';
+
+export const DEFAULT_SETTINGS: BenchSettings = {
+  connections: 50,
+  durationMs: 3000,
+  warmupMs: 1000,
+  rounds: 3,
+  transfers: 100_000,
+  startupRuns: 3,
+  servers: ['mock', 'prism', 'bare'],
+  conformance: true,
+};
+
+/** Smaller settings for a quick look (`--quick`): about 35 s. */
+export const QUICK_SETTINGS: BenchSettings = {
+  ...DEFAULT_SETTINGS,
+  durationMs: 1000,
+  warmupMs: 300,
+  rounds: 1,
+  transfers: 20_000,
+  startupRuns: 1,
+};
+
+/** The records the issue's replay target is about. */
+export const REPLAY_TARGET_RECORDS = 100_000;
+
+export type Log = (line: string) => void;
+
+function sum(runs: readonly LoadRun[], pick: (run: LoadRun) => number): number {
+  return runs.reduce((total, run) => total + pick(run), 0);
+}
+
+function mergeCodes(runs: readonly LoadRun[]): Record<string, number> {
+  const codes: Record<string, number> = {};
+  for (const run of runs) for (const [code, count] of Object.entries(run.statusCodes)) codes[code] = (codes[code] ?? 0) + count;
+  return codes;
+}
+
+function problemsOf(run: LoadRun): number {
+  return run.unexpected + run.errors + run.timeouts;
+}
+
+/** Rotates `items` left by `by` (round r starts with a different server, so drift hits all alike). */
+export function rotate<T>(items: readonly T[], by: number): T[] {
+  if (items.length === 0) return [];
+  const k = by % items.length;
+  return [...items.slice(k), ...items.slice(0, k)];
+}
+
+async function loadPhase(
+  settings: BenchSettings,
+  scenarios: Scenario[],
+  log: Log,
+): Promise<{ rows: LoadRow[]; peakRss: Partial<Record<ServerId, number>> }> {
+  const probe = scenarios[0];
+  if (!probe) throw new Error('no scenarios');
+  const servers: RunningServer[] = [];
+  const rows: LoadRow[] = [];
+  const peakRss: Partial<Record<ServerId, number>> = {};
+  try {
+    for (const id of settings.servers) {
+      const server = await startServer(id, probe);
+      servers.push(server);
+      log(`started ${id} at ${server.url} (pid ${server.child.pid})`);
+    }
+    // warm the load generator itself (its JIT and buffers) once, so the first measured server is not penalized
+    const first = servers[0];
+    if (first && settings.warmupMs > 0)
+      await runLoad(first.url, probe, { connections: settings.connections, durationMs: settings.warmupMs });
+    for (const scenario of scenarios) {
+      const warmupProblems = new Map<ServerId, number>();
+      for (const server of servers) {
+        const warm = await runLoad(server.url, scenario, { connections: settings.connections, durationMs: settings.warmupMs });
+        warmupProblems.set(server.id, problemsOf(warm));
+      }
+      const runs = new Map<ServerId, LoadRun[]>(servers.map((s) => [s.id, []]));
+      for (let round = 0; round < settings.rounds; round++) {
+        for (const server of rotate(servers, round)) {
+          const run = await runLoad(server.url, scenario, { connections: settings.connections, durationMs: settings.durationMs });
+          runs.get(server.id)?.push(run);
+          if (server.child.hasExited()) throw new Error(`${server.id} exited during the load; its output:\n${server.child.output()}`);
+        }
+      }
+      for (const server of servers) {
+        const measured = runs.get(server.id) ?? [];
+        const row: LoadRow = {
+          scenario: scenario.id,
+          server: server.id,
+          okPerSec: median(measured.map((r) => r.okPerSec)),
+          p50Ms: median(measured.map((r) => r.p50Ms)),
+          p99Ms: median(measured.map((r) => r.p99Ms)),
+          peakRss: server.child.memory().peakRss,
+          answers: sum(measured, (r) => r.answers),
+          unexpected: sum(measured, (r) => r.unexpected),
+          errors: sum(measured, (r) => r.errors),
+          timeouts: sum(measured, (r) => r.timeouts),
+          statusCodes: mergeCodes(measured),
+          warmupProblems: warmupProblems.get(server.id) ?? 0,
+          rounds: measured,
+        };
+        rows.push(row);
+        log(
+          `${scenario.id} ${server.id}: ${Math.round(row.okPerSec)} req/s, p50 ${row.p50Ms.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms`,
+        );
+      }
+    }
+    for (const server of servers) peakRss[server.id] = server.child.memory().peakRss;
+    return { rows, peakRss };
+  } finally {
+    await Promise.all(servers.map((s) => s.child.stop()));
+  }
+}
+
+function ratiosOf(rows: readonly LoadRow[], scenarios: readonly Scenario[]): ScenarioRatios[] {
+  const perSec = (scenario: string, server: ServerId): number | undefined =>
+    rows.find((r) => r.scenario === scenario && r.server === server)?.okPerSec;
+  const ratio = (a: number | undefined, b: number | undefined): number | null =>
+    a === undefined || b === undefined || b <= 0 ? null : a / b;
+  return scenarios.map((s) => ({
+    scenario: s.id,
+    mockOverBare: ratio(perSec(s.id, 'mock'), perSec(s.id, 'bare')),
+    mockOverPrism: ratio(perSec(s.id, 'mock'), perSec(s.id, 'prism')),
+  }));
+}
+
+async function startupPhase(settings: BenchSettings, probe: Scenario): Promise<Measured<StartupResult>> {
+  if (settings.startupRuns < 1) return { status: 'skipped', reason: 'startup runs set to 0' };
+  const cli = projectEntry('mock/cli');
+  const mockLine = (port: number) =>
+    projectEntry('mock/cli', ['--port', String(port), '--quiet']) ?? benchEntry('mock-server-child', ['--port', String(port)]);
+  const mock: { ms: number; rss: number }[] = [];
+  const prism: { ms: number; rss: number }[] = [];
+  for (let run = 0; run < settings.startupRuns; run++) {
+    mock.push(await timeStart('mock (start-up)', mockLine, probe));
+    prism.push(await timeStart('prism (start-up)', prismCommand, probe));
+  }
+  return {
+    status: 'measured',
+    value: {
+      mockCommand: cli ? 'mock CLI (goods-mock --port P --quiet)' : 'bench/mock-server-child (the mock CLI does not exist yet)',
+      mockMs: mock.map((s) => s.ms),
+      prismMs: prism.map((s) => s.ms),
+      mockMedianMs: median(mock.map((s) => s.ms)),
+      prismMedianMs: median(prism.map((s) => s.ms)),
+      mockRss: median(mock.map((s) => s.rss)),
+      prismRss: median(prism.map((s) => s.rss)),
+    },
+  };
+}
+
+async function conformancePhase(settings: BenchSettings, probe: Scenario): Promise<BenchReport['conformance']> {
+  if (!settings.conformance) return { status: 'skipped', reason: 'conformance timing turned off' };
+  if (!projectEntry('conformance/cli'))
+    return { status: 'not available', reason: 'the conformance CLI is not built (dist/conformance/cli.js is missing)' };
+  const mock = await startServer('mock', probe);
+  try {
+    const timing = await timeConformance(mock.url, BENCH_TOKEN);
+    return timing ? { status: 'measured', value: timing } : { status: 'not available', reason: 'the conformance CLI disappeared' };
+  } finally {
+    await mock.child.stop();
+  }
+}
+
+async function attempt<T>(what: string, log: Log, run: () => Promise<Measured<T>>): Promise<Measured<T>> {
+  log(`measuring ${what} ...`);
+  try {
+    return await run();
+  } catch (error) {
+    const reason = (error as Error).message;
+    log(`${what} failed: ${reason}`);
+    return { status: 'failed', reason };
+  }
+}
+
+/** Runs the whole bench with `settings`; progress goes to `log`. */
+export async function runBench(settings: BenchSettings, log: Log = () => undefined): Promise<BenchReport> {
+  const startedAt = performance.now();
+  try {
+    const scenarios = buildScenarios(benchFixture());
+    const [probe, transfer] = scenarios;
+    if (!probe || !transfer) throw new Error('the scenarios are incomplete');
+    const load = await loadPhase(settings, scenarios, log);
+    const ratios = ratiosOf(load.rows, scenarios);
+    const startup = await attempt('start-up times', log, () => startupPhase(settings, probe));
+    const conformance = await attempt('a strict conformance run', log, () => conformancePhase(settings, probe));
+    const records = await attempt(`memory per record (${settings.transfers} transfers) and replay`, log, async () =>
+      settings.transfers < 1 || !settings.servers.includes('mock')
+        ? { status: 'skipped' as const, reason: 'no transfers to record (or the mock is not benched)' }
+        : {
+            status: 'measured' as const,
+            value: await measureRecords(transfer, probe, {
+              count: settings.transfers,
+              warmup: Math.min(2000, Math.max(50, Math.round(settings.transfers / 50))),
+              connections: settings.connections,
+              capMs: 90_000,
+            }),
+          },
+    );
+    const problems: string[] = [];
+    for (const row of load.rows) {
+      const bad = row.unexpected + row.errors + row.timeouts;
+      if (bad > 0)
+        problems.push(
+          `${row.server} answered ${bad} of ${row.answers + row.errors + row.timeouts} ${row.scenario} requests wrongly or not at all (${JSON.stringify(row.statusCodes)}, ${row.errors} errors, ${row.timeouts} timeouts)`,
+        );
+    }
+    for (const [name, m] of [
+      ['start-up', startup],
+      ['conformance', conformance],
+      ['records', records],
+    ] as const)
+      if (m.status === 'failed') problems.push(`${name}: ${m.reason}`);
+    if (conformance.status === 'measured' && conformance.value.exitCode !== 0)
+      problems.push(`the strict conformance run exited ${conformance.value.exitCode}`);
+    if (records.status === 'measured' && records.value.unexpected + records.value.errors > 0)
+      problems.push(`recording transfers: ${records.value.unexpected} wrong answers, ${records.value.errors} errors`);
+    const cpuList = cpus();
+    return {
+      date: new Date().toISOString(),
+      machine: {
+        cpus: cpuList.length,
+        cpuModel: cpuList[0]?.model ?? 'unknown',
+        node: process.version,
+        platform: `${process.platform} ${process.arch}`,
+        memoryBytes: totalmem(),
+      },
+      settings,
+      load: { rows: load.rows, ratios, peakRss: load.peakRss },
+      startup,
+      conformance,
+      records,
+      targets: evaluateTargets({ rows: load.rows, ratios, startup, conformance, records, replayRecords: REPLAY_TARGET_RECORDS }),
+      problems,
+      elapsedMs: performance.now() - startedAt,
+    };
+  } finally {
+    await stopAll();
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Child-process entry of the mock for the bench: starts it through its public API
+ * (`createMockServer`) in its normal configuration with logging off, prints its URL on stdout.
+ * `--port N` (default 0: a free port) and `--state-file PATH` (turns on the journal). With an IPC channel it answers `{ type: 'memory' }` with
+ * its memory after a full GC (when started with `--expose-gc`). Stops on SIGTERM/SIGINT or when the
+ * parent goes away.
+ */
+import { parseArgs } from 'node:util';
+import { createMockServer } from '../mock/index.js';
+import type { MemoryReport } from './mock-memory.js';
+
+const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, 'state-file': { type: 'string' } }, strict: true });
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  process.stderr.write(`--port must be an integer from 0 to 65535, not "${values.port}"\n`);
+  process.exit(2);
+}
+
+const server = await createMockServer({ host: '127.0.0.1', port, quiet: true, stateFile: values['state-file'] });
+process.stdout.write(`${server.url.replace(/\/$/, '')}\n`);
+
+process.on('message', (message: unknown) => {
+  if (typeof message !== 'object' || message === null || (message as { type?: unknown }).type !== 'memory') return;
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+  const usage = process.memoryUsage();
+  const report: MemoryReport = {
+    type: 'memory',
+    collected: gc !== undefined,
+    rss: usage.rss,
+    heapUsed: usage.heapUsed,
+    external: usage.external,
+  };
+  process.send?.(report);
+});
+
+let stopping = false;
+const stop = (): void => {
+  if (stopping) return;
+  stopping = true;
+  server.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);
+process.once('disconnect', stop);

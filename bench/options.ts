@@ -1,0 +1,90 @@
+/** The bench's command-line options, parsed into typed settings (no process.argv here: the CLI passes them). */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PROJECT_ROOT } from '../contract/paths.js';
+import { DEFAULT_SETTINGS, QUICK_SETTINGS } from './harness.js';
+import type { BenchSettings } from './report.js';
+import { SERVER_IDS, type ServerId } from './servers.js';
+
+export const HELP = `Usage: npm run bench -- [options]
+
+Loads the mock, Prism and a bare node:http server on loopback and prints req/s, latency and memory;
+also times start-up, a strict conformance run, memory per record and journal replay.
+
+  --quick               a smaller run (1 round of 1 s, 20,000 records, ~40 s)
+  --duration SECONDS    length of each measured round (default ${DEFAULT_SETTINGS.durationMs / 1000})
+  --warmup SECONDS      warm-up per server and scenario (default ${DEFAULT_SETTINGS.warmupMs / 1000})
+  --rounds N            measured rounds per scenario and server (default ${DEFAULT_SETTINGS.rounds})
+  --connections N       concurrent connections (default ${DEFAULT_SETTINGS.connections})
+  --transfers N         transfers to record for the memory/replay measurement (default ${DEFAULT_SETTINGS.transfers}; 0 skips)
+  --startup-runs N      start-up measurements per server (default ${DEFAULT_SETTINGS.startupRuns}; 0 skips)
+  --servers LIST        which servers to load, comma-separated (default ${SERVER_IDS.join(',')})
+  --no-conformance      skip the conformance timing
+  --output FILE         the JSON report (default reports/bench.json)
+  --help                this text
+`;
+
+/** A bad option or value: the CLI prints it and exits 2. */
+export class UsageError extends Error {}
+
+function positive(name: string, value: string | undefined, fallback: number, allowZero = false): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0))
+    throw new UsageError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not "${value}"`);
+  return n;
+}
+
+function integer(name: string, value: string | undefined, fallback: number, allowZero = false): number {
+  const n = positive(name, value, fallback, allowZero);
+  if (!Number.isInteger(n)) throw new UsageError(`--${name} must be a whole number, not "${value}"`);
+  return n;
+}
+
+/** Parses the command line into settings and the output path (exported for tests). */
+export function parseBenchArgs(argv: string[]): { settings: BenchSettings; output: string; help: boolean } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        quick: { type: 'boolean', default: false },
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
+        rounds: { type: 'string' },
+        connections: { type: 'string' },
+        transfers: { type: 'string' },
+        'startup-runs': { type: 'string' },
+        servers: { type: 'string' },
+        'no-conformance': { type: 'boolean', default: false },
+        output: { type: 'string', default: 'reports/bench.json' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const v = parsed.values;
+  const base = v.quick ? QUICK_SETTINGS : DEFAULT_SETTINGS;
+  let servers = base.servers;
+  if (v.servers !== undefined) {
+    const names = v.servers.split(',').map((s) => s.trim());
+    const unknown = names.filter((n) => !(SERVER_IDS as readonly string[]).includes(n));
+    if (unknown.length > 0 || names.length === 0)
+      throw new UsageError(`--servers takes a comma-separated list of ${SERVER_IDS.join(', ')}; unknown: ${unknown.join(', ')}`);
+    servers = SERVER_IDS.filter((id: ServerId) => names.includes(id));
+  }
+  const settings: BenchSettings = {
+    durationMs: positive('duration', v.duration, base.durationMs / 1000) * 1000,
+    warmupMs: positive('warmup', v.warmup, base.warmupMs / 1000, true) * 1000,
+    rounds: integer('rounds', v.rounds, base.rounds),
+    connections: integer('connections', v.connections, base.connections),
+    transfers: integer('transfers', v.transfers, base.transfers, true),
+    startupRuns: integer('startup-runs', v['startup-runs'], base.startupRuns, true),
+    servers,
+    conformance: !v['no-conformance'],
+  };
+  return { settings, output: resolve(PROJECT_ROOT, v.output), help: v.help };
+}

@@ -1,0 +1,80 @@
+/** The bench's report: what `npm run bench` prints and writes to `reports/bench.json`. */
+import type { ConformanceTiming } from './conformance-run.js';
+import type { LoadRun } from './load.js';
+import type { RecordsResult } from './records.js';
+import type { ScenarioId } from './scenarios.js';
+import type { ServerId } from './servers.js';
+import type { TargetResult } from './targets.js';
+
+/** A measurement that may not have been possible. */
+export type Measured<T> = { status: 'measured'; value: T } | { status: 'not available' | 'failed' | 'skipped'; reason: string };
+
+/** One scenario against one server: the median of the measured rounds, and totals. */
+export interface LoadRow {
+  scenario: ScenarioId;
+  server: ServerId;
+  /** Answers with the expected status per second (median of rounds). */
+  okPerSec: number;
+  /** Latency percentiles, ms (median of rounds). */
+  p50Ms: number;
+  p99Ms: number;
+  /** Peak RSS of the server's process tree (VmHWM) after this scenario, bytes. */
+  peakRss: number;
+  /** Totals over the measured rounds. */
+  answers: number;
+  unexpected: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  /** Wrong answers or errors during the warm-up (not measured, but reported). */
+  warmupProblems: number;
+  rounds: LoadRun[];
+}
+
+/** mock ÷ bare and mock ÷ Prism of req/s (null when a server was not measured). */
+export interface ScenarioRatios {
+  scenario: ScenarioId;
+  mockOverBare: number | null;
+  mockOverPrism: number | null;
+}
+
+export interface StartupResult {
+  /** What was spawned for the mock (its CLI, or the bench's child entry when the CLI is absent). */
+  mockCommand: string;
+  mockMs: number[];
+  prismMs: number[];
+  mockMedianMs: number;
+  prismMedianMs: number;
+  mockRss: number;
+  prismRss: number;
+}
+
+export interface BenchSettings {
+  connections: number;
+  durationMs: number;
+  warmupMs: number;
+  rounds: number;
+  transfers: number;
+  startupRuns: number;
+  servers: ServerId[];
+  conformance: boolean;
+}
+
+export interface BenchReport {
+  date: string;
+  machine: { cpus: number; cpuModel: string; node: string; platform: string; memoryBytes: number };
+  settings: BenchSettings;
+  load: { rows: LoadRow[]; ratios: ScenarioRatios[]; peakRss: Partial<Record<ServerId, number>> };
+  startup: Measured<StartupResult>;
+  conformance: Measured<ConformanceTiming>;
+  records: Measured<RecordsResult>;
+  targets: TargetResult[];
+  /** True when some measurement failed or some server answered errors under load. */
+  problems: string[];
+  elapsedMs: number;
+}
+
+/** The report as JSON text (NaN and Infinity become null). */
+export function reportJson(report: BenchReport): string {
+  return `${JSON.stringify(report, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`;
+}

@@ -1,0 +1,57 @@
+/**
+ * `npm run bench`: the thin CLI over `runBench`. Prints the table, writes `reports/bench.json`.
+ * Ctrl-C (or SIGTERM) stops every server the bench started before it exits.
+ * Exit 0: the bench ran (targets met or not: the table says); 1: a measurement failed or a server
+ * answered wrongly under load; 2: bad options.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { runBench } from './harness.js';
+import { HELP, parseBenchArgs, UsageError } from './options.js';
+import { stopAll } from './processes.js';
+import { reportJson } from './report.js';
+import { formatReport } from './table.js';
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseBenchArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`bench: ${error.message}\nRun "npm run bench -- --help" for the options.\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interrupted) return;
+    interrupted = true;
+    process.stderr.write(`\nbench: ${signal}: stopping every server it started ...\n`);
+    void stopAll().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const s = args.settings;
+  const loadSeconds = (s.servers.length * 3 * (s.warmupMs + s.rounds * s.durationMs)) / 1000;
+  process.stderr.write(`bench: ~${Math.round(loadSeconds)} s of load, then start-up, conformance and record measurements\n`);
+  const report = await runBench(s, (line) => process.stderr.write(`bench: ${line}\n`));
+  mkdirSync(dirname(args.output), { recursive: true });
+  writeFileSync(args.output, reportJson(report));
+  process.stdout.write(`${formatReport(report)}\nJSON: ${args.output}\n`);
+  return report.problems.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  async (error: unknown) => {
+    process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n`);
+    await stopAll();
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,86 @@
+/** The bench report as text: the load table, the ratios, the other measurements and the targets. */
+import type { BenchReport, LoadRow } from './report.js';
+
+const MiB = 1024 * 1024;
+
+function pad(cells: string[], widths: number[], alignRight: boolean[]): string {
+  return cells
+    .map((cell, i) => (alignRight[i] ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
+    .join('  ')
+    .trimEnd();
+}
+
+/** Lays out rows of cells in aligned columns (first row: the header). */
+export function columns(rows: string[][], alignRight: boolean[]): string {
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => pad(r, widths, alignRight)).join('\n');
+}
+
+const num = (v: number, digits = 0): string =>
+  Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
+const mib = (bytes: number): string => (Number.isFinite(bytes) && bytes > 0 ? `${(bytes / MiB).toFixed(1)} MiB` : '—');
+const ratio = (v: number | null): string => (v === null ? '—' : `${v.toFixed(2)}×`);
+const verdict = (met: boolean | null): string => (met === null ? 'n/a' : met ? 'met' : 'NOT MET');
+
+function wrong(row: LoadRow): string {
+  const bad = row.unexpected + row.errors + row.timeouts;
+  return bad === 0 ? '0' : `${bad} !`;
+}
+
+export function formatReport(report: BenchReport): string {
+  const s = report.settings;
+  const out: string[] = [];
+  out.push(
+    `Bench ${report.date} — ${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}, loopback, load generator on the same cores`,
+    `Load: ${s.connections} connections, pipelining 1, warm-up ${s.warmupMs / 1000} s, then ${s.rounds} round(s) × ${s.durationMs / 1000} s per server, servers alternating; median of rounds.`,
+    '',
+  );
+  const header = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'peak RSS', 'wrong/failed', 'mock/bare', 'mock/prism'];
+  const rows: string[][] = [header];
+  for (const ratioRow of report.load.ratios) {
+    const scenarioRows = report.load.rows.filter((r) => r.scenario === ratioRow.scenario);
+    scenarioRows.forEach((row, i) => {
+      rows.push([
+        i === 0 ? row.scenario : '',
+        row.server,
+        num(row.okPerSec),
+        num(row.p50Ms, 2),
+        num(row.p99Ms, 2),
+        mib(row.peakRss),
+        wrong(row),
+        row.server === 'mock' ? ratio(ratioRow.mockOverBare) : '',
+        row.server === 'mock' ? ratio(ratioRow.mockOverPrism) : '',
+      ]);
+    });
+  }
+  out.push(columns(rows, [false, false, true, true, true, true, true, true, true]), '');
+
+  if (report.startup.status === 'measured') {
+    const st = report.startup.value;
+    out.push(
+      `Start-up to first answer (median of ${st.mockMs.length}): mock ${num(st.mockMedianMs)} ms (${st.mockCommand}, RSS ${mib(st.mockRss)}), Prism ${num(st.prismMedianMs)} ms (RSS ${mib(st.prismRss)})`,
+    );
+  } else out.push(`Start-up: ${report.startup.status}: ${report.startup.reason}`);
+  if (report.conformance.status === 'measured') {
+    const c = report.conformance.value;
+    out.push(`Strict conformance run against a running mock: ${num(c.wallMs)} ms wall (exit code ${c.exitCode})`);
+  } else out.push(`Strict conformance run: ${report.conformance.status}: ${report.conformance.reason}`);
+  if (report.records.status === 'measured') {
+    const r = report.records.value;
+    out.push(
+      `Records: ${num(r.recorded)} transfers in ${num(r.seconds, 1)} s (${num(r.perSec)}/s with --state-file), journal ${mib(r.journalBytes)}; ` +
+        `RSS ${mib(r.baseline.rss)} → ${mib(r.after.rss)} after GC = ${num(r.rssBytesPerRecord)} B/record (V8 heap ${num(r.heapBytesPerRecord)} B/record)`,
+      `Replay of ${num(r.totalRecorded)} records: spawn → first answer ${num(r.replay.replayStartMs)} ms (empty journal: ${num(r.replay.emptyStartMs)} ms), ` +
+        `RSS ${mib(r.replay.replayMemory.rss)} vs ${mib(r.replay.emptyMemory.rss)} empty = ${num(r.replay.rssBytesPerRecord)} B/record; ` +
+        `next id ${r.replay.nextId ?? '—'} (${r.replay.recordsReplayed ? 'ids continue' : 'JOURNAL NOT REPLAYED'})`,
+    );
+  } else out.push(`Records and replay: ${report.records.status}: ${report.records.reason}`);
+  out.push('');
+
+  const targetRows = [['target', 'measured', 'verdict']];
+  for (const t of report.targets) targetRows.push([t.target, t.measured, `${verdict(t.met)}${t.note ? ` (${t.note})` : ''}`]);
+  out.push(columns(targetRows, [false, true, false]));
+  if (report.problems.length > 0) out.push('', 'Problems:', ...report.problems.map((p) => `  - ${p}`));
+  out.push('', `Bench took ${num(report.elapsedMs / 1000, 1)} s.`);
+  return out.join('\n');
+}

@@ -1,0 +1,155 @@
+/**
+ * The targets of issue 5, evaluated against the measured numbers. `met` is null when a target could
+ * not be evaluated (a server or a measurement missing, or a run too small), with the reason in `note`.
+ */
+import type { ConformanceTiming } from './conformance-run.js';
+import type { RecordsResult } from './records.js';
+import type { LoadRow, Measured, ScenarioRatios, StartupResult } from './report.js';
+import type { ScenarioId } from './scenarios.js';
+
+export interface TargetResult {
+  id: string;
+  /** The target as the issue states it. */
+  target: string;
+  /** The measured value, formatted with its unit. */
+  measured: string;
+  met: boolean | null;
+  note?: string;
+}
+
+export interface TargetInputs {
+  rows: readonly LoadRow[];
+  ratios: readonly ScenarioRatios[];
+  startup: Measured<StartupResult>;
+  conformance: Measured<ConformanceTiming>;
+  records: Measured<RecordsResult>;
+  /** The number of journaled records the replay target is about (100,000). */
+  replayRecords: number;
+}
+
+const TITLES: Record<ScenarioId, string> = {
+  'get-order-info': 'GET order info',
+  'create-lot-transfer': 'POST lot-transfer create',
+  'create-test-sample': 'POST test-sample create',
+};
+
+function missing(id: string, target: string, note: string): TargetResult {
+  return { id, target, measured: '—', met: null, note };
+}
+
+function atLeast(
+  id: string,
+  target: string,
+  value: number | null,
+  limit: number,
+  format: (v: number) => string,
+  why: string,
+): TargetResult {
+  if (value === null || !Number.isFinite(value)) return missing(id, target, why);
+  return { id, target, measured: format(value), met: value >= limit };
+}
+
+function atMost(id: string, target: string, value: number, limit: number, format: (v: number) => string): TargetResult {
+  if (!Number.isFinite(value)) return missing(id, target, 'no value was measured');
+  return { id, target, measured: format(value), met: value <= limit };
+}
+
+const times = (v: number): string => `${v.toFixed(2)}×`;
+const ms = (v: number): string => `${v.toFixed(v < 10 ? 2 : 0)} ms`;
+
+/** A mock row that answered errors cannot meet a speed target. */
+function guardErrors(result: TargetResult, row: LoadRow | undefined): TargetResult {
+  if (!row || result.met !== true) return result;
+  const bad = row.unexpected + row.errors + row.timeouts;
+  return bad > 0 ? { ...result, met: false, note: `the mock answered ${bad} requests wrongly or not at all` } : result;
+}
+
+export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
+  const results: TargetResult[] = [];
+  const mockRow = (scenario: ScenarioId): LoadRow | undefined => inputs.rows.find((r) => r.scenario === scenario && r.server === 'mock');
+  for (const ratio of inputs.ratios) {
+    const title = TITLES[ratio.scenario];
+    const row = mockRow(ratio.scenario);
+    const bareLimit = ratio.scenario === 'get-order-info' ? 0.7 : 0.6;
+    results.push(
+      guardErrors(
+        atLeast(
+          `${ratio.scenario}/mock-over-bare`,
+          `${title}: mock ≥ ${bareLimit} × bare node:http req/s`,
+          ratio.mockOverBare,
+          bareLimit,
+          times,
+          'the mock or the bare server was not measured',
+        ),
+        row,
+      ),
+    );
+    if (ratio.scenario === 'get-order-info') {
+      const id = 'get-order-info/p99';
+      const target = 'GET order info: mock p99 ≤ 5 ms at the bench connections';
+      results.push(row ? guardErrors(atMost(id, target, row.p99Ms, 5, ms), row) : missing(id, target, 'the mock was not measured'));
+    }
+    results.push(
+      guardErrors(
+        atLeast(
+          `${ratio.scenario}/mock-over-prism`,
+          `${title}: mock ≥ 10 × Prism req/s`,
+          ratio.mockOverPrism,
+          10,
+          times,
+          'the mock or Prism was not measured',
+        ),
+        row,
+      ),
+    );
+  }
+
+  const startTarget = 'Mock start-up to first answer ≤ 300 ms';
+  if (inputs.startup.status === 'measured') {
+    const s = inputs.startup.value;
+    results.push({
+      ...atMost('startup', startTarget, s.mockMedianMs, 300, ms),
+      note: `median of ${s.mockMs.length}; Prism: ${ms(s.prismMedianMs)}`,
+    });
+  } else results.push(missing('startup', startTarget, inputs.startup.reason));
+
+  const replayTarget = `Replay of ${inputs.replayRecords.toLocaleString('en-US')} journaled records ≤ 1 s`;
+  const rssTarget = '≤ 1 KiB of RSS per recorded record';
+  if (inputs.records.status === 'measured') {
+    const r = inputs.records.value;
+    const replayMs = r.replay.replayStartMs;
+    if (r.totalRecorded < inputs.replayRecords)
+      results.push({
+        ...missing('replay', replayTarget, `only ${r.totalRecorded} records were journaled in this run`),
+        measured: ms(replayMs),
+      });
+    else if (!r.replay.recordsReplayed)
+      results.push({
+        id: 'replay',
+        target: replayTarget,
+        measured: ms(replayMs),
+        met: false,
+        note: 'the restarted mock did not continue the ids: the journal was not replayed',
+      });
+    else
+      results.push({
+        ...atMost('replay', replayTarget, replayMs, 1000, ms),
+        note: `spawn → first answer; empty start: ${ms(r.replay.emptyStartMs)}`,
+      });
+    results.push({
+      ...atMost('rss-per-record', rssTarget, r.rssBytesPerRecord, 1024, (v) => `${Math.round(v)} B`),
+      note: `after a full GC; V8 heap: ${Math.round(r.heapBytesPerRecord)} B/record; after replay: ${Math.round(r.replay.rssBytesPerRecord)} B/record`,
+    });
+  } else {
+    results.push(missing('replay', replayTarget, inputs.records.reason));
+    results.push(missing('rss-per-record', rssTarget, inputs.records.reason));
+  }
+
+  const conformanceTarget = 'Strict conformance run against a running mock ≤ 5 s wall, including process start';
+  if (inputs.conformance.status === 'measured') {
+    const c = inputs.conformance.value;
+    const result = atMost('conformance', conformanceTarget, c.wallMs, 5000, ms);
+    results.push(c.exitCode === 0 ? result : { ...result, met: false, note: `the run did not pass (exit code ${c.exitCode})` });
+  } else results.push(missing('conformance', conformanceTarget, inputs.conformance.reason));
+  return results;
+}

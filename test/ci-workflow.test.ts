@@ -1,0 +1,65 @@
+/** The CI workflow keeps the properties issue 2 asks for (parsed, so it cannot silently rot). */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { isObject, type JsonObject, type JsonValue } from '../contract/document.js';
+import { PROJECT_ROOT } from '../contract/paths.js';
+
+const WORKFLOW = join(PROJECT_ROOT, '.github', 'workflows', 'ci.yml');
+
+const text = (value: JsonValue | undefined): string => (typeof value === 'string' ? value : '');
+
+function objectAt(value: JsonValue | undefined, what: string): JsonObject {
+  assert.ok(isObject(value), `${what} is an object`);
+  return value;
+}
+
+describe('CI workflow (.github/workflows/ci.yml)', () => {
+  const workflow = objectAt(parse(readFileSync(WORKFLOW, 'utf8')) as JsonValue, 'the workflow');
+  const jobs = Object.values(objectAt(workflow['jobs'], 'jobs')).map((job, i) => objectAt(job, `job ${i}`));
+  const steps = jobs.flatMap((job) => (Array.isArray(job['steps']) ? job['steps'] : [])).map((step, i) => objectAt(step, `step ${i}`));
+  const runs = steps.map((step) => text(step['run']));
+  const indexOfRun = (command: string): number => runs.findIndex((run) => run.split(/\s*&&\s*|\n/).includes(command));
+
+  it('runs on push and pull_request', () => {
+    // YAML 1.1 readers turn a bare `on` key into true; the `yaml` package (YAML 1.2) keeps "on".
+    const on = objectAt(workflow['on'], 'on');
+    assert.ok('push' in on && 'pull_request' in on);
+  });
+
+  it('has read-only permissions', () => {
+    assert.deepEqual(workflow['permissions'], { contents: 'read' });
+  });
+
+  it('cancels superseded runs of the same ref', () => {
+    const concurrency = objectAt(workflow['concurrency'], 'concurrency');
+    assert.equal(concurrency['cancel-in-progress'], true);
+    assert.match(text(concurrency['group']), /github\.ref/);
+  });
+
+  it('tests on Node 20, 22 and 24', () => {
+    assert.equal(jobs.length, 1);
+    const matrix = objectAt(objectAt(jobs[0]?.['strategy'], 'strategy')['matrix'], 'matrix');
+    assert.deepEqual(matrix['node'], ['20', '22', '24']);
+    const setup = steps.find((step) => text(step['uses']).startsWith('actions/setup-node@'));
+    const options = objectAt(setup?.['with'], 'setup-node with');
+    assert.equal(options['node-version'], '${{ matrix.node }}');
+    assert.equal(options['cache'], 'npm');
+  });
+
+  it('checks out, then npm ci, chromium, lint, typecheck and test in that order', () => {
+    assert.ok(text(steps[0]?.['uses']).startsWith('actions/checkout@'), 'the first step checks out');
+    const order = ['npm ci', 'sudo apt-get install -y chromium', 'npm run lint', 'npm run typecheck', 'npm test'].map((command) => {
+      const index = indexOfRun(command);
+      assert.ok(index >= 0, `a step runs "${command}"`);
+      return index;
+    });
+    assert.deepEqual(
+      order,
+      [...order].sort((a, b) => a - b),
+      'the steps run in this order',
+    );
+    assert.ok(indexOfRun('sudo apt-get update') >= 0, 'apt-get update before installing chromium');
+  });
+});

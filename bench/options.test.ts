@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { DEFAULT_SETTINGS, QUICK_SETTINGS } from './harness.js';
+import { parseBenchArgs, UsageError } from './options.js';
+
+describe('bench/options: parseBenchArgs', () => {
+  it('answers the defaults with no options, and the quick settings with --quick', () => {
+    assert.deepEqual(parseBenchArgs([]).settings, DEFAULT_SETTINGS);
+    assert.deepEqual(parseBenchArgs(['--quick']).settings, QUICK_SETTINGS);
+    assert.match(parseBenchArgs([]).output, /reports\/bench\.json$/);
+  });
+
+  it('takes durations in seconds, counts, a server list and --no-conformance', () => {
+    const { settings } = parseBenchArgs([
+      '--duration',
+      '0.5',
+      '--warmup',
+      '0',
+      '--rounds',
+      '2',
+      '--connections',
+      '8',
+      '--transfers',
+      '0',
+      '--servers',
+      'bare,mock',
+      '--no-conformance',
+    ]);
+    assert.equal(settings.durationMs, 500);
+    assert.equal(settings.warmupMs, 0);
+    assert.equal(settings.rounds, 2);
+    assert.equal(settings.connections, 8);
+    assert.equal(settings.transfers, 0);
+    assert.deepEqual(settings.servers, ['mock', 'bare']);
+    assert.equal(settings.conformance, false);
+  });
+
+  it('rejects bad values and unknown options with a UsageError naming the option', () => {
+    for (const [args, name] of [
+      [['--duration', 'x'], '--duration'],
+      [['--duration', '0'], '--duration'],
+      [['--rounds', '1.5'], '--rounds'],
+      [['--servers', 'mock,express'], 'express'],
+      [['--bogus'], 'bogus'],
+    ] as const)
+      assert.throws(
+        () => parseBenchArgs([...args]),
+        (error: unknown) => error instanceof UsageError && error.message.includes(name),
+        args.join(' '),
+      );
+  });
+});

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { processTree, statusField, treeMemory } from './proc-memory.js';
+import { runningCount, startChild, stopAll, waitForLine } from './processes.js';
+
+/** A node process that starts a grandchild, prints both pids, then ignores SIGTERM (so SIGKILL must follow). */
+const PARENT_SCRIPT = `
+const { spawn } = require('node:child_process');
+const grandchild = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+process.on('SIGTERM', () => {});
+console.log('pids ' + process.pid + ' ' + grandchild.pid);
+setInterval(() => {}, 1000);
+`;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('bench/processes and bench/proc-memory', () => {
+  afterEach(async () => {
+    await stopAll();
+  });
+
+  it('reads VmRSS/VmHWM lines in bytes, and 0 for a missing field', () => {
+    assert.equal(statusField('Name:\tnode\nVmHWM:\t  2048 kB\nVmRSS:\t  1024 kB\n', 'VmRSS'), 1024 * 1024);
+    assert.equal(statusField('Name:\tnode\nVmHWM:\t  2048 kB\n', 'VmHWM'), 2048 * 1024);
+    assert.equal(statusField('Name:\tnode\n', 'VmRSS'), 0);
+  });
+
+  it('measures a child process tree and stops the whole group, grandchild included, even when SIGTERM is ignored', async () => {
+    const child = startChild('tree', { command: process.execPath, args: ['-e', PARENT_SCRIPT] });
+    const line = await waitForLine(child, /^pids (\d+ \d+)$/);
+    const [parentPid, grandchildPid] = line.split(' ').map(Number) as [number, number];
+    assert.equal(parentPid, child.pid);
+    assert.ok(processTree(child.pid).includes(grandchildPid), 'the grandchild is not in the tree');
+    const memory = treeMemory(child.pid);
+    assert.ok(memory.rss > 0 && memory.peakRss >= memory.rss);
+    assert.equal(runningCount(), 1);
+    await child.stop(300);
+    assert.equal(runningCount(), 0);
+    assert.equal(alive(child.pid), false, 'the child survived');
+    for (let i = 0; i < 50 && alive(grandchildPid); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(alive(grandchildPid), false, 'the grandchild survived');
+  });
+
+  it('waitForLine rejects with the output when the child exits first', async () => {
+    const child = startChild('early-exit', { command: process.execPath, args: ['-e', 'console.error("boom"); process.exit(3)'] });
+    await assert.rejects(waitForLine(child, /^never$/), /exited \(code 3.*boom/s);
+  });
+});

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import type { LoadRow } from './report.js';
+import type { ScenarioId } from './scenarios.js';
+import type { ServerId } from './servers.js';
+import { evaluateTargets, type TargetInputs } from './targets.js';
+
+function row(scenario: ScenarioId, server: ServerId, okPerSec: number, p99Ms: number, unexpected = 0): LoadRow {
+  return {
+    scenario,
+    server,
+    okPerSec,
+    p50Ms: 1,
+    p99Ms,
+    peakRss: 1,
+    answers: 100,
+    unexpected,
+    errors: 0,
+    timeouts: 0,
+    statusCodes: {},
+    warmupProblems: 0,
+    rounds: [],
+  };
+}
+
+const skipped = { status: 'skipped' as const, reason: 'not measured here' };
+
+function inputs(overrides: Partial<TargetInputs>): TargetInputs {
+  return { rows: [], ratios: [], startup: skipped, conformance: skipped, records: skipped, replayRecords: 100_000, ...overrides };
+}
+
+describe('bench/targets: evaluateTargets', () => {
+  it('judges the GET ratios and p99 against the issue limits', () => {
+    const results = evaluateTargets(
+      inputs({
+        rows: [row('get-order-info', 'mock', 7000, 6)],
+        ratios: [{ scenario: 'get-order-info', mockOverBare: 0.7, mockOverPrism: 9.9 }],
+      }),
+    );
+    const met = Object.fromEntries(results.map((r) => [r.id, r.met]));
+    assert.equal(met['get-order-info/mock-over-bare'], true);
+    assert.equal(met['get-order-info/p99'], false);
+    assert.equal(met['get-order-info/mock-over-prism'], false);
+  });
+
+  it('uses 0.6 for the POST ratio, and a mock that answered errors cannot meet a speed target', () => {
+    const results = evaluateTargets(
+      inputs({
+        rows: [row('create-lot-transfer', 'mock', 9000, 1, 3)],
+        ratios: [{ scenario: 'create-lot-transfer', mockOverBare: 0.65, mockOverPrism: 50 }],
+      }),
+    );
+    const bare = results.find((r) => r.id === 'create-lot-transfer/mock-over-bare');
+    assert.equal(bare?.met, false);
+    assert.match(bare?.note ?? '', /3 requests/);
+    assert.equal(results.find((r) => r.id === 'create-lot-transfer/mock-over-prism')?.met, false);
+  });
+
+  it('answers n/a (met: null) with the reason when a measurement is missing', () => {
+    const results = evaluateTargets(inputs({ ratios: [{ scenario: 'create-test-sample', mockOverBare: null, mockOverPrism: null }] }));
+    for (const result of results) {
+      assert.equal(result.met, null, result.id);
+      assert.ok(result.note, result.id);
+    }
+  });
+
+  it('fails a fast conformance run that did not pass', () => {
+    const results = evaluateTargets(inputs({ conformance: { status: 'measured', value: { wallMs: 1000, exitCode: 1, summary: '' } } }));
+    const conformance = results.find((r) => r.id === 'conformance');
+    assert.equal(conformance?.met, false);
+    assert.match(conformance?.note ?? '', /exit code 1/);
+  });
+});

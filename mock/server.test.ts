@@ -177,7 +177,7 @@ describe('mock server: core request path', () => {
       headers: JSON_AUTH,
       body: stream,
       duplex: 'half',
-    } as RequestInit);
+    });
     await problemOf(chunked, 413);
     assert.equal((await fetch(`${server.url}/__mock/health`)).status, 200);
   });

@@ -1,0 +1,126 @@
+/**
+ * The command line of `goods-mock`, parsed into a MockConfig (node:util parseArgs). A wrong option or
+ * value is a UsageError whose message names the option and the fix; the CLI exits 2 with it.
+ */
+import { parseArgs } from 'node:util';
+import { DEFAULT_CONFIG, type MockConfig } from './config.js';
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export const HELP = `Usage: goods-mock [options]
+
+Stateful mock of the goods-handling API, driven by contract/openapi.yaml.
+
+Options:
+  --port N             port to listen on (default 4010, or the PORT environment variable; 0 = any free port)
+  --host H             interface to listen on (default 127.0.0.1; 0.0.0.0 exposes the mock to the network)
+  --fixtures DIR       folder of fixture orders, *.json (default fixtures/orders)
+  --contract FILE      OpenAPI 3.1 contract, .yaml or .json (default: the bundled contract)
+  --token T            accept only this bearer token (repeatable; default: any well-formed token)
+  --reject-token T     always answer 401 to this token (repeatable; default: invalid)
+  --latency MS         delay every API answer by MS milliseconds (default 0)
+  --cors-origin O      allow this browser origin (repeatable; default: any origin, *)
+  --state-file PATH    keep recorded transfers and samples in this journal across restarts
+  --admin-token T      require "Authorization: Bearer T" for POST /__mock/reset
+  --max-sessions N     most X-Mock-Session sessions kept besides the default one (default 100)
+  --quiet              no log line per request
+  -h, --help           show this help
+
+Exit status: 0 after a clean stop (SIGINT/SIGTERM), 1 when the mock cannot start (invalid fixture,
+unreadable contract, unwritable state file, port in use), 2 for a wrong option or value.`;
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  fixtures: { type: 'string' },
+  contract: { type: 'string' },
+  token: { type: 'string', multiple: true },
+  'reject-token': { type: 'string', multiple: true },
+  latency: { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
+  'state-file': { type: 'string' },
+  'admin-token': { type: 'string' },
+  'max-sessions': { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function integer(option: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`--${option} must be a whole number from ${min} to ${max}, not "${value}"`);
+  }
+  return Number(value);
+}
+
+function nonEmpty(option: string, values: string[] | undefined): string[] | undefined {
+  for (const value of values ?? []) if (value === '') throw new UsageError(`--${option} needs a non-empty value`);
+  return values;
+}
+
+export type ParsedCommand = { kind: 'help' } | { kind: 'run'; config: Partial<MockConfig> };
+
+/** Parses the arguments (without `node` and the script) and the environment. Throws a UsageError. */
+export function parseMockArgs(args: string[], env: Record<string, string | undefined> = {}): ParsedCommand {
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    const message = (error as Error).message;
+    const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
+    if (unknown) throw new UsageError(`unknown option ${unknown}; run goods-mock --help for the options`);
+    const missing = /Option '([^']+)' argument missing/.exec(message)?.[1];
+    if (missing) throw new UsageError(`option ${missing.split(',').pop()?.trim() ?? missing} needs a value`);
+    const positional = /Unexpected argument '([^']+)'/.exec(message)?.[1];
+    if (positional) throw new UsageError(`unexpected argument "${positional}"; every option starts with -- (run goods-mock --help)`);
+    throw new UsageError(`${message}; run goods-mock --help for the options`);
+  }
+  if (values.help) return { kind: 'help' };
+  const config: Partial<MockConfig> = {};
+  const port = values.port ?? env['PORT'];
+  if (port !== undefined) config.port = integer(values.port !== undefined ? 'port' : 'port (from PORT)', port, 0, 65535);
+  if (values.host !== undefined) {
+    if (values.host === '') throw new UsageError('--host needs an interface address, e.g. 127.0.0.1 or 0.0.0.0');
+    config.host = values.host;
+  }
+  if (values.fixtures !== undefined) config.fixturesDir = values.fixtures;
+  if (values.contract !== undefined) config.contractPath = values.contract;
+  const tokens = nonEmpty('token', values.token);
+  if (tokens) config.tokens = tokens;
+  const rejectTokens = nonEmpty('reject-token', values['reject-token']);
+  if (rejectTokens) config.rejectTokens = rejectTokens;
+  for (const token of [...(tokens ?? []), ...(rejectTokens ?? [])]) {
+    if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {
+      throw new UsageError(`the token "${token}" is not an RFC 6750 b64token (letters, digits, -._~+/ then optional =); choose another`);
+    }
+  }
+  if (values.latency !== undefined) config.latencyMs = integer('latency', values.latency, 0, 600_000);
+  const origins = nonEmpty('cors-origin', values['cors-origin']);
+  if (origins) {
+    for (const origin of origins) {
+      if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+        throw new UsageError(`--cors-origin must be * or an origin like http://localhost:5173 (no path), not "${origin}"`);
+      }
+    }
+    config.corsOrigins = origins;
+  }
+  if (values['state-file'] !== undefined) {
+    if (values['state-file'] === '') throw new UsageError('--state-file needs a file path');
+    config.stateFile = values['state-file'];
+  }
+  if (values['admin-token'] !== undefined) {
+    if (values['admin-token'] === '') throw new UsageError('--admin-token needs a non-empty token');
+    config.adminToken = values['admin-token'];
+  }
+  if (values['max-sessions'] !== undefined) config.maxSessions = integer('max-sessions', values['max-sessions'], 0, 100_000);
+  if (values.quiet) config.quiet = true;
+  return { kind: 'run', config };
+}
+
+/** The token shown in the start-up curl line. */
+export function exampleToken(config: Partial<MockConfig>): string {
+  return config.tokens?.[0] ?? 'dev-token';
+}
+
+export { DEFAULT_CONFIG };

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+/** `goods-mock` / `npm start`: a thin CLI over createMockServer (see `--help`). */
+import { exampleToken, HELP, parseMockArgs, UsageError } from './cli-args.js';
+import { createMockServer } from './server.js';
+
+async function main(): Promise<void> {
+  let command;
+  try {
+    command = parseMockArgs(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`goods-mock: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  if (command.kind === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  let server;
+  try {
+    server = await createMockServer(command.config);
+  } catch (error) {
+    process.stderr.write(`goods-mock: cannot start: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  const first = server.orderNumbers[0] ?? 'ORD-2026-0001';
+  process.stdout.write(
+    [
+      `goods-mock listening on ${server.url}`,
+      `Fixture orders: ${server.orderNumbers.join(', ')}`,
+      `Try: curl -H 'Authorization: Bearer ${exampleToken(command.config)}' ${server.url}/manualProduction/rest/v1/orders/info/${encodeURIComponent(first)}`,
+      `State: ${server.url}/__mock/lot-transfers, ${server.url}/__mock/test-samples; dashboard ${server.url}/__mock/`,
+      '',
+    ].join('\n'),
+  );
+  const stop = (signal: string) => {
+    process.stderr.write(`goods-mock: ${signal}, stopping\n`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`goods-mock: error while stopping: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`goods-mock: ${(error as Error).message}\n`);
+  process.exit(1);
+});

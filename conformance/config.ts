@@ -1,0 +1,76 @@
+/**
+ * The conformance run's typed configuration: the one place where the target is chosen. The CLI
+ * (`conformance/cli.ts`) builds it from argv (`args.ts`); tests build it directly. Core code never
+ * reads process.argv.
+ */
+import type { Level } from '../contract/levels.js';
+
+export const REPORTERS = ['spec', 'json', 'junit', 'html'] as const;
+export type ReporterName = (typeof REPORTERS)[number];
+
+export interface ConformanceConfig {
+  /** The server under test. Absent: the mock is started in-process on a free loopback port. */
+  baseUrl?: string;
+  /** The bearer token the server accepts. */
+  token: string;
+  /** A token the server must refuse (401 at `strict`, no 2xx at `spec`). */
+  rejectedToken: string;
+  /** An existing order; its `lots` give the `fk_lot_id` of every create request. */
+  orderNumber: string;
+  /** An order number no order has (404 at `strict`; never another order at `spec`). */
+  unknownOrderNumber: string;
+  /** `spec`: only the specification's facts; `strict`: plus the project's profile. */
+  level: Level;
+  /** Send no POST request at all: every check that writes is reported as skipped. */
+  readOnly: boolean;
+  /** Most requests meant to create a record (valid create bodies) in one run. */
+  maxWrites: number;
+  /** Time limit of one request, in milliseconds. */
+  timeoutMs: number;
+  /** Seed of the generated request bodies: the same seed sends the same requests. */
+  seed: number;
+  /** Console output is always the human report; `json`, `junit`, `html` also write a file. */
+  reporter: ReporterName;
+  /** Folder of the report files. */
+  outputDir: string;
+  /** Carried by every record the suite creates (scancodes, notes, sample numbers). */
+  runMarker: string;
+  /** Upper bound of the whole run, in milliseconds (checks still pending then fail fast). */
+  runDeadlineMs: number;
+}
+
+/** The token used against the in-process mock when none is given. */
+export const MOCK_TOKEN = 'conformance-token';
+/** The first fixture order: the default `--order-number` against the in-process mock. */
+export const MOCK_ORDER_NUMBER = 'ORD-2026-0001';
+
+/** A run marker: short, sortable, unique enough to find the records of one run. */
+export function newRunMarker(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  return `CONF-${stamp}-${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
+}
+
+/** Fills the gaps of a partial config with the defaults (`runMarker` and `seed` are new per call). */
+export function resolveConformanceConfig(partial: Partial<ConformanceConfig> = {}): ConformanceConfig {
+  const runMarker = partial.runMarker ?? newRunMarker();
+  return {
+    token: partial.baseUrl === undefined ? MOCK_TOKEN : '',
+    rejectedToken: 'invalid',
+    orderNumber: MOCK_ORDER_NUMBER,
+    unknownOrderNumber: `CONFORMANCE-UNKNOWN ${runMarker}`,
+    level: 'spec',
+    readOnly: false,
+    maxWrites: 50,
+    timeoutMs: 5000,
+    seed: Math.floor(Math.random() * 1_000_000),
+    reporter: 'spec',
+    outputDir: 'reports',
+    runDeadlineMs: 55_000,
+    ...stripUndefined(partial),
+    runMarker,
+  };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

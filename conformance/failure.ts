@@ -1,0 +1,59 @@
+/**
+ * A failed check, as data: the rule it enforces, the request that showed it, what came back and
+ * what was expected. Thrown by a check's `run`; the reporters print it.
+ */
+
+/** A request as shown in a report (the token is redacted, big bodies are cut). */
+export interface ShownRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface FailureDetails {
+  /** The rule the check enforces (quoted from the contract's spec-level facts or profile). */
+  rule: string;
+  /** What the check expected. */
+  expected: string;
+  /** What was wrong, in one sentence. */
+  actual: string;
+  request?: ShownRequest;
+  /** The HTTP status of the answer, when there was one. */
+  status?: number;
+  /** The first part of the answer's body. */
+  answer?: string;
+}
+
+export class CheckFailure extends Error {
+  readonly details: FailureDetails;
+  constructor(details: FailureDetails) {
+    super(formatFailure(details));
+    this.name = 'CheckFailure';
+    this.details = details;
+  }
+}
+
+/** The check does not apply to this run (e.g. --read-only, no lots, --max-writes reached). */
+export class CheckSkipped extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'CheckSkipped';
+  }
+}
+
+export function formatFailure(d: FailureDetails): string {
+  const lines = [`${d.actual}`, `expected: ${d.expected}`];
+  if (d.request) {
+    lines.push(`request:  ${d.request.method} ${d.request.path}`);
+    const headers = Object.entries(d.request.headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('; ');
+    if (headers) lines.push(`          ${headers}`);
+    if (d.request.body !== undefined) lines.push(`          body ${d.request.body}`);
+  }
+  if (d.status !== undefined) lines.push(`answer:   ${d.status} ${d.answer ?? ''}`.trimEnd());
+  else if (d.answer !== undefined) lines.push(`answer:   ${d.answer}`);
+  lines.push(`rule:     ${d.rule}`);
+  return lines.join('\n');
+}

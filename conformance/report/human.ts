@@ -1,0 +1,54 @@
+/**
+ * The human report, as a mocha reporter: one line per check (verdict, level, operation, id, title);
+ * for a failure the request, status, first part of the answer and the rule; for a skip the reason.
+ * With `junitFile` it also attaches mocha-junit-reporter to the same runner.
+ */
+import { createRequire } from 'node:module';
+import Mocha from 'mocha';
+import type { CheckResult } from './results.js';
+
+const require = createRequire(import.meta.url);
+
+export interface HumanReporterOptions {
+  results: WeakMap<Mocha.Runnable, CheckResult>;
+  write: (text: string) => void;
+  color: boolean;
+  junitFile?: string;
+}
+
+const paint = (on: boolean, code: number, text: string): string => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
+
+export class HumanReporter extends Mocha.reporters.Base {
+  constructor(runner: Mocha.Runner, options: Mocha.MochaOptions) {
+    super(runner, options);
+    const opts = options.reporterOptions as HumanReporterOptions;
+    const { write, color } = opts;
+    if (opts.junitFile !== undefined) {
+      const JUnit = require('mocha-junit-reporter') as new (runner: Mocha.Runner, options: unknown) => unknown;
+      new JUnit(runner, { reporterOptions: { mochaFile: opts.junitFile, testsuitesTitle: 'goods conformance', jenkinsMode: false } });
+    }
+    runner.on(Mocha.Runner.constants.EVENT_SUITE_BEGIN, (suite: Mocha.Suite) => {
+      if (suite.parent !== undefined && !suite.parent.root) write(`\n${paint(color, 1, suite.title)}\n`);
+    });
+    const line = (test: Mocha.Runnable): void => {
+      const result = opts.results.get(test);
+      if (!result) return;
+      const verdict = { passed: paint(color, 32, 'PASS'), failed: paint(color, 31, 'FAIL'), skipped: paint(color, 33, 'SKIP') }[
+        result.status
+      ];
+      write(`  ${verdict}  ${`[${result.level}]`.padEnd(8)} ${result.id}  ${paint(color, 2, result.title)}\n`);
+      if (result.status === 'failed' && result.message) write(`${indent(result.message, 8)}\n`);
+      if (result.status === 'skipped' && result.message) write(`${indent(`skipped: ${result.message}`, 8)}\n`);
+    };
+    runner.on(Mocha.Runner.constants.EVENT_TEST_PASS, line);
+    runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, line);
+    runner.on(Mocha.Runner.constants.EVENT_TEST_PENDING, line);
+  }
+}
+
+function indent(text: string, by: number): string {
+  return text
+    .split('\n')
+    .map((l) => `${' '.repeat(by)}${l}`)
+    .join('\n');
+}

@@ -1,0 +1,46 @@
+/**
+ * The rules the checks enforce, quoted from the contract's "Spec-level facts" and profile table
+ * (`contract/README.md`, issue "Contract and project foundation"). A check names one of these.
+ */
+export const SPEC = {
+  operations: 'Spec fact 1: the three operations exist at exactly these methods and paths; `number` is the order number, URL-encoded.',
+  auth: 'Spec fact 2: every operation requires bearer credentials: a request without an Authorization header, with a non-Bearer scheme, or with a token the server does not accept gets no 2xx answer.',
+  orderInfo:
+    'Spec fact 3: a 2xx order-info answer is `application/json`: an object with the members `order` (object), `containers` (array of objects), `charges` (array of objects), `lots` (array of objects); every listed field that is present has the listed JSON type.',
+  exactOrder:
+    'Spec fact 3: `order.orderNumber` equals the requested number (the response describes exactly one order, the one identified by `number`).',
+  lotTransfer:
+    'Spec fact 4: a 2xx lot-transfer answer is `application/json`, a Lot transfer object (types as listed) that is the created transfer: the members the client sent (`fk_lot_id`, `source_scancode`, `target_scancode`, `amount`, and `completed`, `lotnumber` when sent) come back with the same values.',
+  testSample:
+    'Spec fact 5: a 2xx test-sample answer is `application/json`, a Test sample object (types as listed) that is the created sample: the members the client sent (`fk_lot_id`, `fk_user_id`, and `lotnumber`, `sample_number`, `status`, `notes` when sent) come back with the same values.',
+  validRequest:
+    'Spec fact 6: a valid, authenticated request to each operation (an existing order; a body whose `fk_lot_id` is a lot of that order) is answered 2xx.',
+} as const;
+
+export const PROFILE = {
+  orderInfoSuccess: 'Profile: order info success is 200 `application/json`.',
+  createSuccess: 'Profile: create success is 201 `application/json`, the created object.',
+  unknownOrder: 'Profile: an unknown order number is answered 404.',
+  unauthorized:
+    'Profile: missing Authorization, non-Bearer scheme, rejected token → 401 with `WWW-Authenticate: Bearer` (RFC 6750; `error="invalid_token"` for a rejected token).',
+  mediaType: 'Profile: a request body not `application/json` (charset parameter allowed) is answered 415.',
+  malformed: 'Profile: malformed JSON, or JSON that is not an object, is answered 400.',
+  schema:
+    'Profile: a body that breaks the schema (wrong type, missing required member, unknown member, out of bounds) is answered 400; validation errors add `errors: [{ "pointer": "/amount", "detail": "..." }]`, one entry per problem, `pointer` an RFC 6901 JSON Pointer into the request body.',
+  unknownLot:
+    'Profile: a well-formed body whose `fk_lot_id` names no known lot is answered 422 (a validation error: `errors[].pointer` names the member).',
+  tooLarge: 'Profile: a body over 1 MiB is answered 413.',
+  wrongMethod: 'Profile: a known path with a wrong method is answered 405 with an `Allow` header.',
+  unknownPath: 'Profile: an unknown path is answered 404.',
+  problem:
+    'Profile: every error is `application/problem+json` (RFC 9457): `type`, `title`, `status`, `detail` (and `status` is the HTTP status).',
+  readOnly:
+    'Profile: `id`, `created`, `modified` are `readOnly`: the server assigns them; values a client sends are ignored, not rejected.',
+  defaults:
+    'Profile: defaults when omitted: `completed` false; `lotnumber` = the lot\'s `lotNumber`; `sample_number` generated, unique; `status` "NEW"; `notes` "".',
+  responses: 'Profile: responses have every listed field present; ids are unique per resource.',
+  formats:
+    'Profile: `orderDate`, `deliveryDate` are RFC 3339 full-dates; `createdAt`, `created`, `modified` RFC 3339 date-times; every listed field present.',
+  noServerError: 'Profile: every request the suite sends has a profile answer (2xx or 4xx); a 5xx answer is never one.',
+  charset: 'Profile: a request body `application/json` with a charset parameter is accepted.',
+} as const;

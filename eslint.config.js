@@ -24,10 +24,9 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: {
       globals: Object.fromEntries(
-        ['window', 'document', 'location', 'history', 'fetch', 'URL', 'URLSearchParams', 'setTimeout', 'console'].map((name) => [
-          name,
-          'readonly',
-        ]),
+        ['window', 'document', 'location', 'history', 'fetch', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'console'].map(
+          (name) => [name, 'readonly'],
+        ),
       ),
     },
   },

@@ -144,7 +144,19 @@
     $(`${kind}-empty`).hidden = records.length > 0;
   }
 
+  let timer;
+  let polling = false;
+  let again = false;
+  let refreshFailed = false;
+
+  /** Fetches the session's records; runs every POLL_MS, and at once after a session change or reset. */
   async function poll() {
+    if (polling) {
+      again = true;
+      return;
+    }
+    polling = true;
+    clearTimeout(timer);
     try {
       const headers = sessionHeaders();
       const [transfers, samples] = await Promise.all([
@@ -158,12 +170,21 @@
       $('health').textContent = 'up';
       $('health').className = 'badge ok';
       $('refreshed').textContent = new Date().toLocaleTimeString();
+      if (refreshFailed) say('');
+      refreshFailed = false;
     } catch (error) {
       $('health').textContent = error instanceof TypeError ? 'unreachable' : 'error';
       $('health').className = 'badge bad';
+      refreshFailed = true;
       say(`Refresh failed: ${error.message}`, 'error');
     } finally {
-      setTimeout(poll, POLL_MS);
+      polling = false;
+      if (again) {
+        again = false;
+        void poll();
+      } else {
+        timer = setTimeout(poll, POLL_MS);
+      }
     }
   }
 
@@ -176,8 +197,12 @@
     if (admin) headers.Authorization = `Bearer ${admin}`;
     try {
       const response = await fetch('/__mock/reset', { method: 'POST', headers });
-      if (response.status === 204) say(`Session "${name || 'default'}" reset: its transfers and samples are gone.`, 'ok');
-      else say(`Reset refused: ${await describe(response)}`, 'error');
+      if (response.status === 204) {
+        say(`Session "${name || 'default'}" reset: its transfers and samples are gone.`, 'ok');
+        void poll();
+      } else {
+        say(`Reset refused: ${await describe(response)}`, 'error');
+      }
     } catch (error) {
       say(`Reset failed: ${error.message}`, 'error');
     }
@@ -196,6 +221,7 @@
     else url.searchParams.delete('session');
     history.replaceState(null, '', url);
     say(`Showing session "${name || 'default'}".`, 'ok');
+    void poll();
   });
 
   // ---- API reference (Swagger UI, served by the mock) -----------------------------------------
@@ -209,6 +235,9 @@
       const spec = await response.json();
       // "Try it out" calls this mock, wherever it runs.
       spec.servers = [{ url: location.origin, description: 'this mock' }];
+      // Swagger UI supports only the default OpenAPI 3.1 dialect and warns about any other
+      // jsonSchemaDialect; the contract's schemas render the same without the field.
+      delete spec.jsonSchemaDialect;
       window.SwaggerUIBundle({ spec, domNode: box, deepLinking: false, docExpansion: 'list', defaultModelsExpandDepth: 0 });
     } catch (error) {
       box.replaceChildren(el('p', `Cannot show the API reference: ${error.message}`, 'error'));

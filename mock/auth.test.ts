@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import type { MockServer } from './server.js';
+import { ORDER_PATH, rawRequest, SAMPLES_PATH, startMock } from './testing.js';
+
+const ORDER = `${ORDER_PATH}ORD-2026-0001`;
+
+async function statusWith(
+  server: MockServer,
+  authorization: string | undefined,
+): Promise<{ status: number; challenge: string | undefined; type: string }> {
+  const answer = await rawRequest(server.url, {
+    path: ORDER,
+    headers: authorization === undefined ? {} : { Authorization: authorization },
+  });
+  const challenge = answer.headers['www-authenticate'];
+  const type = answer.status === 200 ? '' : String((JSON.parse(answer.body) as { type: string }).type);
+  return { status: answer.status, challenge: Array.isArray(challenge) ? challenge.join() : challenge, type };
+}
+
+describe('mock auth: bearer tokens (RFC 6750)', () => {
+  let server: MockServer;
+  before(async () => {
+    server = await startMock();
+  });
+  after(() => server.close());
+
+  it('accepts any well-formed b64token, scheme case-insensitive', async () => {
+    for (const header of ['Bearer abc', 'bearer abc.DEF-ghi_~+/==', 'BEARER   x', 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln']) {
+      assert.equal((await statusWith(server, header)).status, 200, header);
+    }
+  });
+
+  it('answers 401 with a Bearer challenge and no error code for a missing header or another scheme', async () => {
+    for (const header of [undefined, '', 'Basic dXNlcjpwYXNz', 'Token abc', 'Bearer']) {
+      const answer = await statusWith(server, header);
+      assert.equal(answer.status, 401, String(header));
+      assert.equal(answer.type, 'https://goods.example/problems/unauthorized');
+      assert.match(answer.challenge ?? '', /^Bearer realm="goods-mock"/);
+    }
+    assert.equal((await statusWith(server, undefined)).challenge, 'Bearer realm="goods-mock"');
+  });
+
+  it('answers 401 error="invalid_token" for a malformed token and for the default rejected token "invalid"', async () => {
+    for (const header of ['Bearer a b', 'Bearer ab=c', 'Bearer ä', 'Bearer invalid', 'Bearer "quoted"']) {
+      const answer = await statusWith(server, header);
+      assert.equal(answer.status, 401, header);
+      assert.equal(answer.challenge, 'Bearer realm="goods-mock", error="invalid_token"', header);
+    }
+  });
+
+  it('checks auth before the body: a create without a token is 401 even with a broken body', async () => {
+    const answer = await rawRequest(server.url, {
+      method: 'POST',
+      path: SAMPLES_PATH,
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'nope',
+    });
+    assert.equal(answer.status, 401);
+  });
+});
+
+describe('mock auth: --token and --reject-token', () => {
+  let server: MockServer;
+  before(async () => {
+    server = await startMock({ tokens: ['alpha', 'beta'], rejectTokens: ['beta'] });
+  });
+  after(() => server.close());
+
+  it('accepts only the listed tokens, and a rejected token wins over an accepted one', async () => {
+    assert.equal((await statusWith(server, 'Bearer alpha')).status, 200);
+    const other = await statusWith(server, 'Bearer gamma');
+    assert.equal(other.status, 401);
+    assert.match(other.challenge ?? '', /error="invalid_token"/);
+    assert.equal((await statusWith(server, 'Bearer beta')).status, 401);
+    assert.equal((await statusWith(server, 'Bearer invalid')).status, 401);
+  });
+});

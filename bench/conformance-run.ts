@@ -1,6 +1,6 @@
 /**
  * Wall time of a `strict` conformance run against an already running server: spawns the suite's CLI
- * (`conformance/cli`, compiled when the bench is compiled) with `--base-url URL --token T --level strict` and
+ * (`conformance/cli`, compiled when the bench is compiled) with `--base-url URL --token T --order-number N --level strict` and
  * times it from spawn to exit, so the time includes the process start.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,9 +16,23 @@ export interface ConformanceTiming {
 }
 
 /** Undefined when the suite's CLI does not exist (yet); throws when it does not end within `timeoutMs`. */
-export async function timeConformance(baseUrl: string, token: string, timeoutMs = 90000): Promise<ConformanceTiming | undefined> {
+export async function timeConformance(
+  target: { baseUrl: string; token: string; orderNumber: string },
+  timeoutMs = 90000,
+): Promise<ConformanceTiming | undefined> {
   const output = mkdtempSync(join(tmpdir(), 'bench-conformance-'));
-  const line = projectEntry('conformance/cli', ['--base-url', baseUrl, '--token', token, '--level', 'strict', '--output', output]);
+  const line = projectEntry('conformance/cli', [
+    '--base-url',
+    target.baseUrl,
+    '--token',
+    target.token,
+    '--order-number',
+    target.orderNumber,
+    '--level',
+    'strict',
+    '--output',
+    output,
+  ]);
   if (!line) {
     rmSync(output, { recursive: true, force: true });
     return undefined;

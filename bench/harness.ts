@@ -6,10 +6,11 @@
  */
 import { cpus, totalmem } from 'node:os';
 import { timeConformance } from './conformance-run.js';
-import { runLoad, type LoadRun } from './load.js';
+import { runLoad, type LoadPlan, type LoadRun } from './load.js';
+import { treeCpuMs } from './proc-cpu.js';
 import { benchEntry, projectEntry, stopAll } from './processes.js';
 import { measureRecords } from './records.js';
-import type { BenchReport, BenchSettings, LoadRow, Measured, ScenarioRatios, StartupResult } from './report.js';
+import type { BenchReport, BenchSettings, LoadRow, Measured, RoundRun, ScenarioRatios, StartupResult } from './report.js';
 import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
 import { prismCommand, startServer, type RunningServer, type ServerId } from './servers.js';
 import { median, timeStart } from './startup.js';
@@ -62,6 +63,15 @@ export function rotate<T>(items: readonly T[], by: number): T[] {
   return [...items.slice(k), ...items.slice(0, k)];
 }
 
+/** One load run with the CPU time used by the server's process tree and by this process (the load generator). */
+async function measuredRun(server: RunningServer, scenario: Scenario, plan: LoadPlan): Promise<RoundRun> {
+  const serverBefore = treeCpuMs(server.child.pid);
+  const selfBefore = process.cpuUsage();
+  const run = await runLoad(server.url, scenario, plan);
+  const self = process.cpuUsage(selfBefore);
+  return { ...run, serverCpuMs: treeCpuMs(server.child.pid) - serverBefore, loadGenCpuMs: (self.user + self.system) / 1000 };
+}
+
 async function loadPhase(
   settings: BenchSettings,
   scenarios: Scenario[],
@@ -88,10 +98,10 @@ async function loadPhase(
         const warm = await runLoad(server.url, scenario, { connections: settings.connections, durationMs: settings.warmupMs });
         warmupProblems.set(server.id, problemsOf(warm));
       }
-      const runs = new Map<ServerId, LoadRun[]>(servers.map((s) => [s.id, []]));
+      const runs = new Map<ServerId, RoundRun[]>(servers.map((s) => [s.id, []]));
       for (let round = 0; round < settings.rounds; round++) {
         for (const server of rotate(servers, round)) {
-          const run = await runLoad(server.url, scenario, { connections: settings.connections, durationMs: settings.durationMs });
+          const run = await measuredRun(server, scenario, { connections: settings.connections, durationMs: settings.durationMs });
           runs.get(server.id)?.push(run);
           if (server.child.hasExited()) throw new Error(`${server.id} exited during the load; its output:\n${server.child.output()}`);
         }
@@ -110,6 +120,9 @@ async function loadPhase(
           errors: sum(measured, (r) => r.errors),
           timeouts: sum(measured, (r) => r.timeouts),
           statusCodes: mergeCodes(measured),
+          serverCpuUsPerAnswer: median(measured.map((r) => (r.answers > 0 ? (r.serverCpuMs * 1000) / r.answers : Number.NaN))),
+          serverCores: median(measured.map((r) => r.serverCpuMs / 1000 / r.seconds)),
+          loadGenCores: median(measured.map((r) => r.loadGenCpuMs / 1000 / r.seconds)),
           warmupProblems: warmupProblems.get(server.id) ?? 0,
           rounds: measured,
         };
@@ -163,13 +176,13 @@ async function startupPhase(settings: BenchSettings, probe: Scenario): Promise<M
   };
 }
 
-async function conformancePhase(settings: BenchSettings, probe: Scenario): Promise<BenchReport['conformance']> {
+async function conformancePhase(settings: BenchSettings, probe: Scenario, orderNumber: string): Promise<BenchReport['conformance']> {
   if (!settings.conformance) return { status: 'skipped', reason: 'conformance timing turned off' };
   if (!projectEntry('conformance/cli'))
     return { status: 'not available', reason: 'the conformance CLI is not built (dist/conformance/cli.js is missing)' };
   const mock = await startServer('mock', probe);
   try {
-    const timing = await timeConformance(mock.url, BENCH_TOKEN);
+    const timing = await timeConformance({ baseUrl: mock.url, token: BENCH_TOKEN, orderNumber });
     return timing ? { status: 'measured', value: timing } : { status: 'not available', reason: 'the conformance CLI disappeared' };
   } finally {
     await mock.child.stop();
@@ -191,13 +204,14 @@ async function attempt<T>(what: string, log: Log, run: () => Promise<Measured<T>
 export async function runBench(settings: BenchSettings, log: Log = () => undefined): Promise<BenchReport> {
   const startedAt = performance.now();
   try {
-    const scenarios = buildScenarios(benchFixture());
+    const fixture = benchFixture();
+    const scenarios = buildScenarios(fixture);
     const [probe, transfer] = scenarios;
     if (!probe || !transfer) throw new Error('the scenarios are incomplete');
     const load = await loadPhase(settings, scenarios, log);
     const ratios = ratiosOf(load.rows, scenarios);
     const startup = await attempt('start-up times', log, () => startupPhase(settings, probe));
-    const conformance = await attempt('a strict conformance run', log, () => conformancePhase(settings, probe));
+    const conformance = await attempt('a strict conformance run', log, () => conformancePhase(settings, probe, fixture.orderNumber));
     const records = await attempt(`memory per record (${settings.transfers} transfers) and replay`, log, async () =>
       settings.transfers < 1 || !settings.servers.includes('mock')
         ? { status: 'skipped' as const, reason: 'no transfers to record (or the mock is not benched)' }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { statTicks, treeCpuMs } from './proc-cpu.js';
 import { processTree, statusField, treeMemory } from './proc-memory.js';
 import { runningCount, startChild, stopAll, waitForLine } from './processes.js';
 
@@ -29,6 +30,13 @@ describe('bench/processes and bench/proc-memory', () => {
     assert.equal(statusField('Name:\tnode\nVmHWM:\t  2048 kB\nVmRSS:\t  1024 kB\n', 'VmRSS'), 1024 * 1024);
     assert.equal(statusField('Name:\tnode\nVmHWM:\t  2048 kB\n', 'VmHWM'), 2048 * 1024);
     assert.equal(statusField('Name:\tnode\n', 'VmRSS'), 0);
+  });
+
+  it('reads utime + stime from a stat line, also when the command name has spaces and parentheses', () => {
+    const rest = 'R 1 1 1 0 -1 4194304 2181 0 0 0 7 3 0 0 20 0 7 0 256924';
+    assert.equal(statTicks(`42 (node) ${rest}`), 10);
+    assert.equal(statTicks(`42 (my (odd) name) ${rest}`), 10);
+    assert.ok(treeCpuMs(process.pid) > 0, 'this test process has used no CPU time');
   });
 
   it('measures a child process tree and stops the whole group, grandchild included, even when SIGTERM is ignored', async () => {

@@ -26,9 +26,21 @@ export interface LoadRow {
   errors: number;
   timeouts: number;
   statusCodes: Record<string, number>;
+  /** Server CPU time (user + system, whole process tree) per answer, µs (median of rounds). */
+  serverCpuUsPerAnswer: number;
+  /** Cores the server kept busy during the rounds (1 = one core fully busy; median of rounds). */
+  serverCores: number;
+  /** Cores the load generator (this process) kept busy (median of rounds). */
+  loadGenCores: number;
   /** Wrong answers or errors during the warm-up (not measured, but reported). */
   warmupProblems: number;
-  rounds: LoadRun[];
+  rounds: RoundRun[];
+}
+
+/** One measured round: the load run and the CPU time each side used during it. */
+export interface RoundRun extends LoadRun {
+  serverCpuMs: number;
+  loadGenCpuMs: number;
 }
 
 /** mock ÷ bare and mock ÷ Prism of req/s (null when a server was not measured). */

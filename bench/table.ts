@@ -35,7 +35,20 @@ export function formatReport(report: BenchReport): string {
     `Load: ${s.connections} connections, pipelining 1, warm-up ${s.warmupMs / 1000} s, then ${s.rounds} round(s) × ${s.durationMs / 1000} s per server, servers alternating; median of rounds.`,
     '',
   );
-  const header = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'peak RSS', 'wrong/failed', 'mock/bare', 'mock/prism'];
+  const header = [
+    'scenario',
+    'server',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'peak RSS',
+    'CPU µs/req',
+    'srv cores',
+    'gen cores',
+    'wrong/failed',
+    'mock/bare',
+    'mock/prism',
+  ];
   const rows: string[][] = [header];
   for (const ratioRow of report.load.ratios) {
     const scenarioRows = report.load.rows.filter((r) => r.scenario === ratioRow.scenario);
@@ -47,13 +60,16 @@ export function formatReport(report: BenchReport): string {
         num(row.p50Ms, 2),
         num(row.p99Ms, 2),
         mib(row.peakRss),
+        num(row.serverCpuUsPerAnswer),
+        num(row.serverCores, 2),
+        num(row.loadGenCores, 2),
         wrong(row),
         row.server === 'mock' ? ratio(ratioRow.mockOverBare) : '',
         row.server === 'mock' ? ratio(ratioRow.mockOverPrism) : '',
       ]);
     });
   }
-  out.push(columns(rows, [false, false, true, true, true, true, true, true, true]), '');
+  out.push(columns(rows, [false, false, true, true, true, true, true, true, true, true, true, true]), '');
 
   if (report.startup.status === 'measured') {
     const st = report.startup.value;

@@ -17,6 +17,9 @@ function row(scenario: ScenarioId, server: ServerId, okPerSec: number, p99Ms: nu
     errors: 0,
     timeouts: 0,
     statusCodes: {},
+    serverCpuUsPerAnswer: 1,
+    serverCores: 1,
+    loadGenCores: 1,
     warmupProblems: 0,
     rounds: [],
   };

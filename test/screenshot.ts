@@ -13,7 +13,7 @@ export const SCREENSHOT_PATH = join(PROJECT_ROOT, 'docs', 'dashboard.png');
 
 export async function takeDashboardScreenshot(path = SCREENSHOT_PATH): Promise<void> {
   const mock = await createMockServer({ port: 0, quiet: true });
-  const browser = await launchChromium({ width: 1280, height: 800 }).catch(async (error: unknown) => {
+  const browser = await launchChromium({ viewport: { width: 1280, height: 800 } }).catch(async (error: unknown) => {
     await mock.close();
     throw error;
   });

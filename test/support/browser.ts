@@ -31,10 +31,18 @@ export interface Chromium {
   close(): Promise<void>;
 }
 
-export async function launchChromium(viewport = { width: 1280, height: 900 }): Promise<Chromium> {
-  if (!existsSync(CHROMIUM_PATH)) {
+export interface LaunchOptions {
+  viewport?: { width: number; height: number };
+  /** Only for testing the missing-browser message; the tests use Debian's binary. */
+  executablePath?: string;
+}
+
+export async function launchChromium(options: LaunchOptions = {}): Promise<Chromium> {
+  const executablePath = options.executablePath ?? CHROMIUM_PATH;
+  const viewport = options.viewport ?? { width: 1280, height: 900 };
+  if (!existsSync(executablePath)) {
     throw new Error(
-      `${CHROMIUM_PATH} is missing: the browser tests need Debian's chromium package ` +
+      `${executablePath} is missing: the browser tests need Debian's chromium package ` +
         '(`apt-get update && apt-get install -y chromium`; .ci/run installs it). No browser is downloaded.',
     );
   }
@@ -42,7 +50,7 @@ export async function launchChromium(viewport = { width: 1280, height: 900 }): P
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM_PATH,
+      executablePath,
       headless: true,
       args: CHROMIUM_ARGS,
       viewport,

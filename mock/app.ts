@@ -200,7 +200,10 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     const prefer = req.headers.prefer;
     const code = preferredCode(Array.isArray(prefer) ? prefer.join(', ') : prefer);
     if (code !== undefined) {
-      return sendPreferred(res, pickPreferred(preferred.get(route.operation) ?? new Map<string, PreferredAnswer>(), code, route.operation.operationId));
+      return sendPreferred(
+        res,
+        pickPreferred(preferred.get(route.operation) ?? new Map<string, PreferredAnswer>(), code, route.operation.operationId),
+      );
     }
     const handler = handlers.get(route.operation);
     if (!handler) throw new Error(`no handler for ${route.operation.operationId}`);

@@ -9,9 +9,9 @@ export const SAMPLES_PATH = '/goodsReception/rest/v1/test-samples/create';
 export const AUTH = { Authorization: 'Bearer dev-token' };
 export const JSON_AUTH = { ...AUTH, 'Content-Type': 'application/json' };
 
-/** A quiet mock on a free loopback port. */
+/** A quiet mock on a free loopback port (no log lines unless the test passes `log`). */
 export function startMock(config: Partial<MockConfig> = {}): Promise<MockServer> {
-  return createMockServer({ port: 0, quiet: true, ...config });
+  return createMockServer({ port: 0, quiet: true, log: () => undefined, ...config });
 }
 
 export interface RawAnswer {

@@ -108,7 +108,7 @@ describe('mock /__mock/reset with --admin-token', () => {
 
   it('requires Authorization: Bearer <admin token> for reset, not for reading', async () => {
     await postJson(server, SAMPLES_PATH, sample(1));
-    for (const headers of [{}, { Authorization: 'Bearer dev-token' }, { Authorization: 'Basic sesame' }]) {
+    for (const headers of [{}, { Authorization: 'Bearer dev-token' }, { Authorization: 'Basic sesame' }] as Record<string, string>[]) {
       const denied = await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers });
       assert.equal(denied.status, 401);
       assert.equal(denied.headers.get('content-type'), 'application/problem+json');

@@ -33,6 +33,8 @@ export interface RunResult {
   verdict: Verdict;
   /** Report files written. */
   files: string[];
+  /** Every request the run sent, in order (for reproducibility checks and debugging). */
+  requests: { method: string; path: string; body?: string }[];
 }
 
 interface Target {
@@ -139,7 +141,12 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
         `run marker ${config.runMarker}: ${ctx.writes} create request(s) sent, ${ctx.created} record(s) created; find them by this marker in scancodes, notes, sample numbers\n` +
         files.map((f) => `report: ${f}\n`).join(''),
     );
-    return { exitCode: verdict.passed ? 0 : 1, verdict, files };
+    const requests = ctx.http.history.map(({ request }) => ({
+      method: request.method,
+      path: request.path,
+      ...(request.body !== undefined ? { body: request.body.toString('utf8') } : {}),
+    }));
+    return { exitCode: verdict.passed ? 0 : 1, verdict, files, requests };
   } finally {
     await target.close();
   }

@@ -1,13 +1,13 @@
 /**
  * The human report, as a mocha reporter: one line per check (verdict, level, operation, id, title);
  * for a failure the request, status, first part of the answer and the rule; for a skip the reason.
- * With `junitFile` it also attaches mocha-junit-reporter to the same runner.
+ * With `junitFile` it also attaches mocha's own XUnit reporter (JUnit XML, as CI tools read it) to
+ * the same runner. (mocha-junit-reporter 2.2.1 cannot subclass mocha 12's reporter classes.)
  */
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Mocha from 'mocha';
 import type { CheckResult } from './results.js';
-
-const require = createRequire(import.meta.url);
 
 export interface HumanReporterOptions {
   results: WeakMap<Mocha.Runnable, CheckResult>;
@@ -19,13 +19,15 @@ export interface HumanReporterOptions {
 const paint = (on: boolean, code: number, text: string): string => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
 
 export class HumanReporter extends Mocha.reporters.Base {
+  private readonly junit: Mocha.reporters.XUnit | undefined;
+
   constructor(runner: Mocha.Runner, options: Mocha.MochaOptions) {
     super(runner, options);
     const opts = options.reporterOptions as HumanReporterOptions;
     const { write, color } = opts;
     if (opts.junitFile !== undefined) {
-      const JUnit = require('mocha-junit-reporter') as new (runner: Mocha.Runner, options: unknown) => unknown;
-      new JUnit(runner, { reporterOptions: { mochaFile: opts.junitFile, testsuitesTitle: 'goods conformance', jenkinsMode: false } });
+      mkdirSync(dirname(opts.junitFile), { recursive: true });
+      this.junit = new Mocha.reporters.XUnit(runner, { reporterOptions: { output: opts.junitFile, suiteName: 'goods conformance' } });
     }
     runner.on(Mocha.Runner.constants.EVENT_SUITE_BEGIN, (suite: Mocha.Suite) => {
       if (suite.parent !== undefined && !suite.parent.root) write(`\n${paint(color, 1, suite.title)}\n`);
@@ -43,6 +45,12 @@ export class HumanReporter extends Mocha.reporters.Base {
     runner.on(Mocha.Runner.constants.EVENT_TEST_PASS, line);
     runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, line);
     runner.on(Mocha.Runner.constants.EVENT_TEST_PENDING, line);
+  }
+
+  /** Called by mocha at the end of the run: lets the JUnit file be flushed and closed first. */
+  override done(failures: number, fn?: (failures: number) => void): void {
+    if (this.junit) this.junit.done(failures, (f: number) => fn?.(f));
+    else fn?.(failures);
   }
 }
 

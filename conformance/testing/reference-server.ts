@@ -62,6 +62,11 @@ export async function startReferenceServer(faults: readonly string[] = []): Prom
       ...extra,
     };
     if (has('problem-no-type')) delete body['type'];
+    if (has('plain-text-errors')) {
+      res.writeHead(status, { 'content-type': 'text/plain', ...headers });
+      res.end(`${status} ${detail}`);
+      return;
+    }
     send(res, status, body, headers, 'application/problem+json');
   };
 
@@ -73,7 +78,7 @@ export async function startReferenceServer(faults: readonly string[] = []): Prom
     else if (!/^Bearer /i.test(header)) variant = 'non-bearer';
     else if (header.slice(7).trim() !== REFERENCE_TOKEN) variant = 'rejected';
     if (variant === undefined || has(`auth-accepts-${variant}`, op)) return true;
-    if (has(`auth-403-${variant}`, op)) {
+    if (has(`auth-403-${variant}`, op) || has('auth-403')) {
       problem(res, 403, 'forbidden');
       return false;
     }
@@ -102,7 +107,7 @@ export async function startReferenceServer(faults: readonly string[] = []): Prom
     if (has('order-always-404')) return problem(res, 404, 'no such order');
     const answer = structuredClone(order) as unknown as { order: JsonObject };
     if (has('order-number-changed')) answer.order['orderNumber'] = `${number}-X`;
-    if (has('order-wrong-type')) answer.order['customerId'] = String(answer.order['customerId']);
+    if (has('order-wrong-type')) answer.order['customerId'] = JSON.stringify(answer.order['customerId']);
     if (has('order-date-format')) answer.order['orderDate'] = '02.11.2026';
     send(res, has('order-203') ? 203 : 200, answer);
   };
@@ -149,7 +154,7 @@ export async function startReferenceServer(faults: readonly string[] = []): Prom
     if (!lot) {
       const extra: JsonObject = has('unknown-lot-no-pointer', op)
         ? {}
-        : { errors: [{ pointer: '/fk_lot_id', detail: `no lot has the id ${String(lotId)}` }] };
+        : { errors: [{ pointer: '/fk_lot_id', detail: `no lot has the id ${JSON.stringify(lotId)}` }] };
       return problem(res, has('unknown-lot-400', op) ? 400 : 422, 'unknown lot', extra);
     }
     const now = has('created-format', op) ? new Date().toString() : new Date().toISOString();
@@ -171,7 +176,7 @@ export async function startReferenceServer(faults: readonly string[] = []): Prom
       if (typeof body['status'] !== 'string') record['status'] = has('default-status-open') ? 'OPEN' : 'NEW';
       if (typeof body['notes'] !== 'string') record['notes'] = '';
     }
-    if (has('create-id-string', op)) record['id'] = String(record['id']);
+    if (has('create-id-string', op)) record['id'] = JSON.stringify(record['id']);
     if (has('create-rejects', op)) return problem(res, 400, 'refused');
     send(res, has('create-200', op) ? 200 : 201, record);
   };

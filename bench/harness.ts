@@ -221,7 +221,7 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
               count: settings.transfers,
               warmup: Math.min(2000, Math.max(50, Math.round(settings.transfers / 50))),
               connections: settings.connections,
-              capMs: 90_000,
+              capMs: 45_000,
             }),
           },
     );

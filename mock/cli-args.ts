@@ -70,11 +70,13 @@ export function parseMockArgs(args: string[], env: Record<string, string | undef
     const message = (error as Error).message;
     const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
     if (unknown) throw new UsageError(`unknown option ${unknown}; run goods-mock --help for the options`);
-    const missing = /Option '([^']+)' argument missing/.exec(message)?.[1];
-    if (missing) throw new UsageError(`option ${missing.split(',').pop()?.trim() ?? missing} needs a value`);
+    const missing = /Option '(?:-\w, )?(--[\w-]+)[^']*' argument missing/.exec(message)?.[1];
+    if (missing) throw new UsageError(`option ${missing} needs a value (run goods-mock --help)`);
     const positional = /Unexpected argument '([^']+)'/.exec(message)?.[1];
     if (positional) throw new UsageError(`unexpected argument "${positional}"; every option starts with -- (run goods-mock --help)`);
-    throw new UsageError(`${message}; run goods-mock --help for the options`);
+    const ambiguous = /Option '(?:-\w, )?(--[\w-]+)[^']*' argument is ambiguous/.exec(message)?.[1];
+    if (ambiguous) throw new UsageError(`option ${ambiguous} needs a value (write ${ambiguous}=VALUE for a value starting with "-")`);
+    throw new UsageError(`${message.split('\n')[0] ?? message}; run goods-mock --help for the options`);
   }
   if (values.help) return { kind: 'help' };
   const config: Partial<MockConfig> = {};

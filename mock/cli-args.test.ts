@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { exampleToken, parseMockArgs, UsageError } from './cli-args.js';
+
+describe('goods-mock arguments (mock/cli-args.ts)', () => {
+  it('maps every option to the MockConfig', () => {
+    const parsed = parseMockArgs([
+      '--port=0',
+      '--host',
+      '0.0.0.0',
+      '--fixtures',
+      'fx',
+      '--contract',
+      'c.yaml',
+      '--token',
+      'a',
+      '--token',
+      'b',
+      '--reject-token',
+      'no',
+      '--latency',
+      '250',
+      '--cors-origin',
+      'http://localhost:5173',
+      '--state-file',
+      's.jsonl',
+      '--admin-token',
+      'adm',
+      '--max-sessions',
+      '5',
+      '--quiet',
+    ]);
+    assert.deepEqual(parsed, {
+      kind: 'run',
+      config: {
+        port: 0,
+        host: '0.0.0.0',
+        fixturesDir: 'fx',
+        contractPath: 'c.yaml',
+        tokens: ['a', 'b'],
+        rejectTokens: ['no'],
+        latencyMs: 250,
+        corsOrigins: ['http://localhost:5173'],
+        stateFile: 's.jsonl',
+        adminToken: 'adm',
+        maxSessions: 5,
+        quiet: true,
+      },
+    });
+  });
+
+  it('leaves defaults to the config, takes PORT from the environment, --port wins', () => {
+    assert.deepEqual(parseMockArgs([]), { kind: 'run', config: {} });
+    assert.deepEqual(parseMockArgs([], { PORT: '8080' }), { kind: 'run', config: { port: 8080 } });
+    assert.deepEqual(parseMockArgs(['--port', '9'], { PORT: '8080' }), { kind: 'run', config: { port: 9 } });
+    assert.throws(() => parseMockArgs([], { PORT: 'eighty' }), /PORT/);
+    assert.deepEqual(parseMockArgs(['-h']), { kind: 'help' });
+  });
+
+  it('refuses bad values with a message naming the option', () => {
+    const cases: [string[], RegExp][] = [
+      [['--port', '70000'], /--port must be a whole number from 0 to 65535/],
+      [['--latency', '1.5'], /--latency/],
+      [['--max-sessions', 'x'], /--max-sessions/],
+      [['--token', ''], /--token needs a non-empty value/],
+      [['--reject-token', 'bad token'], /b64token/],
+      [['--cors-origin', 'http://a/b'], /--cors-origin/],
+      [['--state-file', ''], /--state-file/],
+      [['--quiet=yes'], /quiet/],
+      [['--nope'], /unknown option --nope/],
+    ];
+    for (const [args, pattern] of cases) {
+      assert.throws(
+        () => parseMockArgs(args),
+        (error: Error) => error instanceof UsageError && pattern.test(error.message),
+        args.join(' '),
+      );
+    }
+  });
+
+  it('shows the first --token in the curl line, or a sample token', () => {
+    assert.equal(exampleToken({ tokens: ['t1', 't2'] }), 't1');
+    assert.equal(exampleToken({}), 'dev-token');
+  });
+});

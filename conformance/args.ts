@@ -90,9 +90,6 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
     throw new StartError(`--reporter must be one of ${REPORTERS.join(', ')}, got "${reporter}"`, 'pass e.g. --reporter junit');
   }
   const rejectedToken = nonEmpty('rejected-token', str('rejected-token'));
-  if (rejectedToken !== undefined && rejectedToken === token) {
-    throw new StartError('--rejected-token equals the token', 'pass a token the server refuses, e.g. --rejected-token invalid');
-  }
 
   const config = resolveConformanceConfig({
     baseUrl,
@@ -108,6 +105,9 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
     reporter: reporter as ReporterName | undefined,
     outputDir: nonEmpty('output', str('output')),
   });
+  if (config.rejectedToken === config.token) {
+    throw new StartError('--rejected-token equals the token', 'pass a token the server refuses, e.g. --rejected-token invalid');
+  }
   if (config.unknownOrderNumber === config.orderNumber) {
     throw new StartError('--unknown-order-number equals --order-number', 'pass an order number that no order has');
   }

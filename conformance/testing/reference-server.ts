@@ -92,6 +92,7 @@ export async function startReferenceServer(faults: readonly string[] = []): Prom
 
   const orderInfo = (req: http.IncomingMessage, res: http.ServerResponse, raw: string): void => {
     const op = 'getOrderInfo';
+    if (has('hang-order-info')) return; // never answers
     if (req.method !== 'GET') {
       problem(res, 405, 'use GET', {}, has('405-no-allow', op) ? {} : { allow: 'GET' });
       return;

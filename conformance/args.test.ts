@@ -20,7 +20,7 @@ describe('conformance command line', () => {
     assert.equal(c.rejectedToken, 'invalid');
     assert.equal(c.maxWrites, 50);
     assert.equal(c.timeoutMs, 5000);
-    assert.equal(c.reporter, 'spec');
+    assert.deepEqual(c.reporters, ['spec']);
     assert.equal(c.outputDir, 'reports');
     assert.equal(c.readOnly, false);
     assert.ok(c.unknownOrderNumber.includes(c.runMarker));
@@ -48,7 +48,7 @@ describe('conformance command line', () => {
       '--seed',
       '42',
       '--reporter',
-      'junit',
+      'junit,html',
       '--output',
       'out',
     ]);
@@ -65,7 +65,7 @@ describe('conformance command line', () => {
         maxWrites: 3,
         timeoutMs: 250,
         seed: 42,
-        reporter: 'junit',
+        reporters: ['junit', 'html'],
         outputDir: 'out',
         runDeadlineMs: 55_000,
         runMarker: '',

@@ -11,6 +11,7 @@ export const USAGE = `usage: goods-conformance [--base-url URL] [--token TOKEN] 
                          [--rejected-token TOKEN] [--unknown-order-number NUMBER] [--read-only]
                          [--max-writes N] [--timeout MS] [--seed N] [--reporter spec|json|junit|html]
                          [--output DIR]
+--reporter takes one name or a comma-separated list (e.g. junit,html): one report file each, in --output.
 The token may also come from the environment variable CONFORMANCE_TOKEN.`;
 
 const OPTIONS = {
@@ -85,9 +86,15 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
   if (level !== undefined && !isLevel(level)) {
     throw new StartError(`--level must be spec or strict, got "${level}"`, 'pass --level spec or --level strict');
   }
-  const reporter = str('reporter');
-  if (reporter !== undefined && !(REPORTERS as readonly string[]).includes(reporter)) {
-    throw new StartError(`--reporter must be one of ${REPORTERS.join(', ')}, got "${reporter}"`, 'pass e.g. --reporter junit');
+  const reporterText = str('reporter');
+  const reporters = reporterText?.split(',').map((name) => name.trim());
+  for (const reporter of reporters ?? []) {
+    if (!(REPORTERS as readonly string[]).includes(reporter)) {
+      throw new StartError(
+        `--reporter must be one of ${REPORTERS.join(', ')} (or a comma-separated list), got "${reporter}"`,
+        'pass e.g. --reporter junit',
+      );
+    }
   }
   const rejectedToken = nonEmpty('rejected-token', str('rejected-token'));
 
@@ -102,7 +109,7 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
     maxWrites: integer('max-writes', str('max-writes'), 0),
     timeoutMs: integer('timeout', str('timeout'), 1),
     seed: integer('seed', str('seed'), 0),
-    reporter: reporter as ReporterName | undefined,
+    reporters: reporters as ReporterName[] | undefined,
     outputDir: nonEmpty('output', str('output')),
   });
   if (config.rejectedToken === config.token) {

@@ -29,8 +29,11 @@ export interface ConformanceConfig {
   timeoutMs: number;
   /** Seed of the generated request bodies: the same seed sends the same requests. */
   seed: number;
-  /** Console output is always the human report; `json`, `junit`, `html` also write a file. */
-  reporter: ReporterName;
+  /**
+   * Console output is always the human report; `json`, `junit`, `html` also write a file each
+   * (`--reporter junit,html` writes both).
+   */
+  reporters: ReporterName[];
   /** Folder of the report files. */
   outputDir: string;
   /** Carried by every record the suite creates (scancodes, notes, sample numbers). */
@@ -63,7 +66,7 @@ export function resolveConformanceConfig(partial: Partial<ConformanceConfig> = {
     maxWrites: 50,
     timeoutMs: 5000,
     seed: Math.floor(Math.random() * 1_000_000),
-    reporter: 'spec',
+    reporters: ['spec'],
     outputDir: 'reports',
     runDeadlineMs: 55_000,
     ...stripUndefined(partial),

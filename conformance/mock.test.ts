@@ -17,7 +17,7 @@ describe('conformance run against the in-process mock', () => {
 
   it('passes at strict level and writes the json verdict', async () => {
     let text = '';
-    const result = await runConformance(resolveConformanceConfig({ level: 'strict', seed: 11, reporter: 'json', outputDir: output }), {
+    const result = await runConformance(resolveConformanceConfig({ level: 'strict', seed: 11, reporters: ['json'], outputDir: output }), {
       write: (t) => void (text += t),
     });
     const failed = result.verdict.checks.filter((c) => c.status !== 'passed').map((c) => `${c.id}: ${c.message ?? ''}`);
@@ -35,13 +35,13 @@ describe('conformance run against the in-process mock', () => {
   });
 
   it('writes a JUnit file and a self-contained HTML page', async () => {
-    await runConformance(resolveConformanceConfig({ level: 'spec', seed: 1, reporter: 'junit', outputDir: output }), {
+    await runConformance(resolveConformanceConfig({ level: 'spec', seed: 1, reporters: ['junit'], outputDir: output }), {
       write: () => undefined,
     });
     const xml = readFileSync(join(output, 'junit.xml'), 'utf8');
     assert.match(xml, /<testsuite[^>]*name="goods conformance"/);
     assert.match(xml, /getOrderInfo\.exact-order/);
-    await runConformance(resolveConformanceConfig({ level: 'spec', seed: 1, reporter: 'html', outputDir: output }), {
+    await runConformance(resolveConformanceConfig({ level: 'spec', seed: 1, reporters: ['html'], outputDir: output }), {
       write: () => undefined,
     });
     const html = readFileSync(join(output, 'conformance.html'), 'utf8');

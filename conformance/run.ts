@@ -83,6 +83,13 @@ function probe(url: string, timeoutMs: number): Promise<void> {
   });
 }
 
+function writeReport(dir: string, name: string, text: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
 export async function runConformance(config: ConformanceConfig, options: RunOptions = {}): Promise<RunResult> {
   const write = options.write ?? ((text: string) => void process.stdout.write(text));
   const startedAt = new Date();
@@ -95,7 +102,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     const checks = checksOfLevel(options.checks ?? CHECKS, config.level);
     const outputDir = resolve(config.outputDir);
     const files: string[] = [];
-    const junitFile = config.reporter === 'junit' ? join(outputDir, 'junit.xml') : undefined;
+    const junitFile = config.reporters.includes('junit') ? join(outputDir, 'junit.xml') : undefined;
     write(
       `goods conformance: level ${config.level}, ${checks.length} checks against ${target.url}${config.baseUrl === undefined ? ' (in-process mock)' : ''}, seed ${config.seed}\n`,
     );
@@ -129,12 +136,8 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       recordsCreated: ctx.created,
       checks: run.results,
     };
-    if (config.reporter === 'json' || config.reporter === 'html') {
-      mkdirSync(outputDir, { recursive: true });
-      const file = join(outputDir, config.reporter === 'json' ? 'conformance.json' : 'conformance.html');
-      writeFileSync(file, config.reporter === 'json' ? `${JSON.stringify(verdict, null, 2)}\n` : renderHtml(verdict));
-      files.push(file);
-    }
+    if (config.reporters.includes('json')) files.push(writeReport(outputDir, 'conformance.json', `${JSON.stringify(verdict, null, 2)}\n`));
+    if (config.reporters.includes('html')) files.push(writeReport(outputDir, 'conformance.html', renderHtml(verdict)));
     write(
       `\n${verdict.passed ? 'PASSED' : 'FAILED'}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped of ${counts.total} checks (level ${config.level}) in ${verdict.durationMs} ms\n` +
         `seed ${config.seed} (--seed ${config.seed} sends the same requests)\n` +

@@ -41,6 +41,6 @@ export const PROFILE = {
   responses: 'Profile: responses have every listed field present; ids are unique per resource.',
   formats:
     'Profile: `orderDate`, `deliveryDate` are RFC 3339 full-dates; `createdAt`, `created`, `modified` RFC 3339 date-times; every listed field present.',
-  noServerError: 'Profile: every request the suite sends has a profile answer (2xx or 4xx); a 5xx answer is never one.',
+  noServerError: 'Issue 4 (strict): no 5xx for any request the suite sends; every request has a profile answer (2xx or 4xx).',
   charset: 'Profile: a request body `application/json` with a charset parameter is accepted.',
 } as const;

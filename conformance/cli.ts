@@ -29,6 +29,11 @@ async function main(): Promise<number> {
   }
 }
 
+// Output piped into a command that stops reading (e.g. `| head`) must not crash the run.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
 process.on('unhandledRejection', (reason) => {
   process.stderr.write(`goods-conformance: internal error (unhandled rejection): ${String(reason)}\n`);
   process.exitCode = 2;

@@ -51,17 +51,25 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 export async function createMockServer(partial: Partial<MockConfig> = {}): Promise<MockServer> {
   const config = resolveConfig(partial);
   const app = await createMockApp(config);
+  const headersTimeout = config.headersTimeoutMs ?? SERVER_LIMITS.headersTimeoutMs;
+  const keepAliveTimeout = config.keepAliveTimeoutMs ?? SERVER_LIMITS.keepAliveTimeoutMs;
   const server = createServer(
     {
-      headersTimeout: SERVER_LIMITS.headersTimeoutMs,
-      requestTimeout: SERVER_LIMITS.requestTimeoutMs,
+      headersTimeout,
+      requestTimeout: config.requestTimeoutMs ?? SERVER_LIMITS.requestTimeoutMs,
+      // Node checks the header and request timeouts only this often (default 30 s).
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
       maxHeaderSize: SERVER_LIMITS.maxHeaderSize,
-      keepAliveTimeout: SERVER_LIMITS.keepAliveTimeoutMs,
+      keepAliveTimeout,
       requireHostHeader: false,
     },
     (req, res) => app.handle(req, res),
   );
-  server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeoutMs;
+  server.keepAliveTimeout = keepAliveTimeout;
+  // A CONNECT request has its own event; without a listener Node drops the connection unanswered.
+  server.on('connect', (_req, socket: Socket) => {
+    socket.end(clientErrorAnswer(400, 'Bad Request', 'CONNECT is not supported: this mock is not a proxy.'));
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') {
       socket.destroy();

@@ -33,6 +33,10 @@ export interface MockConfig {
   bodyLimitBytes: number;
   /** Most isolated sessions (`X-Mock-Session`) kept at once. */
   maxSessions: number;
+  /** Server timeouts in milliseconds; unset means the defaults of `SERVER_LIMITS` (mock/server.ts). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
 }
 
 export const DEFAULT_CONFIG: MockConfig = {

@@ -57,7 +57,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     };
     const onEnd = () => finish();
     const onError = (error: Error) => finish(error);
-    const onAborted = () => finish(new Error('the client aborted the request'));
+    // The client went away mid-body: a client problem (nobody is left to answer), not an internal error.
+    const onAborted = () => finish(problem('malformedJson', 'The request body ended early: the client closed the connection.'));
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);

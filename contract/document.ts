@@ -7,7 +7,8 @@
  * read with the `yaml` package.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { CONTRACT_JSON_PATH } from './paths.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -18,6 +19,14 @@ export type OpenApiDocument = JsonObject;
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+const require = createRequire(import.meta.url);
+
+/** Parses YAML; the `yaml` package is loaded on first use only, so the default (JSON) start-up skips it. */
+function parseYaml(text: string): unknown {
+  const yaml = require('yaml') as typeof Yaml;
+  return yaml.parse(text);
+}
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

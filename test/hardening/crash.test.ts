@@ -1,0 +1,226 @@
+/**
+ * Issue 6, crashes: the mock CLI with --state-file is killed with SIGKILL in the middle of a burst of
+ * creates, several times; after every restart each create that had been answered 201 is there
+ * exactly once and ids continue without reuse. A torn last journal line is reported (file and line)
+ * and skipped. An unwritable state file stops start-up (exit 1, clear message); a full one answers
+ * 503 problem instead of 201 and records nothing.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CREATE_PATHS, type Resource } from './support/corpus-types.js';
+import { runMockToExit, startMockProcess, type MockProcess } from './support/mock-process.js';
+import { discoverTarget, listings, RESOURCES } from './support/run-corpus.js';
+
+const TOKEN = 'crash-token';
+const CRASHES = 3;
+
+type Answered = { resource: Resource; record: Record<string, unknown> };
+
+function post(agent: Agent, base: URL, path: string, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method: 'POST',
+        path,
+        agent,
+        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Fires `total` creates over 16 connections and SIGKILLs the mock once `killAfter` were answered 201. */
+async function burstAndKill(mock: MockProcess, lots: number[], tag: string, total: number, killAfter: number): Promise<Answered[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  const base = new URL(mock.url);
+  const answered: Answered[] = [];
+  let killing: Promise<void> | undefined;
+  await Promise.allSettled(
+    Array.from({ length: total }, async (_, i) => {
+      const resource: Resource = i % 2 === 0 ? 'lot-transfers' : 'test-samples';
+      const lot = lots[i % lots.length];
+      const body =
+        resource === 'lot-transfers'
+          ? { fk_lot_id: lot, source_scancode: `${tag}-${i}`, target_scancode: 'T', amount: 1 }
+          : { fk_lot_id: lot, fk_user_id: i + 1, notes: `${tag}-${i}` };
+      const answer = await post(agent, base, CREATE_PATHS[resource], JSON.stringify(body));
+      if (answer.status !== 201) throw new Error(`answered ${answer.status}: ${answer.body}`);
+      answered.push({ resource, record: JSON.parse(answer.body) as Record<string, unknown> });
+      if (answered.length >= killAfter) killing ??= mock.kill();
+    }),
+  );
+  await (killing ?? mock.kill());
+  agent.destroy();
+  return answered;
+}
+
+describe('hardening: kill -9 during a burst of creates (--state-file)', function () {
+  this.timeout(90_000);
+  let dir: string;
+  let mock: MockProcess | undefined;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hardening-crash-'));
+  });
+  afterEach(async () => {
+    await mock?.stop();
+    mock = undefined;
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it(`loses no answered create over ${CRASHES} crashes, never reuses an id, and skips a torn last line`, async () => {
+    const stateFile = join(dir, 'state.jsonl');
+    const answered: Answered[] = [];
+    let lots: number[] = [];
+    for (let crash = 1; crash <= CRASHES; crash++) {
+      mock = await startMockProcess(['--quiet', '--state-file', stateFile]);
+      if (lots.length === 0) lots = (await discoverTarget(mock.url, TOKEN)).lotIds;
+      const before = await listings(mock.url);
+      for (const resource of RESOURCES) {
+        const ids = before[resource].map((r) => Number(r['id']));
+        assert.equal(new Set(ids).size, ids.length, `after crash ${crash - 1}: ${resource} ids unique`);
+        for (const { record } of answered.filter((a) => a.resource === resource)) {
+          assert.equal(
+            before[resource].filter((r) => r['id'] === record['id']).length,
+            1,
+            `${resource} ${String(record['id'])} present once`,
+          );
+          assert.deepEqual(
+            before[resource].find((r) => r['id'] === record['id']),
+            record,
+            'exactly as it was answered',
+          );
+        }
+      }
+      const maxBefore = Object.fromEntries(RESOURCES.map((r) => [r, Math.max(0, ...before[r].map((x) => Number(x['id'])))]));
+      const burst = await burstAndKill(mock, lots, `crash${crash}`, 1500, 200 + crash * 50);
+      assert.ok(burst.length >= 200 && burst.length < 1500, `${burst.length} of 1500 creates answered: the kill came mid-burst`);
+      for (const { resource, record } of burst) {
+        assert.ok(
+          Number(record['id']) > (maxBefore[resource] ?? 0),
+          `${resource} id ${String(record['id'])} continues after ${maxBefore[resource]}`,
+        );
+      }
+      const exit = await mock.exited;
+      assert.equal(exit.signal, 'SIGKILL');
+      answered.push(...burst);
+      mock = undefined;
+    }
+
+    // A torn last line (a write cut off by the crash), appended by hand.
+    const lines = (await readFile(stateFile, 'utf8')).split('\n').filter((l) => l !== '');
+    await appendFile(stateFile, '{"op":"create","session":"default","resource":"lot-transfers","record":{"id":99999,"fk_lo');
+    mock = await startMockProcess(['--quiet', '--state-file', stateFile]);
+    const torn = lines.length + 1;
+    assert.match(
+      mock.stderr(),
+      new RegExp(`${stateFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} line ${torn}: torn last line`),
+      'reported with file and line',
+    );
+    const after = await listings(mock.url);
+    for (const resource of RESOURCES) {
+      const mine = answered.filter((a) => a.resource === resource).map((a) => a.record);
+      for (const record of mine)
+        assert.deepEqual(
+          after[resource].filter((r) => r['id'] === record['id']),
+          [record],
+        );
+      assert.ok(!after[resource].some((r) => r['id'] === 99999), 'the torn record is skipped');
+    }
+    // Writing continues on a fresh line: the next create is durable and the journal replays cleanly.
+    const base = new URL(mock.url);
+    const agent = new Agent({ keepAlive: false });
+    const next = await post(
+      agent,
+      base,
+      CREATE_PATHS['lot-transfers'],
+      JSON.stringify({ fk_lot_id: lots[0], source_scancode: 'after-torn', target_scancode: 'T', amount: 1 }),
+    );
+    assert.equal(next.status, 201);
+    const nextRecord = JSON.parse(next.body) as Record<string, unknown>;
+    const maxTransfer = Math.max(...answered.filter((a) => a.resource === 'lot-transfers').map((a) => Number(a.record['id'])));
+    assert.ok(Number(nextRecord['id']) > maxTransfer, 'ids continue without reuse');
+    await mock.stop();
+    mock = await startMockProcess(['--quiet', '--state-file', stateFile]);
+    // The torn line now sits before the new record: it is reported again (as an invalid line), and only it.
+    const reported = [...mock.stderr().matchAll(/line (\d+): /g)].map((m) => Number(m[1]));
+    assert.deepEqual(reported, [torn], `only the torn line is reported: ${mock.stderr()}`);
+    const final = await listings(mock.url);
+    assert.deepEqual(
+      final['lot-transfers'].filter((r) => r['id'] === nextRecord['id']),
+      [nextRecord],
+    );
+    const lost = answered.filter((a) => !final[a.resource].some((r) => r['id'] === a.record['id'])).length;
+    console.log(
+      `      ${CRASHES} kill -9 crashes survived, ${answered.length} answered creates checked after each restart, records lost: ${lost}`,
+    );
+    assert.equal(lost, 0);
+  });
+});
+
+describe('hardening: a state file that cannot be written', function () {
+  this.timeout(60_000);
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hardening-state-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  for (const [label, path] of [
+    ['a path whose parent is a regular file', (d: string) => join(d, 'regular-file', 'state.jsonl')],
+    ['a directory', (d: string) => join(d, 'a-directory')],
+    ['a path under /proc', () => '/proc/hardening-no-such-dir/state.jsonl'],
+  ] as [string, (d: string) => string][]) {
+    it(`fails start-up with exit 1 and a message naming the file: ${label}`, async () => {
+      await writeFile(join(dir, 'regular-file'), 'not a directory');
+      await mkdir(join(dir, 'a-directory'), { recursive: true });
+      const file = path(dir);
+      const result = await runMockToExit(['--port', '0', '--quiet', '--state-file', file]);
+      assert.equal(result.code, 1, `exit code (stderr: ${result.stderr})`);
+      assert.ok(result.stderr.includes(file), `stderr names ${file}: ${result.stderr}`);
+      assert.match(result.stderr, /state file/i);
+      assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+      assert.doesNotMatch(result.stdout, /listening/);
+    });
+  }
+
+  it('answers 503 problem (not 201) when the write cannot be made durable (/dev/full), and records nothing', async function () {
+    if (!existsSync('/dev/full')) this.skip(); // Linux only: writes to /dev/full fail with ENOSPC
+    const mock = await startMockProcess(['--quiet', '--state-file', '/dev/full']);
+    try {
+      const { lotIds } = await discoverTarget(mock.url, TOKEN);
+      const agent = new Agent({ keepAlive: false });
+      const base = new URL(mock.url);
+      for (const resource of RESOURCES) {
+        const body =
+          resource === 'lot-transfers'
+            ? { fk_lot_id: lotIds[0], source_scancode: 'S', target_scancode: 'T', amount: 1 }
+            : { fk_lot_id: lotIds[0], fk_user_id: 1 };
+        const answer = await post(agent, base, CREATE_PATHS[resource], JSON.stringify(body));
+        assert.equal(answer.status, 503, answer.body);
+        const problem = JSON.parse(answer.body) as Record<string, unknown>;
+        assert.equal(problem['status'], 503);
+        assert.doesNotMatch(answer.body, /\/dev\/full|ENOSPC|\n\s+at /, 'no internals in the answer');
+      }
+      assert.deepEqual(await listings(mock.url), { 'lot-transfers': [], 'test-samples': [] });
+      assert.match(mock.stderr(), /state file write failed/);
+      assert.ok(mock.alive());
+    } finally {
+      await mock.stop();
+    }
+  });
+});

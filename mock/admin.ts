@@ -78,9 +78,6 @@ export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: 
     return sendEmpty(res, 204);
   }
   const resource = rest.slice(1);
-  const body = `[${ctx.state
-    .records(session, resource)
-    .map((r) => r.json)
-    .join(',')}]`;
+  const body = `[${ctx.state.records(session, resource).join(',')}]`;
   return sendBody(res, 200, 'application/json', body);
 }

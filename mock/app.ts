@@ -83,23 +83,23 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   const byResource = new Map([...creates.values()].map((op) => [op.resource, op]));
 
   if (config.stateFile !== undefined) {
-    const opened = await openJournal(config.stateFile, log);
-    journal = opened.journal;
-    for (const entry of opened.entries) {
+    const stateFile = config.stateFile;
+    const opened = await openJournal(stateFile, log, (entry) => {
       if (entry.op === 'reset') {
         state.reset(entry.session);
-        continue;
+        return;
       }
       const op = byResource.get(entry.resource);
       if (!op) {
-        log(`state file ${config.stateFile}: unknown resource "${entry.resource}" skipped`);
-        continue;
+        log(`state file ${stateFile}: unknown resource "${entry.resource}" skipped`);
+        return;
       }
       const session = state.session(entry.session, true);
       raiseCounters(state, session, op, entry.record);
-      state.add(session, op.resource, { record: entry.record, json: JSON.stringify(entry.record) });
-    }
-    if (opened.entries.length > 0) log(`state file ${config.stateFile}: ${opened.entries.length} entries replayed`);
+      state.add(session, op.resource, JSON.stringify(entry.record));
+    });
+    journal = opened.journal;
+    if (opened.replayed > 0) log(`state file ${stateFile}: ${opened.replayed} entries replayed`);
   }
 
   const createContext: CreateContext = { state, lots: fixtures.lots, log, ...(journal ? { journal } : {}) };

@@ -118,6 +118,6 @@ export async function create(ctx: CreateContext, op: CreateOperation, sessionNam
       throw problem('notDurable', 'The mock could not write its state file, so nothing was recorded; check the disk and retry.');
     }
   }
-  ctx.state.add(session, op.resource, { record, json });
+  ctx.state.add(session, op.resource, json);
   return json;
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openJournal } from './journal.js';
+import { openJournal, type JournalEntry } from './journal.js';
 import type { MockServer } from './server.js';
 import { postJson, SAMPLES_PATH, startMock, TRANSFERS_PATH } from './testing.js';
 
@@ -170,12 +170,72 @@ describe('mock durable state (--state-file journal)', () => {
     );
     await Promise.all(appends);
     await opened.journal.close();
-    const reopened = await openJournal(stateFile, () => undefined);
+    const entries: JournalEntry[] = [];
+    const reopened = await openJournal(
+      stateFile,
+      () => undefined,
+      (entry) => entries.push(entry),
+    );
     await reopened.journal.close();
-    assert.equal(reopened.entries.length, 200);
+    assert.equal(reopened.replayed, 200);
+    assert.equal(entries.length, 200);
     assert.deepEqual(
-      reopened.entries.map((e) => (e.op === 'create' ? e.record['id'] : -1)),
+      entries.map((e) => (e.op === 'create' ? e.record['id'] : -1)),
       Array.from({ length: 200 }, (_, i) => i),
     );
+  });
+
+  it('keeps a complete last entry that lacks only its newline, and appends after it on a new line', async () => {
+    writeFileSync(stateFile, '{"op":"create","session":"default","resource":"lot-transfers","record":{"id":7}}');
+    const first = await openJournal(stateFile, () => undefined);
+    await first.journal.append({ op: 'reset', session: 'default' });
+    await first.journal.close();
+    const ops: string[] = [];
+    const logged: string[] = [];
+    const second = await openJournal(
+      stateFile,
+      (line) => logged.push(line),
+      (entry) => ops.push(entry.op),
+    );
+    await second.journal.close();
+    assert.deepEqual([ops, logged, second.replayed], [['create', 'reset'], [], 2]);
+  });
+
+  it('replays a journal larger than its read chunk line by line: every entry, in order, a torn tail reported', async () => {
+    const count = 12_000; // about 2.4 MB: the 1 MiB replay chunk splits lines
+    const lines = Array.from({ length: count }, (_, i) =>
+      JSON.stringify({
+        op: 'create',
+        session: 'default',
+        resource: 'lot-transfers',
+        record: { id: i + 1, note: 'x'.repeat(150 + (i % 7)) },
+      }),
+    );
+    writeFileSync(stateFile, `${lines.join('\n')}\n{"op":"create","sess`);
+    const logged: string[] = [];
+    const ids: unknown[] = [];
+    const opened = await openJournal(
+      stateFile,
+      (line) => logged.push(line),
+      (entry) => ids.push(entry.op === 'create' ? entry.record['id'] : null),
+    );
+    await opened.journal.append({ op: 'reset', session: 'default' });
+    await opened.journal.close();
+    assert.equal(opened.replayed, count);
+    assert.deepEqual(
+      ids,
+      Array.from({ length: count }, (_, i) => i + 1),
+    );
+    assert.deepEqual(logged, [`state file ${stateFile} line ${count + 1}: torn last line (incomplete write) skipped`]);
+    // The next append starts on a new line after the torn one, so it replays.
+    const again: unknown[] = [];
+    const reopened = await openJournal(
+      stateFile,
+      () => undefined,
+      (entry) => again.push(entry.op),
+    );
+    await reopened.journal.close();
+    assert.equal(again.length, count + 1);
+    assert.equal(again[count], 'reset');
   });
 });

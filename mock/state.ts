@@ -1,25 +1,18 @@
 /**
  * The recorded state, per isolated session (`X-Mock-Session`): the created records of each resource
- * in creation order (with the exact JSON they were answered with) and the counters of ids and
+ * in creation order (kept as the exact JSON they were answered with: one string a record, the least memory) and the counters of ids and
  * sequences. No header means the `default` session. Ids are never reused in a session, not even after
  * a reset (a reset clears the records, not the counters).
  */
-import type { JsonObject } from '../contract/document.js';
 import { problem } from './problems.js';
 
 export const DEFAULT_SESSION = 'default';
 export const SESSION_HEADER = 'x-mock-session';
 const SESSION_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
-export interface StoredRecord {
-  record: JsonObject;
-  /** The exact JSON the create was answered with. */
-  json: string;
-}
-
 export interface Session {
   name: string;
-  records: Map<string, StoredRecord[]>;
+  records: Map<string, string[]>;
   counters: Map<string, number>;
 }
 
@@ -67,7 +60,8 @@ export class MockState {
     return [...this.sessions.keys()];
   }
 
-  records(name: string, resource: string): readonly StoredRecord[] {
+  /** The recorded objects of a resource, as the JSON they were answered with. */
+  records(name: string, resource: string): readonly string[] {
     return this.sessions.get(name)?.records.get(resource) ?? [];
   }
 
@@ -83,13 +77,13 @@ export class MockState {
     if (value > (session.counters.get(counter) ?? 0)) session.counters.set(counter, value);
   }
 
-  add(session: Session, resource: string, stored: StoredRecord): void {
+  add(session: Session, resource: string, json: string): void {
     let list = session.records.get(resource);
     if (!list) {
       list = [];
       session.records.set(resource, list);
     }
-    list.push(stored);
+    list.push(json);
   }
 
   /** Clears the recorded objects of a session; its counters stay, so ids are never reused. */

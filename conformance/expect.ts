@@ -15,11 +15,19 @@ export function cut(text: string, max = SHOWN_CHARS): string {
   return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat;
 }
 
+/** Secrets shorter than this are hidden only where credentials go (a 1-letter token would garble every text). */
+const MIN_SCANNED_SECRET = 6;
+
 export function showRequest(exchange: Exchange, secrets: readonly string[]): ShownRequest {
   const { request } = exchange;
-  const redact = (value: string): string => secrets.filter((s) => s.length > 0).reduce((v, s) => v.split(s).join('<redacted>'), value);
+  const scanned = secrets.filter((s) => s.length >= MIN_SCANNED_SECRET);
+  const redact = (value: string): string => scanned.reduce((v, s) => v.split(s).join('<redacted>'), value);
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) headers[name] = redact(value);
+  for (const [name, value] of Object.entries(request.headers)) {
+    // The credential of an Authorization header is never shown, whatever its scheme or length.
+    if (name.toLowerCase() !== 'authorization') headers[name] = redact(value);
+    else headers[name] = /^\S+\s/.test(value) ? `${value.split(/\s/, 1)[0] ?? ''} <redacted>` : '<redacted>';
+  }
   const shown: ShownRequest = { method: request.method, path: request.path, headers };
   if (request.body !== undefined) shown.body = cut(redact(request.body.toString('utf8')));
   return shown;

@@ -3,12 +3,14 @@
  * allowed), the body is read as a stream and refused (413) as soon as it passes the limit, without
  * buffering the rest; it must be valid UTF-8 and valid JSON.
  */
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import contentType from 'content-type';
 import { problem } from './problems.js';
 
 /** Checks the Content-Type header of a request that must carry JSON. Throws a 415 problem. */
 export function checkJsonContentType(header: string | undefined): void {
+  if (header === 'application/json') return; // the common case, without parsing
   if (header === undefined || header.trim() === '') {
     throw problem('unsupportedMediaType', 'The request has no Content-Type; send the body as "application/json".');
   }
@@ -66,20 +68,17 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-
 /** Decodes and parses a JSON body. Throws a 400 problem for invalid UTF-8 or invalid JSON. */
 export function parseJson(body: Buffer): unknown {
   if (body.length === 0)
     throw problem('malformedJson', 'The request body is empty; send a JSON object.', [{ pointer: '', detail: 'is empty' }]);
-  let text: string;
-  try {
-    text = utf8.decode(body);
-  } catch {
+  if (!isUtf8(body)) {
     throw problem('malformedJson', 'The request body is not valid UTF-8; send UTF-8 encoded JSON.', [
       { pointer: '', detail: 'is not valid UTF-8' },
     ]);
   }
+  // A UTF-8 byte order mark is not part of the JSON text (as TextDecoder would drop it).
+  const text = body.toString('utf8', body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -40,12 +40,17 @@ export interface CreateOperation {
   validate: Validator;
 }
 
+/** The name of a per-session counter (`lot-transfers#id`). */
+function counterKey(resource: string, member: string): string {
+  return `${resource}#${member}`;
+}
+
 /** Raises the counters of a session past a recorded object (journal replay). */
 export function raiseCounters(state: MockState, session: Session, op: CreateOperation, record: JsonObject): void {
   for (const field of op.model.fields) {
     const value = record[field.name];
-    if (field.rule.kind === 'id' && typeof value === 'number') state.raise(session, `${op.resource}#${field.name}`, value);
-    if (field.rule.kind === 'sequence') state.raise(session, `${op.resource}#${field.name}`, parseSequence(field.rule.prefix, value));
+    if (field.rule.kind === 'id' && typeof value === 'number') state.raise(session, counterKey(op.resource, field.name), value);
+    if (field.rule.kind === 'sequence') state.raise(session, counterKey(op.resource, field.name), parseSequence(field.rule.prefix, value));
   }
 }
 
@@ -57,11 +62,10 @@ export function checkCreateBody(op: CreateOperation, body: unknown, lots: Fixtur
       { pointer: '', detail: 'must be of type object' },
     ]);
   }
-  const input: JsonObject = {};
-  for (const [name, value] of Object.entries(body)) {
-    if (!op.model.readOnly.includes(name))
-      Object.defineProperty(input, name, { value, enumerable: true, writable: true, configurable: true });
-  }
+  // The body is a fresh object from JSON.parse (its members are own data properties, `__proto__`
+  // included), so the server-assigned members can be dropped from it in place.
+  const input = body;
+  for (const name of op.model.readOnly) if (Object.hasOwn(input, name)) delete input[name];
   const errors = op.validate(input);
   if (errors.length > 0) {
     const summary = errors
@@ -93,12 +97,13 @@ export function buildRecord(
   const record: JsonObject = {};
   for (const { name, rule } of op.model.fields) {
     let value: JsonValue | undefined;
-    if (rule.kind === 'id') value = state.next(session, `${op.resource}#${name}`);
+    if (rule.kind === 'id') value = state.next(session, counterKey(op.resource, name));
     else if (rule.kind === 'timestamp') value = now;
     else if (Object.hasOwn(input, name)) value = input[name];
-    else if (rule.kind === 'default') value = structuredClone(rule.value);
+    else if (rule.kind === 'default')
+      value = typeof rule.value === 'object' && rule.value !== null ? structuredClone(rule.value) : rule.value;
     else if (rule.kind === 'from-lot') value = lot?.[rule.member];
-    else if (rule.kind === 'sequence') value = formatSequence(rule.prefix, rule.width, state.next(session, `${op.resource}#${name}`));
+    else if (rule.kind === 'sequence') value = formatSequence(rule.prefix, rule.width, state.next(session, counterKey(op.resource, name)));
     if (value !== undefined) record[name] = value;
   }
   return record;

@@ -10,10 +10,10 @@ export function sendBody(
   headers: Record<string, string> = {},
 ): void {
   if (res.headersSent || res.destroyed) return;
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  if (contentType !== undefined) res.setHeader('Content-Type', contentType);
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.statusCode = status;
+  // One writeHead with every header (CORS headers set earlier with setHeader are merged by Node).
+  const all: Record<string, string | number> = { ...headers, 'Content-Length': Buffer.byteLength(body) };
+  if (contentType !== undefined) all['Content-Type'] = contentType;
+  res.writeHead(status, all);
   res.end(body);
 }
 

@@ -3,90 +3,26 @@
  * every operation from the contract's examples, and each answer is valid at the strict level.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { startPrism, type PrismProcess } from '../test/support/prism.js';
 import { isObject, readContract } from './document.js';
-import { CONTRACT_YAML_PATH, PROJECT_ROOT } from './paths.js';
+import { CONTRACT_YAML_PATH } from './paths.js';
 import { compileContract } from './schemas.js';
 
-const PRISM = join(PROJECT_ROOT, 'node_modules', '.bin', 'prism');
 const READY_WITHIN_MS = 60_000;
-
-/** A port that was free a moment ago (the OS picks it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  assert.ok(address && typeof address === 'object');
-  return address.port;
-}
-
-/** Stops the process group of `child` (prism and anything it started): TERM, then KILL. */
-async function stop(child: ChildProcess): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  const signal = (name: NodeJS.Signals): void => {
-    try {
-      process.kill(-pid, name);
-    } catch {
-      // already gone
-    }
-  };
-  signal('SIGTERM');
-  const grace = new AbortController();
-  const result = await Promise.race([
-    exited.then(() => 'exited'),
-    sleep(5_000, 'timeout', { signal: grace.signal }).catch(() => 'cancelled'),
-  ]);
-  grace.abort();
-  if (result === 'timeout') {
-    signal('SIGKILL');
-    await exited;
-  }
-}
 
 describe('prism mock serves the contract (npx prism mock contract/openapi.yaml)', function () {
   this.timeout(READY_WITHIN_MS + 30_000);
   const strict = compileContract(readContract(), 'strict');
-  let child: ChildProcess | undefined;
+  let prism: PrismProcess | undefined;
   let base = '';
-  let output = '';
 
   before(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    child = spawn(PRISM, ['mock', CONTRACT_YAML_PATH, '-p', String(port), '-h', '127.0.0.1'], {
-      cwd: PROJECT_ROOT,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const collect = (chunk: Buffer): void => {
-      output = `${output}${chunk.toString('utf8')}`.slice(-20_000);
-    };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
-    const deadline = Date.now() + READY_WITHIN_MS;
-    for (;;) {
-      if (child.exitCode !== null) assert.fail(`prism exited with code ${child.exitCode} before answering:\n${output}`);
-      try {
-        await fetch(`${base}/`, { signal: AbortSignal.timeout(2_000) });
-        return;
-      } catch {
-        if (Date.now() > deadline) assert.fail(`prism did not answer on ${base} within ${READY_WITHIN_MS} ms:\n${output}`);
-        await sleep(250);
-      }
-    }
+    prism = await startPrism(['mock', CONTRACT_YAML_PATH], '/', READY_WITHIN_MS);
+    base = prism.url;
   });
 
   after(async () => {
-    if (child) await stop(child);
+    await prism?.stop();
   });
 
   async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = { Authorization: 'Bearer t' }) {

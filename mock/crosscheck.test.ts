@@ -10,78 +10,15 @@
  * battery: Prism parses a JSON body before forwarding and refuses it itself.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { CONTRACT_YAML_PATH, PROJECT_ROOT } from '../contract/paths.js';
+import { CONTRACT_YAML_PATH } from '../contract/paths.js';
+import { startPrism, type PrismProcess } from '../test/support/prism.js';
 import type { MockServer } from './server.js';
 import { ORDER_PATH, SAMPLES_PATH, startMock, TRANSFERS_PATH } from './testing.js';
 
-const PRISM = join(PROJECT_ROOT, 'node_modules', '.bin', 'prism');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  assert.ok(address && typeof address === 'object');
-  return address.port;
-}
-
-interface Proxy {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-async function startProxy(upstream: string, errors: boolean): Promise<Proxy> {
-  const port = await freePort();
-  const args = ['proxy', CONTRACT_YAML_PATH, upstream, '-p', String(port), '-h', '127.0.0.1', ...(errors ? ['--errors'] : [])];
-  const child = spawn(PRISM, args, { cwd: PROJECT_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const collect = (chunk: Buffer): void => {
-    output = `${output}${chunk.toString('utf8')}`.slice(-50_000);
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`prism proxy exited (${child.exitCode}):\n${output}`);
-    try {
-      await fetch(`${url}/__mock/health`, { signal: AbortSignal.timeout(2_000) });
-      return { child, url, output: () => output };
-    } catch {
-      await sleep(200);
-    }
-  }
-  throw new Error(`prism proxy did not start:\n${output}`);
-}
-
-async function stopProxy(proxy: Proxy | undefined): Promise<void> {
-  const child = proxy?.child;
-  const pid = child?.pid;
-  if (!child || pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  try {
-    process.kill(-pid, 'SIGTERM');
-  } catch {
-    return;
-  }
-  const result = await Promise.race([exited.then(() => 'exited'), sleep(5_000, 'timeout')]);
-  if (result === 'timeout') {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
-    await exited;
-  }
+function startProxy(upstream: string, errors: boolean): Promise<PrismProcess> {
+  return startPrism(['proxy', CONTRACT_YAML_PATH, upstream, ...(errors ? ['--errors'] : [])], '/__mock/health');
 }
 
 interface Case {
@@ -206,9 +143,9 @@ function send(base: string, c: Case): Promise<Response> {
 describe('cross-check: Prism validates the mock (prism proxy in front of it)', function () {
   this.timeout(120_000);
   let mock: MockServer;
-  let checking: Proxy | undefined;
-  let strict: Proxy | undefined;
-  let canary: Proxy | undefined;
+  let checking: PrismProcess | undefined;
+  let strict: PrismProcess | undefined;
+  let canary: PrismProcess | undefined;
   let broken: Server;
 
   before(async () => {
@@ -229,7 +166,7 @@ describe('cross-check: Prism validates the mock (prism proxy in front of it)', f
     ]);
   });
   after(async () => {
-    await Promise.all([stopProxy(checking), stopProxy(strict), stopProxy(canary)]);
+    await Promise.all([checking?.stop(), strict?.stop(), canary?.stop()]);
     broken.close();
     await mock.close();
   });

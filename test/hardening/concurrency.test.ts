@@ -5,39 +5,20 @@
  * keep-alive timeouts disconnect clients that never finish or sit idle.
  */
 import assert from 'node:assert/strict';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { createMockServer, type MockServer } from '../../mock/index.js';
 import { startMockProcess, type MockProcess } from './support/mock-process.js';
 import { parseAnswer } from './support/raw-http.js';
 import { discoverTarget, listings, RESOURCES, type Listings } from './support/run-corpus.js';
 import { CREATE_PATHS, type Resource } from './support/corpus-types.js';
+import { postJson, type PostAnswer } from './support/post-json.js';
 
 const TOKEN = 'load-token';
 const CREATES = 2000;
 
-function post(agent: Agent, url: URL, path: string, body: string): Promise<{ status: number; body: string; socket: Socket }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        method: 'POST',
-        path,
-        agent,
-        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, socket: req.socket as Socket }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+function post(agent: Agent, base: URL, path: string, body: string): Promise<PostAnswer> {
+  return postJson(agent, base, path, body, TOKEN);
 }
 
 describe('hardening: 2,000 concurrent creates (mock CLI in a child process)', function () {

@@ -8,10 +8,11 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CREATE_PATHS, type Resource } from './support/corpus-types.js';
+import { postJson, type PostAnswer } from './support/post-json.js';
 import { runMockToExit, startMockProcess, type MockProcess } from './support/mock-process.js';
 import { discoverTarget, listings, RESOURCES } from './support/run-corpus.js';
 
@@ -20,28 +21,8 @@ const CRASHES = 3;
 
 type Answered = { resource: Resource; record: Record<string, unknown> };
 
-function post(agent: Agent, base: URL, path: string, body: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: base.hostname,
-        port: base.port,
-        method: 'POST',
-        path,
-        agent,
-        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+function post(agent: Agent, base: URL, path: string, body: string): Promise<PostAnswer> {
+  return postJson(agent, base, path, body, TOKEN);
 }
 
 /** Fires `total` creates over 16 connections and SIGKILLs the mock once `killAfter` were answered 201. */

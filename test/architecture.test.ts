@@ -1,0 +1,79 @@
+/**
+ * The dependency rule of ARCHITECTURE.md, checked on every import of the project's TypeScript:
+ * - `contract/` imports nothing of the project outside `contract/`;
+ * - `conformance/` reaches `mock/` only through its public API `mock/index.ts`;
+ * - `mock/` never imports `conformance/`; `client/` imports only `contract/`.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { PROJECT_ROOT } from '../contract/paths.js';
+
+interface ImportEdge {
+  file: string;
+  target: string;
+}
+
+function sourceFiles(folder: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(join(PROJECT_ROOT, folder), { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.ts')) files.push(relative(PROJECT_ROOT, join(entry.parentPath, entry.name)));
+  }
+  return files;
+}
+
+/** Every relative import of a file, resolved to a project path (`mock/index.ts`). */
+function importsOf(file: string, text = readFileSync(join(PROJECT_ROOT, file), 'utf8')): ImportEdge[] {
+  const edges: ImportEdge[] = [];
+  for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+    const spec = match[1] ?? '';
+    const target = relative(PROJECT_ROOT, resolve(dirname(join(PROJECT_ROOT, file)), spec)).replace(/\.js$/, '.ts');
+    edges.push({ file, target: target.split(sep).join('/') });
+  }
+  return edges;
+}
+
+const top = (path: string): string => path.split('/')[0] ?? '';
+
+function violations(folder: string, allowed: (edge: ImportEdge) => boolean, tests: boolean): string[] {
+  return sourceFiles(folder)
+    .filter((file) => tests || !file.endsWith('.test.ts'))
+    .flatMap((file) => importsOf(file))
+    .filter((edge) => !allowed(edge))
+    .map((edge) => `${edge.file} imports ${edge.target}`);
+}
+
+describe('architecture: the dependency rule', () => {
+  it('finds the relative imports of a file (the check can fail)', () => {
+    const edges = importsOf('conformance/x.ts', "import { a } from '../mock/app.js';\nconst m = await import('./y.js');");
+    assert.deepEqual(
+      edges.map((e) => e.target),
+      ['mock/app.ts', 'conformance/y.ts'],
+    );
+  });
+
+  it('contract/ imports nothing of the project outside contract/ (tests aside)', () => {
+    assert.deepEqual(
+      violations('contract', (e) => top(e.target) === 'contract', false),
+      [],
+    );
+  });
+
+  it('conformance/ reaches mock/ only through mock/index.ts', () => {
+    assert.deepEqual(
+      violations('conformance', (e) => top(e.target) !== 'mock' || e.target === 'mock/index.ts', true),
+      [],
+    );
+  });
+
+  it('mock/ never imports conformance/, and client/ imports only contract/ (tests aside)', () => {
+    assert.deepEqual(
+      violations('mock', (e) => top(e.target) !== 'conformance', true),
+      [],
+    );
+    assert.deepEqual(
+      violations('client', (e) => ['client', 'contract'].includes(top(e.target)), false),
+      [],
+    );
+  });
+});

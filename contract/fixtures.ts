@@ -14,7 +14,8 @@ export type OrderInfo = components['schemas']['OrderInfo'];
 /** One problem in one fixture file. */
 export interface FixtureProblem {
   file: string;
-  pointer: string;
+  /** RFC 6901 JSON Pointer into the file (`""` is the whole document); absent for a problem of the file itself. */
+  pointer?: string;
   reason: string;
 }
 
@@ -23,7 +24,9 @@ export class FixtureError extends Error {
   constructor(readonly problems: FixtureProblem[]) {
     super(
       `invalid fixture orders (fix the files or point --fixtures at another folder):\n` +
-        problems.map((p) => `  ${p.file}${p.pointer ? ` at ${p.pointer}` : ''}: ${p.reason}`).join('\n'),
+        problems
+          .map((p) => `  ${p.file}${p.pointer === undefined ? '' : ` at ${p.pointer || 'the document root'}`}: ${p.reason}`)
+          .join('\n'),
     );
     this.name = 'FixtureError';
   }
@@ -50,9 +53,9 @@ export function loadFixtures(dir: string = FIXTURES_DIR, contract?: CompiledCont
       .filter((name) => name.endsWith('.json'))
       .sort();
   } catch (error) {
-    throw new FixtureError([{ file: dir, pointer: '', reason: `cannot read the folder: ${(error as Error).message}` }]);
+    throw new FixtureError([{ file: dir, reason: `cannot read the folder: ${(error as Error).message}` }]);
   }
-  if (names.length === 0) throw new FixtureError([{ file: dir, pointer: '', reason: 'the folder has no *.json fixture orders' }]);
+  if (names.length === 0) throw new FixtureError([{ file: dir, reason: 'the folder has no *.json fixture orders' }]);
   const set: FixtureSet = { orders: new Map(), lots: new Map(), files: [] };
   for (const name of names) {
     const path = join(dir, name);
@@ -61,12 +64,12 @@ export function loadFixtures(dir: string = FIXTURES_DIR, contract?: CompiledCont
     try {
       value = JSON.parse(readFileSync(path, 'utf8'));
     } catch (error) {
-      problems.push({ file, pointer: '', reason: `not valid JSON: ${(error as Error).message}` });
+      problems.push({ file, reason: `not valid JSON: ${(error as Error).message}` });
       continue;
     }
     const errors = validate(value);
     if (errors.length > 0) {
-      for (const error of errors) problems.push({ file, pointer: error.pointer || '/', reason: error.detail });
+      for (const error of errors) problems.push({ file, pointer: error.pointer, reason: error.detail });
       continue;
     }
     const order = value as OrderInfo;

@@ -55,6 +55,26 @@ export function mustSucceed(
   return { answered, value };
 }
 
+/** The exchange is a 405 whose Allow header lists `method` (the profile's wrong-method rule). */
+export function expectMethodNotAllowed(ctx: CheckContext, exchange: Exchange, rule: string, method: string): void {
+  const answered = ctx.expect.status(exchange, rule, 405);
+  const allow = answered.answer.headers['allow'];
+  const methods = (allow ?? '').split(',').map((m) => m.trim().toUpperCase());
+  if (!methods.includes(method))
+    throw ctx.expect.failure(
+      exchange,
+      rule,
+      `an Allow header listing ${method}`,
+      allow === undefined ? 'no Allow header' : `Allow: ${allow}`,
+    );
+}
+
+/** `order.orderNumber` of an order-info answer, if there is one. */
+export function orderNumberOf(value: JsonObject): unknown {
+  const order = value['order'];
+  return isObject(order) ? order['orderNumber'] : undefined;
+}
+
 /** Finds a challenge of a scheme in a WWW-Authenticate value (several challenges may be joined). */
 export function bearerChallenge(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;

@@ -1,8 +1,7 @@
 /** Checks of "get order information". */
-import { isObject } from '../../contract/document.js';
 import type { CheckContext } from '../context.js';
 import { PROFILE, SPEC } from '../rules.js';
-import { is2xx, successObject } from './helpers.js';
+import { expectMethodNotAllowed, is2xx, orderNumberOf, successObject } from './helpers.js';
 import type { Check } from './types.js';
 
 const OP = 'getOrderInfo' as const;
@@ -44,8 +43,7 @@ export const orderInfoChecks: Check[] = [
     async run(ctx) {
       const exchange = await ctx.orderExchange();
       const { value } = successObject(ctx, exchange, this.rule);
-      const order = value['order'];
-      const number = isObject(order) ? order['orderNumber'] : undefined;
+      const number = orderNumberOf(value);
       if (number !== ctx.config.orderNumber) {
         throw ctx.expect.failure(
           exchange,
@@ -67,8 +65,7 @@ export const orderInfoChecks: Check[] = [
       const answered = ctx.expect.answered(exchange, this.rule, 'an answer');
       if (!is2xx(answered.answer.status)) return;
       const { value } = successObject(ctx, exchange, this.rule);
-      const order = value['order'];
-      const number = isObject(order) ? order['orderNumber'] : undefined;
+      const number = orderNumberOf(value);
       if (number !== ctx.config.unknownOrderNumber) {
         throw ctx.expect.failure(
           exchange,
@@ -120,16 +117,7 @@ export const orderInfoChecks: Check[] = [
     write: true,
     async run(ctx) {
       const exchange = await ctx.send({ target: OP, method: 'POST', path: ctx.path(OP), headers: { ...ctx.bearer() } });
-      const answered = ctx.expect.status(exchange, this.rule, 405);
-      const allow = answered.answer.headers['allow'];
-      const methods = (allow ?? '').split(',').map((m) => m.trim().toUpperCase());
-      if (!methods.includes('GET'))
-        throw ctx.expect.failure(
-          exchange,
-          this.rule,
-          'an Allow header listing GET',
-          allow === undefined ? 'no Allow header' : `Allow: ${allow}`,
-        );
+      expectMethodNotAllowed(ctx, exchange, this.rule, 'GET');
     },
   },
 ];

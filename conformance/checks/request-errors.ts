@@ -6,6 +6,7 @@ import { CheckFailure } from '../failure.js';
 import type { Exchange } from '../http.js';
 import { CREATE_OPERATIONS, type CreateOperationId } from '../operations.js';
 import { PROFILE } from '../rules.js';
+import { expectMethodNotAllowed } from './helpers.js';
 import type { Check } from './types.js';
 
 /** An `fk_lot_id` far from any real lot (and from every discovered one). */
@@ -166,16 +167,7 @@ function badRequestChecks(op: CreateOperationId): Check[] {
       rule: PROFILE.wrongMethod,
       async run(ctx) {
         const exchange = await ctx.send({ target: op, method: 'GET', path: ctx.path(op), headers: { ...ctx.bearer() } });
-        const answered = ctx.expect.status(exchange, this.rule, 405);
-        const allow = answered.answer.headers['allow'];
-        const methods = (allow ?? '').split(',').map((m) => m.trim().toUpperCase());
-        if (!methods.includes('POST'))
-          throw ctx.expect.failure(
-            exchange,
-            this.rule,
-            'an Allow header listing POST',
-            allow === undefined ? 'no Allow header' : `Allow: ${allow}`,
-          );
+        expectMethodNotAllowed(ctx, exchange, this.rule, 'POST');
       },
     },
   ];

@@ -82,14 +82,14 @@ export function runningCount(): number {
 
 const OUTPUT_KEEP = 4096;
 
-/** Starts `line` in its own process group, from the project root, and registers it. */
-export function startChild(name: string, line: CommandLine, options: { env?: NodeJS.ProcessEnv; ipc?: boolean } = {}): Child {
+/** Starts `line` in its own process group, from `options.cwd` (default the project root), and registers it. */
+export function startChild(name: string, line: CommandLine, options: { env?: NodeJS.ProcessEnv; ipc?: boolean; cwd?: string } = {}): Child {
   if (!exitHookInstalled) {
     process.once('exit', killAllNow);
     exitHookInstalled = true;
   }
   const proc = spawn(line.command, line.args, {
-    cwd: PROJECT_ROOT,
+    cwd: options.cwd ?? PROJECT_ROOT,
     env: options.env ?? process.env,
     detached: true,
     stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,372 @@
+/**
+ * The package as a user's project meets it: `npm pack` of this repository, `npm install <tarball>`
+ * (dependencies from the npm registry) into an empty project in a temporary folder, then from that
+ * folder the bins (`npx goods-mock`, `npx goods-conformance`), the client's types under the project's
+ * own TypeScript, and the mock's API from a plain ESM script. One pack and one install serve every case.
+ *
+ * The tarball's content is checked both ways: everything the bins and the library read at run time is
+ * in it (every module a shipped module imports, every data file of the run-time folders, the targets of
+ * `bin` and `exports`), and nothing users do not need is (tests, bench, scripts, TypeScript sources,
+ * source maps). Its size and file count are printed.
+ */
+import assert from 'node:assert/strict';
+import { builtinModules } from 'node:module';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import { startChild, stopAll, waitForLine, type Child } from '../../bench/processes.js';
+import { PROJECT_ROOT } from '../../contract/paths.js';
+
+/** The folders whose non-TypeScript files the code reads at run time (the contract, fixtures, dashboard, ...). */
+const RUNTIME_FOLDERS = ['contract', 'mock', 'conformance', 'client', 'fixtures'];
+const ORDER_PATH = '/manualProduction/rest/v1/orders/info/';
+const MY_ORDER = 'MY-4711';
+
+interface PackageJson {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+  exports: Record<string, string | Record<string, string>>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+}
+
+const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as PackageJson;
+const TYPESCRIPT_VERSION = pkg.devDependencies['typescript'] ?? '5.9.3';
+
+/** The environment of a user's shell: none of the `npm_*` variables of the `npm test` running us. */
+function userEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) && !['INIT_CWD', 'NODE_OPTIONS'].includes(key)),
+  );
+}
+
+/** Runs a command to its end (through the project's child-process helper) and answers its exit code and output. */
+async function run(cwd: string, command: string, args: string[], timeoutMs = 120_000): Promise<{ code: number | null; output: string }> {
+  const child = startChild(`${command} ${args.join(' ')}`, { command, args }, { cwd, env: userEnv() });
+  const timer = setTimeout(() => void child.stop(), timeoutMs);
+  try {
+    const { code } = await child.exited;
+    return { code, output: child.output() };
+  } finally {
+    clearTimeout(timer);
+    await child.stop();
+  }
+}
+
+async function mustRun(cwd: string, command: string, args: string[], timeoutMs?: number): Promise<string> {
+  const { code, output } = await run(cwd, command, args, timeoutMs);
+  assert.equal(code, 0, `\`${command} ${args.join(' ')}\` in ${cwd} exited ${code}:\n${output}`);
+  return output;
+}
+
+/** `npx --no -- goods-mock --port 0 ...args` from `cwd` (never downloads a bin of that name from the registry). */
+async function startMock(cwd: string, args: string[] = []): Promise<{ child: Child; url: string }> {
+  const child = startChild(
+    'goods-mock',
+    { command: 'npx', args: ['--no', '--', 'goods-mock', '--port', '0', ...args] },
+    { cwd, env: userEnv() },
+  );
+  const url = await waitForLine(child, /listening on (http:\/\/\S+)/, 30_000);
+  return { child, url };
+}
+
+async function orderAnswer(url: string, number: string): Promise<{ status: number; orderNumber: string | undefined }> {
+  const answer = await fetch(`${url}${ORDER_PATH}${encodeURIComponent(number)}`, { headers: { authorization: 'Bearer dev-token' } });
+  const body = (await answer.json()) as { order?: { orderNumber?: string } };
+  return { status: answer.status, orderNumber: body.order?.orderNumber };
+}
+
+/** Every file below `root` (paths relative to it, `/`-separated), without nested `node_modules`. */
+function filesBelow(root: string): string[] {
+  return readdirSync(root, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .filter((path) => !path.startsWith('node_modules/'))
+    .sort();
+}
+
+/** The module specifiers of a JavaScript or declaration file (static and dynamic imports, re-exports). */
+function specifiersOf(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([\w@./:-]+)\1/g)].map((match) => match[2] ?? '');
+}
+
+/** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
+function packageNameOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
+}
+
+describe('the package installed into a user project (npm pack → npm install <tarball>)', function () {
+  let work = '';
+  let project = '';
+  let installed = '';
+  let shipped: string[] = [];
+
+  before(async function () {
+    this.timeout(600_000);
+    work = realpathSync(mkdtempSync(join(tmpdir(), 'goods-package-')));
+    project = join(work, 'project');
+    mkdirSync(project);
+    // `npm pack` runs the `prepare` script (the build), as `npm publish` does.
+    await mustRun(PROJECT_ROOT, 'npm', ['pack', '--pack-destination', work, '--silent'], 300_000);
+    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
+    assert.ok(tarball, `npm pack wrote no .tgz into ${work}`);
+    writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2)}\n`);
+    await mustRun(
+      project,
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball), `typescript@${TYPESCRIPT_VERSION}`],
+      300_000,
+    );
+    installed = join(project, 'node_modules', pkg.name);
+    shipped = filesBelow(installed);
+    const kib = statSync(join(work, tarball)).size / 1024;
+    console.log(`      tarball ${tarball}: ${kib.toFixed(1)} KiB, ${shipped.length} files`);
+  });
+
+  after(async () => {
+    await stopAll();
+    if (work !== '') rmSync(work, { recursive: true, force: true });
+  });
+
+  describe('the tarball', () => {
+    it('finds the static and dynamic imports and re-exports of a module (the import check can fail)', () => {
+      const text =
+        "import a from './a.js';\nexport * from '../b.js';\nconst c = await import('pactum');\nimport './d.js';\nconst t = `from '${x}'`;";
+      assert.deepEqual(specifiersOf(text), ['./a.js', '../b.js', 'pactum', './d.js']);
+    });
+
+    it('holds the targets of bin and exports, the licence and the readme', () => {
+      const exportTargets = Object.values(pkg.exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
+      for (const file of [...Object.values(pkg.bin), ...exportTargets, 'LICENSE', 'README.md', 'package.json']) {
+        assert.ok(shipped.includes(file.replace(/^\.\//, '')), `${file} is not in the tarball`);
+      }
+    });
+
+    it('holds every data file of the run-time folders (contract, fixtures, dashboard, ...)', () => {
+      const needed = RUNTIME_FOLDERS.flatMap((folder) => filesBelow(join(PROJECT_ROOT, folder)).map((path) => `${folder}/${path}`)).filter(
+        (path) => !path.endsWith('.ts'),
+      );
+      assert.ok(
+        needed.includes('contract/generated/openapi.json') && needed.includes('mock/dashboard/index.html'),
+        'the walk finds the data files',
+      );
+      assert.deepEqual(
+        needed.filter((path) => !shipped.includes(path)),
+        [],
+        'data files missing from the tarball',
+      );
+    });
+
+    it('holds every module that a shipped module imports, and imports only dependencies (never devDependencies)', () => {
+      const modules = shipped.filter((path) => path.endsWith('.js') && path.startsWith('dist/'));
+      assert.ok(modules.length > 20, 'the compiled modules are shipped');
+      const missing: string[] = [];
+      const undeclared: string[] = [];
+      for (const file of [...modules, ...shipped.filter((path) => path.endsWith('.d.ts'))]) {
+        for (const specifier of specifiersOf(readFileSync(join(installed, file), 'utf8'))) {
+          if (specifier.startsWith('.')) {
+            const target = join(dirname(file), specifier).split(sep).join('/');
+            const candidates = file.endsWith('.d.ts') ? [target.replace(/\.js$/, '.d.ts'), target] : [target];
+            if (!candidates.some((candidate) => shipped.includes(candidate))) missing.push(`${file} → ${specifier}`);
+          } else if (file.endsWith('.js') && !specifier.startsWith('node:') && !builtinModules.includes(specifier)) {
+            if (pkg.dependencies[packageNameOf(specifier)] === undefined) undeclared.push(`${file} → ${specifier}`);
+          }
+        }
+      }
+      assert.deepEqual(missing, [], 'imports of files not in the tarball');
+      assert.deepEqual(undeclared, [], 'imports of packages that are not in "dependencies"');
+    });
+
+    it('holds nothing users do not need: no tests, bench, scripts, TypeScript sources, source maps', () => {
+      const unwanted = shipped.filter(
+        (path) =>
+          /\.test\.|\.map$|tsbuildinfo|(^|\/)testing(\/|\.)/.test(path) ||
+          (path.endsWith('.ts') && !path.endsWith('.d.ts')) ||
+          /^(dist\/)?(bench|scripts|test|docs|\.github|\.ci)\//.test(path) ||
+          /^(tsconfig|eslint|\.)/.test(path),
+      );
+      assert.deepEqual(unwanted, []);
+    });
+  });
+
+  describe('npx goods-mock, from the project folder', () => {
+    it('--port 0 answers a bundled fixture order (found in the package, not in the current folder) and serves its dashboard', async () => {
+      assert.ok(!existsSync(join(project, 'fixtures')), 'the project has no fixtures folder of its own');
+      const { child, url } = await startMock(project);
+      try {
+        assert.deepEqual(await orderAnswer(url, 'ORD-2026-0001'), { status: 200, orderNumber: 'ORD-2026-0001' });
+        const page = await fetch(`${url}/__mock/`);
+        assert.equal(page.status, 200);
+        const assets = [...(await page.text()).matchAll(/(?:src|href)="(\/__mock\/[^"]+)"/g)].map((match) => match[1] ?? '');
+        assert.ok(assets.length >= 2, 'the dashboard page links its assets');
+        for (const path of [...assets, '/__mock/openapi.json']) {
+          const answer = await fetch(`${url}${path}`);
+          assert.equal(answer.status, 200, `${path} answered ${answer.status}`);
+          await answer.arrayBuffer();
+        }
+      } finally {
+        await child.stop();
+      }
+    });
+
+    it('--fixtures ./my-orders serves the project folder (resolved from the current folder), and only it', async () => {
+      const fixture = JSON.parse(readFileSync(join(PROJECT_ROOT, 'fixtures', 'orders', 'ORD-2026-0001.json'), 'utf8')) as {
+        order: { orderNumber: string };
+      };
+      fixture.order.orderNumber = MY_ORDER;
+      mkdirSync(join(project, 'my-orders'), { recursive: true });
+      writeFileSync(join(project, 'my-orders', `${MY_ORDER}.json`), `${JSON.stringify(fixture, null, 2)}\n`);
+      const { child, url } = await startMock(project, ['--fixtures', './my-orders']);
+      try {
+        assert.deepEqual(await orderAnswer(url, MY_ORDER), { status: 200, orderNumber: MY_ORDER });
+        assert.equal((await orderAnswer(url, 'ORD-2026-0001')).status, 404);
+      } finally {
+        await child.stop();
+      }
+    });
+  });
+
+  describe('npx goods-conformance against that mock', () => {
+    let mock: { child: Child; url: string } | undefined;
+    before(async () => {
+      mock = await startMock(project, ['--fixtures', './my-orders']);
+    });
+    after(async () => {
+      await mock?.child.stop();
+    });
+
+    const conformance = (orderNumber: string, extra: string[] = []) =>
+      run(project, 'npx', [
+        '--no',
+        '--',
+        'goods-conformance',
+        '--base-url',
+        mock?.url ?? '',
+        '--token',
+        'dev-token',
+        '--order-number',
+        orderNumber,
+        '--level',
+        'strict',
+        ...extra,
+      ]);
+
+    it('passes at strict (exit 0) and writes its report into the project folder (--output from the current folder)', async () => {
+      const { code, output } = await conformance(MY_ORDER, ['--reporter', 'junit', '--output', './conformance-reports']);
+      assert.equal(code, 0, output);
+      const reports = join(project, 'conformance-reports');
+      assert.ok(existsSync(reports) && readdirSync(reports).length > 0, `no report in ${reports}`);
+    });
+
+    it('fails (non-zero exit) for an order the mock does not have, so exit 0 above is a verdict', async () => {
+      const { code, output } = await conformance('NOT-IN-MY-ORDERS-1');
+      assert.notEqual(code, 0, output);
+      assert.notEqual(code, null, output);
+    });
+  });
+
+  describe("goods-contract-harness/client under the project's own TypeScript", () => {
+    const tsconfig = (file: string) =>
+      `${JSON.stringify(
+        {
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            lib: ['ES2022', 'DOM'],
+            types: [],
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+          },
+          files: [file],
+        },
+        null,
+        2,
+      )}\n`;
+
+    it('a file that imports the client and uses its types type-checks (tsc --noEmit exits 0)', async () => {
+      writeFileSync(
+        join(project, 'uses-client.ts'),
+        [
+          "import { createGoodsClient, type LotTransferCreate, type OrderInfo } from 'goods-contract-harness/client';",
+          '',
+          "const api = createGoodsClient({ baseUrl: 'http://127.0.0.1:4010', token: 'dev-token', session: 'alice' });",
+          '',
+          'export async function lotNumbers(orderNumber: string): Promise<string[]> {',
+          '  const answer = await api.getOrderInfo(orderNumber);',
+          '  if (answer.error) throw new Error(`${answer.status}: ${answer.error.title}`);',
+          '  const info: OrderInfo = answer.data;',
+          '  return info.lots.map((lot) => lot.lotNumber);',
+          '}',
+          '',
+          "export const transfer: LotTransferCreate = { fk_lot_id: 2001, source_scancode: 'A', target_scancode: 'B', amount: 1 };",
+          'export const created = api.createLotTransfer(transfer).then((answer) => answer.data?.id);',
+          '',
+        ].join('\n'),
+      );
+      writeFileSync(join(project, 'tsconfig.json'), tsconfig('uses-client.ts'));
+      await mustRun(project, 'npx', ['--no', '--', 'tsc', '--noEmit', '-p', 'tsconfig.json']);
+    });
+
+    it('a wrong use of its types is refused (tsc exits non-zero naming each mistake)', async () => {
+      writeFileSync(
+        join(project, 'misuses-client.ts'),
+        [
+          "import { createGoodsClient, type LotTransferCreate } from 'goods-contract-harness/client';",
+          '',
+          "const api = createGoodsClient({ baseUrl: 'http://127.0.0.1:4010', token: 'dev-token' });",
+          '',
+          'export async function firstLot(): Promise<number | undefined> {',
+          "  const answer = await api.getOrderInfo('ORD-2026-0001');",
+          '  const lotNumber: number | undefined = answer.data?.lots[0]?.lotNumber;',
+          '  return lotNumber;',
+          '}',
+          '',
+          "export const transfer: LotTransferCreate = { fk_lot_id: 2001, source_scancode: 'A', target_scancode: 'B' };",
+          '',
+        ].join('\n'),
+      );
+      writeFileSync(join(project, 'tsconfig.misuse.json'), tsconfig('misuses-client.ts'));
+      const { code, output } = await run(project, 'npx', ['--no', '--', 'tsc', '--noEmit', '-p', 'tsconfig.misuse.json']);
+      assert.notEqual(code, 0, output);
+      assert.match(
+        output,
+        /misuses-client\.ts\(7,\d+\): error TS2322: Type 'string \| undefined' is not assignable to type 'number \| undefined'/,
+      );
+      assert.match(output, /misuses-client\.ts\(11,\d+\): error TS2322: [^\n]*\n\s+Property 'amount' is missing/);
+      assert.doesNotMatch(output, /TS2307|TS7016/, 'the module and its declarations are found');
+    });
+  });
+
+  it('an ESM script imports createMockServer from goods-contract-harness/mock, starts a mock, gets an order and stops it', async () => {
+    writeFileSync(
+      join(project, 'start-stop.mjs'),
+      [
+        "import { createMockServer } from 'goods-contract-harness/mock';",
+        "import { CONTRACT_JSON_PATH } from 'goods-contract-harness';",
+        '',
+        'const server = await createMockServer({ port: 0, quiet: true });',
+        `const answer = await fetch(\`\${server.url}${ORDER_PATH}ORD-2026-0001\`, { headers: { authorization: 'Bearer t' } });`,
+        'const body = await answer.json();',
+        'console.log(`answered ${answer.status} ${body.order.orderNumber}`);',
+        'await server.close();',
+        "console.log('stopped');",
+        'console.log(`contract ${CONTRACT_JSON_PATH}`);',
+        '',
+      ].join('\n'),
+    );
+    // The process ends by itself only when the closed mock holds nothing open.
+    const output = await mustRun(project, process.execPath, ['start-stop.mjs'], 60_000);
+    assert.match(output, /^answered 200 ORD-2026-0001$/m);
+    assert.match(output, /^stopped$/m);
+    const contract = /^contract (.+)$/m.exec(output)?.[1] ?? '';
+    assert.equal(
+      contract,
+      join(installed, 'contract', 'generated', 'openapi.json'),
+      'the bundled contract is read from the installed package',
+    );
+  });
+});

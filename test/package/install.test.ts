@@ -16,11 +16,37 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { startChild, stopAll, waitForLine, type Child } from '../../bench/processes.js';
 import { PROJECT_ROOT } from '../../contract/paths.js';
+import { parse } from 'yaml';
 
 /** The folders whose non-TypeScript files the code reads at run time (the contract, fixtures, dashboard, ...). */
 const RUNTIME_FOLDERS = ['contract', 'mock', 'conformance', 'client', 'fixtures'];
 const ORDER_PATH = '/manualProduction/rest/v1/orders/info/';
 const MY_ORDER = 'MY-4711';
+
+interface WorkflowStep {
+  name?: string;
+  uses?: string;
+  run?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+}
+
+/** The steps of the reusable workflow, in order. */
+function workflowSteps(): WorkflowStep[] {
+  const workflow = parse(readFileSync(join(PROJECT_ROOT, '.github', 'workflows', 'conformance.yml'), 'utf8')) as {
+    jobs: Record<string, { steps: WorkflowStep[] }>;
+  };
+  return Object.values(workflow.jobs).flatMap((job) => job.steps);
+}
+
+/** Replaces each `${{ name }}` by its value in `context`; an expression the context lacks is an error. */
+function evaluate(text: string, context: Record<string, string>): string {
+  return text.replace(/\$\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => {
+    const value = context[name];
+    assert.ok(value !== undefined, `the workflow uses \${{ ${name} }}, which this test does not provide`);
+    return value;
+  });
+}
 
 interface PackageJson {
   name: string;
@@ -42,8 +68,14 @@ function userEnv(): NodeJS.ProcessEnv {
 }
 
 /** Runs a command to its end (through the project's child-process helper) and answers its exit code and output. */
-async function run(cwd: string, command: string, args: string[], timeoutMs = 120_000): Promise<{ code: number | null; output: string }> {
-  const child = startChild(`${command} ${args.join(' ')}`, { command, args }, { cwd, env: userEnv() });
+async function run(
+  cwd: string,
+  command: string,
+  args: string[],
+  timeoutMs = 120_000,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
+  const child = startChild(`${command} ${args.join(' ')}`, { command, args }, { cwd, env: { ...userEnv(), ...env } });
   const timer = setTimeout(() => void child.stop(), timeoutMs);
   try {
     const { code } = await child.exited;
@@ -258,6 +290,56 @@ describe('the package installed into a user project (npm pack → npm install <t
       assert.equal(code, 0, output);
       const reports = join(project, 'conformance-reports');
       assert.ok(existsSync(reports) && readdirSync(reports).length > 0, `no report in ${reports}`);
+    });
+
+    describe("the reusable workflow's shell steps (.github/workflows/conformance.yml), run with bash as a runner runs them", function () {
+      this.timeout(300_000); // the install step installs the package a second time, as a runner would
+      const runSteps = async (workspace: string, context: Record<string, string>) => {
+        mkdirSync(workspace, { recursive: true });
+        const outputs: { name: string; code: number | null; output: string }[] = [];
+        for (const step of workflowSteps()) {
+          if (step.run === undefined) continue;
+          const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, evaluate(value, context)]));
+          const result = await run(workspace, 'bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], 300_000, env);
+          outputs.push({ name: step.name ?? '', ...result });
+          if (result.code !== 0) break;
+        }
+        return outputs;
+      };
+      const contextFor = (runnerTemp: string, harnessPackage: string): Record<string, string> => ({
+        'inputs.harness-package': harnessPackage,
+        'inputs.base-url': mock?.url ?? '',
+        'inputs.order-number': MY_ORDER,
+        'inputs.level': 'strict',
+        'inputs.read-only': 'false',
+        'secrets.token': 'dev-token',
+        'runner.temp': runnerTemp,
+      });
+
+      it('installs the harness from the package spec (the tarball), runs the suite at strict (exit 0) and writes the reports the upload step takes', async () => {
+        const tarball = readdirSync(work).find((name) => name.endsWith('.tgz')) ?? '';
+        const workspace = join(work, 'workflow', 'workspace');
+        const outputs = await runSteps(workspace, contextFor(join(work, 'workflow', 'temp'), join(work, tarball)));
+        assert.ok(outputs.length >= 2, 'the workflow has an install step and a suite step');
+        for (const { name, code, output } of outputs) assert.equal(code, 0, `step "${name}" exited ${code}:\n${output}`);
+        const upload = workflowSteps().find((step) => step.uses?.startsWith('actions/upload-artifact@'));
+        const paths = (upload?.with?.['path'] ?? '')
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean);
+        assert.ok(paths.length > 0, 'the upload step names its files');
+        for (const path of paths) assert.ok(existsSync(join(workspace, path)), `${path} (uploaded by the workflow) was not written`);
+      });
+
+      it('stops with an ::error:: (exit 2) when the package spec installs some other package', async () => {
+        const other = join(work, 'not-the-harness');
+        mkdirSync(other, { recursive: true });
+        writeFileSync(join(other, 'package.json'), `${JSON.stringify({ name: 'not-the-harness', version: '1.0.0' })}\n`);
+        const outputs = await runSteps(join(work, 'wrong', 'workspace'), contextFor(join(work, 'wrong', 'temp'), other));
+        assert.equal(outputs.length, 1, 'nothing runs after the failed install step');
+        assert.equal(outputs[0]?.code, 2, outputs[0]?.output);
+        assert.match(outputs[0]?.output ?? '', /::error::harness-package ".*not-the-harness" did not install goods-contract-harness/);
+      });
     });
 
     it('fails (non-zero exit) for an order the mock does not have, so exit 0 above is a verdict', async () => {

@@ -16,7 +16,7 @@ Stateful mock of the goods-handling API, driven by contract/openapi.yaml.
 Options:
   --port N             port to listen on (default 4010, or the PORT environment variable; 0 = any free port)
   --host H             interface to listen on (default 127.0.0.1; 0.0.0.0 exposes the mock to the network)
-  --fixtures DIR       folder of fixture orders, *.json (default fixtures/orders)
+  --fixtures DIR       folder of fixture orders, *.json (default: the bundled fixtures/orders)
   --contract FILE      OpenAPI 3.1 contract, .yaml or .json (default: the bundled contract)
   --token T            accept only this bearer token (repeatable; default: any well-formed token)
   --reject-token T     always answer 401 to this token (repeatable; default: invalid)

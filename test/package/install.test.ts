@@ -60,11 +60,19 @@ interface PackageJson {
 const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as PackageJson;
 const TYPESCRIPT_VERSION = pkg.devDependencies['typescript'] ?? '5.9.3';
 
-/** The environment of a user's shell: none of the `npm_*` variables of the `npm test` running us. */
+/**
+ * The environment of a user's shell: none of the `npm_*` variables of the `npm test` running us (an
+ * inherited `npm_config_local_prefix` would make the inner `npm install` write into this repository).
+ * SCARF_ANALYTICS=false keeps the postinstall of `@scarf/scarf` (a dependency of swagger-ui-dist) from
+ * calling out: the test reaches the npm registry and loopback only.
+ */
 function userEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) && !['INIT_CWD', 'NODE_OPTIONS'].includes(key)),
-  );
+  return {
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) && !['INIT_CWD', 'NODE_OPTIONS'].includes(key)),
+    ),
+    SCARF_ANALYTICS: 'false',
+  };
 }
 
 /** Runs a command to its end (through the project's child-process helper) and answers its exit code and output. */
@@ -134,6 +142,7 @@ describe('the package installed into a user project (npm pack → npm install <t
   let project = '';
   let installed = '';
   let shipped: string[] = [];
+  let tarballKib = 0;
 
   before(async function () {
     this.timeout(600_000);
@@ -153,8 +162,8 @@ describe('the package installed into a user project (npm pack → npm install <t
     );
     installed = join(project, 'node_modules', pkg.name);
     shipped = filesBelow(installed);
-    const kib = statSync(join(work, tarball)).size / 1024;
-    console.log(`      tarball ${tarball}: ${kib.toFixed(1)} KiB, ${shipped.length} files`);
+    tarballKib = statSync(join(work, tarball)).size / 1024;
+    console.log(`      tarball ${tarball}: ${tarballKib.toFixed(1)} KiB, ${shipped.length} files`);
   });
 
   after(async () => {
@@ -167,6 +176,15 @@ describe('the package installed into a user project (npm pack → npm install <t
       const text =
         "import a from './a.js';\nexport * from '../b.js';\nconst c = await import('pactum');\nimport './d.js';\nconst t = `from '${x}'`;";
       assert.deepEqual(specifiersOf(text), ['./a.js', '../b.js', 'pactum', './d.js']);
+    });
+
+    it('has the size and file count the README states (section "Use it in your project")', () => {
+      const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+      const stated = /The tarball is about (\d+) KiB with (\d+) files/.exec(readme);
+      assert.ok(stated, 'the README states "The tarball is about N KiB with M files"');
+      const fix = `update the README: "The tarball is about ${Math.round(tarballKib)} KiB with ${shipped.length} files"`;
+      assert.equal(Number(stated[2]), shipped.length, fix);
+      assert.ok(Math.abs(tarballKib - Number(stated[1])) <= Number(stated[1]) * 0.1, `${fix} (the size may differ by 10%)`);
     });
 
     it('holds the targets of bin and exports, the licence and the readme', () => {

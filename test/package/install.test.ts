@@ -160,6 +160,13 @@ describe('the package installed into a user project (npm pack → npm install <t
       ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball), `typescript@${TYPESCRIPT_VERSION}`],
       300_000,
     );
+    // the project's own fixture folder: a copy of a bundled order under another number
+    const fixture = JSON.parse(readFileSync(join(PROJECT_ROOT, 'fixtures', 'orders', 'ORD-2026-0001.json'), 'utf8')) as {
+      order: { orderNumber: string };
+    };
+    fixture.order.orderNumber = MY_ORDER;
+    mkdirSync(join(project, 'my-orders'));
+    writeFileSync(join(project, 'my-orders', `${MY_ORDER}.json`), `${JSON.stringify(fixture, null, 2)}\n`);
     installed = join(project, 'node_modules', pkg.name);
     shipped = filesBelow(installed);
     tarballKib = statSync(join(work, tarball)).size / 1024;
@@ -262,12 +269,6 @@ describe('the package installed into a user project (npm pack → npm install <t
     });
 
     it('--fixtures ./my-orders serves the project folder (resolved from the current folder), and only it', async () => {
-      const fixture = JSON.parse(readFileSync(join(PROJECT_ROOT, 'fixtures', 'orders', 'ORD-2026-0001.json'), 'utf8')) as {
-        order: { orderNumber: string };
-      };
-      fixture.order.orderNumber = MY_ORDER;
-      mkdirSync(join(project, 'my-orders'), { recursive: true });
-      writeFileSync(join(project, 'my-orders', `${MY_ORDER}.json`), `${JSON.stringify(fixture, null, 2)}\n`);
       const { child, url } = await startMock(project, ['--fixtures', './my-orders']);
       try {
         assert.deepEqual(await orderAnswer(url, MY_ORDER), { status: 200, orderNumber: MY_ORDER });
@@ -441,15 +442,15 @@ describe('the package installed into a user project (npm pack → npm install <t
     });
   });
 
-  it('an ESM script imports createMockServer from goods-contract-harness/mock, starts a mock, gets an order and stops it', async () => {
+  it('an ESM script imports createMockServer from goods-contract-harness/mock, starts a mock on the project fixtures, gets an order, stops it', async () => {
     writeFileSync(
       join(project, 'start-stop.mjs'),
       [
         "import { createMockServer } from 'goods-contract-harness/mock';",
         "import { CONTRACT_JSON_PATH } from 'goods-contract-harness';",
         '',
-        'const server = await createMockServer({ port: 0, quiet: true });',
-        `const answer = await fetch(\`\${server.url}${ORDER_PATH}ORD-2026-0001\`, { headers: { authorization: 'Bearer t' } });`,
+        "const server = await createMockServer({ port: 0, quiet: true, fixturesDir: 'my-orders' });",
+        `const answer = await fetch(\`\${server.url}${ORDER_PATH}${MY_ORDER}\`, { headers: { authorization: 'Bearer t' } });`,
         'const body = await answer.json();',
         'console.log(`answered ${answer.status} ${body.order.orderNumber}`);',
         'await server.close();',
@@ -460,7 +461,7 @@ describe('the package installed into a user project (npm pack → npm install <t
     );
     // The process ends by itself only when the closed mock holds nothing open.
     const output = await mustRun(project, process.execPath, ['start-stop.mjs'], 60_000);
-    assert.match(output, /^answered 200 ORD-2026-0001$/m);
+    assert.match(output, new RegExp(`^answered 200 ${MY_ORDER}$`, 'm'));
     assert.match(output, /^stopped$/m);
     const contract = /^contract (.+)$/m.exec(output)?.[1] ?? '';
     assert.equal(

@@ -11,10 +11,11 @@
  */
 import assert from 'node:assert/strict';
 import { builtinModules } from 'node:module';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
-import { startChild, stopAll, waitForLine, type Child } from '../../bench/processes.js';
+import { startChild, waitForLine, type Child } from '../../bench/processes.js';
 import { PROJECT_ROOT } from '../../contract/paths.js';
 import { parse } from 'yaml';
 
@@ -100,6 +101,9 @@ async function mustRun(cwd: string, command: string, args: string[], timeoutMs?:
   return output;
 }
 
+/** The mocks this file started, stopped in its `after` hook whatever happened. */
+const mocks = new Set<Child>();
+
 /** `npx --no -- goods-mock --port 0 ...args` from `cwd` (never downloads a bin of that name from the registry). */
 async function startMock(cwd: string, args: string[] = []): Promise<{ child: Child; url: string }> {
   const child = startChild(
@@ -107,6 +111,7 @@ async function startMock(cwd: string, args: string[] = []): Promise<{ child: Chi
     { command: 'npx', args: ['--no', '--', 'goods-mock', '--port', '0', ...args] },
     { cwd, env: userEnv() },
   );
+  mocks.add(child);
   const url = await waitForLine(child, /listening on (http:\/\/\S+)/, 30_000);
   return { child, url };
 }
@@ -173,9 +178,10 @@ describe('the package installed into a user project (npm pack → npm install <t
     console.log(`      tarball ${tarball}: ${tarballKib.toFixed(1)} KiB, ${shipped.length} files`);
   });
 
-  after(async () => {
-    await stopAll();
-    if (work !== '') rmSync(work, { recursive: true, force: true });
+  after(async function () {
+    this.timeout(180_000); // two freshly installed node_modules trees to delete: slow when the disk is busy
+    await Promise.all([...mocks].map((child) => child.stop()));
+    if (work !== '') await rm(work, { recursive: true, force: true });
   });
 
   describe('the tarball', () => {

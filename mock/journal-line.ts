@@ -42,11 +42,11 @@ export function encodeLine(entry: JournalEntry): string {
   return `${json.slice(0, -1)},"crc32":"${checksum(json)}"}\n`;
 }
 
-function parse(text: string): JournalEntry | undefined {
+function parse(text: string, strip = true): JournalEntry | undefined {
   try {
     const value: unknown = JSON.parse(text);
     if (!isEntry(value)) return undefined;
-    Reflect.deleteProperty(value, 'crc32');
+    if (strip) Reflect.deleteProperty(value, 'crc32');
     return value;
   } catch {
     return undefined;
@@ -56,6 +56,7 @@ function parse(text: string): JournalEntry | undefined {
 const SESSION = /"session":"([A-Za-z0-9._-]{1,64})"/;
 const RESOURCE = /"resource":"([A-Za-z0-9._-]{1,100})"/;
 const MEMBER = /"([A-Za-z0-9_]{1,64})":(-?\d{1,15}(?![\d.eE])|"[^"\\]{0,200}")/g;
+const LEGACY_MEMBERS = new Set(['op', 'session', 'resource', 'record', 'at']);
 const ENVELOPE = new Set(['op', 'session', 'resource', 'at', 'crc32']);
 
 /**
@@ -95,8 +96,13 @@ export function decodeLine(line: Buffer): DecodedLine {
     line[line.length - 2] === 0x22 &&
     line[line.length - 1] === 0x7d;
   if (!hasSuffix) {
-    const entry = parse(text);
-    return entry ? { kind: 'entry', entry, checked: false } : damaged('invalid line', text, false);
+    const entry = parse(text, false);
+    if (!entry) return damaged('invalid line', text, false);
+    // An unchecked entry has only the members of the format before checksums: a checksum member that
+    // no longer reads as one (changed in place) is damage, not an old line.
+    const unknown = Object.keys(entry).find((name) => !LEGACY_MEMBERS.has(name));
+    if (unknown !== undefined) return damaged(`unexpected member "${unknown}" (the line was changed after it was written?)`, text, true);
+    return { kind: 'entry', entry, checked: false };
   }
   const body = line.subarray(0, head);
   if (crc32(CLOSE, crc32(body)).toString(16).padStart(8, '0') !== hex) {

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { encodeLine } from './journal-line.js';
 import { openJournal, type JournalEntry } from './journal.js';
 import type { MockServer } from './server.js';
 import { postJson, SAMPLES_PATH, startMock, TRANSFERS_PATH } from './testing.js';
@@ -33,12 +35,9 @@ describe('mock durable state (--state-file journal)', () => {
 
     const lines = readFileSync(stateFile, 'utf8').trim().split('\n');
     assert.equal(lines.length, 5);
-    assert.deepEqual(JSON.parse(lines[4] ?? '') as unknown, {
-      op: 'create',
-      session: 'qa',
-      resource: 'test-samples',
-      record: otherSession,
-    });
+    const entry = { op: 'create', session: 'qa', resource: 'test-samples', record: otherSession };
+    // Each line is the entry's JSON plus its CRC-32 as the last member.
+    assert.deepEqual(JSON.parse(lines[4] ?? '') as unknown, { ...entry, crc32: crc32(JSON.stringify(entry)).toString(16).padStart(8, '0') });
 
     server = await startMock({ stateFile });
     try {
@@ -186,7 +185,7 @@ describe('mock durable state (--state-file journal)', () => {
   });
 
   it('keeps a complete last entry that lacks only its newline, and appends after it on a new line', async () => {
-    writeFileSync(stateFile, '{"op":"create","session":"default","resource":"lot-transfers","record":{"id":7}}');
+    writeFileSync(stateFile, encodeLine({ op: 'create', session: 'default', resource: 'lot-transfers', record: { id: 7 } }).trimEnd());
     const first = await openJournal(stateFile, () => undefined);
     await first.journal.append({ op: 'reset', session: 'default' });
     await first.journal.close();
@@ -204,14 +203,14 @@ describe('mock durable state (--state-file journal)', () => {
   it('replays a journal larger than its read chunk line by line: every entry, in order, a torn tail reported', async () => {
     const count = 12_000; // about 2.4 MB: the 1 MiB replay chunk splits lines
     const lines = Array.from({ length: count }, (_, i) =>
-      JSON.stringify({
+      encodeLine({
         op: 'create',
         session: 'default',
         resource: 'lot-transfers',
         record: { id: i + 1, note: 'x'.repeat(150 + (i % 7)) },
       }),
     );
-    writeFileSync(stateFile, `${lines.join('\n')}\n{"op":"create","sess`);
+    writeFileSync(stateFile, `${lines.join('')}{"op":"create","sess`);
     const logged: string[] = [];
     const ids: unknown[] = [];
     const opened = await openJournal(

@@ -1,5 +1,6 @@
 /**
- * The exclusive lock of a state file: `<file>.lock` next to it, holding the pid of the mock that owns
+ * The exclusive lock of a state file: `<file>.lock` next to it (next to the real file when the path is
+ * a symbolic link), holding the pid of the mock that owns
  * the file. It is created atomically (the pid is written to a private temporary file that is then
  * hard-linked to the lock name: `link` fails when the lock exists, and a lock is never seen empty).
  * A lock whose pid no longer runs (the holder was killed with `kill -9`) is stale: it is reported,
@@ -9,7 +10,7 @@
  * the lock file to delete); the lock is advisory and per machine (pids of another host or container
  * cannot be checked).
  */
-import { link, readFile, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, realpath, unlink, writeFile } from 'node:fs/promises';
 
 /** The state file is locked by a running mock. */
 export class LockHeldError extends Error {}
@@ -48,7 +49,8 @@ async function holder(lockPath: string): Promise<string | undefined> {
  * logged and taken over.
  */
 export async function lockStateFile(file: string, log: (line: string) => void): Promise<StateLock> {
-  const lockPath = `${file}.lock`;
+  // One lock per file, whatever symbolic link or folder link names it.
+  const lockPath = `${await realpath(file).catch(() => file)}.lock`;
   const temporary = `${lockPath}.${process.pid}.${Date.now()}.tmp`;
   const mine = String(process.pid);
   await writeFile(temporary, `${mine}\n`, { flag: 'wx' });

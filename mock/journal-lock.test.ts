@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lockStateFile } from './journal-lock.js';
@@ -57,5 +57,25 @@ describe('state file lock (<file>.lock with the holder pid)', () => {
     writeFileSync(`${file}.lock`, '1\n');
     await lock.release();
     assert.equal(readFileSync(`${file}.lock`, 'utf8'), '1\n');
+  });
+
+  it('is one lock whatever symbolic link names the file or its folder', async () => {
+    mkdirSync(join(dir, 'real'));
+    symlinkSync(join(dir, 'real'), join(dir, 'linked'));
+    const lock = await lockStateFile(join(dir, 'real', 'state.jsonl'), () => undefined);
+    try {
+      await assert.rejects(
+        lockStateFile(join(dir, 'linked', 'state.jsonl'), () => undefined),
+        /in use by another mock/,
+      );
+      writeFileSync(join(dir, 'real', 'state.jsonl'), '');
+      symlinkSync(join(dir, 'real', 'state.jsonl'), join(dir, 'alias.jsonl'));
+      await assert.rejects(
+        lockStateFile(join(dir, 'alias.jsonl'), () => undefined),
+        /in use by another mock/,
+      );
+    } finally {
+      await lock.release();
+    }
   });
 });

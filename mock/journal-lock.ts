@@ -11,6 +11,7 @@
  * cannot be checked).
  */
 import { link, readFile, realpath, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 
 /** The state file is locked by a running mock. */
 export class LockHeldError extends Error {}
@@ -50,7 +51,8 @@ async function holder(lockPath: string): Promise<string | undefined> {
  */
 export async function lockStateFile(file: string, log: (line: string) => void): Promise<StateLock> {
   // One lock per file, whatever symbolic link or folder link names it.
-  const lockPath = `${await realpath(file).catch(() => file)}.lock`;
+  const real = await realpath(file).catch(async () => join(await realpath(dirname(file)).catch(() => dirname(file)), basename(file)));
+  const lockPath = `${real}.lock`;
   const temporary = `${lockPath}.${process.pid}.${Date.now()}.tmp`;
   const mine = String(process.pid);
   await writeFile(temporary, `${mine}\n`, { flag: 'wx' });

@@ -368,7 +368,7 @@ describe('mock durable state (--state-file journal)', () => {
     const opened = await openJournal(
       stateFile,
       () => undefined,
-      (entry) => events.push(`entry ${entry.op === 'create' ? String(entry.record['id']) : ''}`),
+      (entry) => events.push(`entry ${entry.op === 'create' ? JSON.stringify(entry.record['id']) : ''}`),
       {
         onDamaged: (damaged: DamagedLine) =>
           events.push(`damaged line ${damaged.line} ${JSON.stringify(damaged.salvage)} ${damaged.create}`),

@@ -16,7 +16,7 @@ import { checkJsonContentType, parseJson, readBody } from './body.js';
 import type { MockConfig } from './config.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
 import { create, orderBodies, orderInfo, raiseCounters, reserveCounters, type CreateContext, type CreateOperation } from './handlers.js';
-import { openJournal, type Journal } from './journal.js';
+import { DEFAULT_MAX_LINE_BYTES, openJournal, type Journal } from './journal.js';
 import { pickPreferred, preferredAnswers, preferredCode, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
 import { problem, ProblemError, PROBLEMS } from './problems.js';
@@ -102,6 +102,8 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
         state.add(session, op.resource, JSON.stringify(entry.record));
       },
       {
+        // A record is at most a few times its request body: a longer line is damage.
+        maxLineBytes: Math.max(DEFAULT_MAX_LINE_BYTES, 4 * config.bodyLimitBytes),
         // A damaged line that may have been a create: its ids are never handed out again (in its session
         // when the line still names it, else conservatively in every session known so far).
         onDamaged: ({ salvage, create: mayBeCreate }) => {

@@ -78,4 +78,17 @@ describe('state file lock (<file>.lock with the holder pid)', () => {
       await lock.release();
     }
   });
+
+  it('takes over a lock naming its own pid that it does not hold (a restarted container reuses pids)', async () => {
+    writeFileSync(`${file}.lock`, `${process.pid}\n`);
+    const logged: string[] = [];
+    const lock = await lockStateFile(file, (line) => logged.push(line));
+    assert.match(logged.join('\n'), new RegExp(`stale lock of pid ${process.pid}`));
+    await assert.rejects(
+      lockStateFile(file, () => undefined),
+      /in use by another mock/,
+      'but refuses a second open while it holds it',
+    );
+    await lock.release();
+  });
 });

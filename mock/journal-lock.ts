@@ -25,9 +25,15 @@ function errorCode(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
-/** Whether a process with that pid runs (EPERM: it runs as another user). */
-function running(pid: number): boolean {
-  if (pid === process.pid) return true;
+/** The lock files this process holds. */
+const held = new Set<string>();
+
+/**
+ * Whether the holder runs (EPERM: it runs as another user). Our own pid holds it only if this process
+ * took it: after a restart (a container's) the new mock may get the pid of the killed one.
+ */
+function running(pid: number, lockPath: string): boolean {
+  if (pid === process.pid) return held.has(lockPath);
   try {
     process.kill(pid, 0);
     return true;
@@ -60,9 +66,11 @@ export async function lockStateFile(file: string, log: (line: string) => void): 
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
         await link(temporary, lockPath);
+        held.add(lockPath);
         return {
           path: lockPath,
           async release() {
+            if (!held.delete(lockPath)) return;
             if ((await holder(lockPath).catch(() => undefined)) === mine) await unlink(lockPath).catch(() => undefined);
           },
         };
@@ -72,7 +80,7 @@ export async function lockStateFile(file: string, log: (line: string) => void): 
       const content = await holder(lockPath);
       if (content === undefined) continue; // released meanwhile: try again
       const pid = /^\d{1,10}$/.test(content) ? Number(content) : undefined;
-      if (pid !== undefined && pid > 0 && running(pid)) {
+      if (pid !== undefined && pid > 0 && running(pid, lockPath)) {
         throw new LockHeldError(
           `the state file ${file} is in use by another mock (pid ${pid}, lock file ${lockPath}); stop that mock or choose another --state-file (if no process ${pid} is a mock, delete ${lockPath})`,
         );

@@ -489,4 +489,38 @@ describe('mock durable state (--state-file journal)', () => {
       `state file ${stateFile} line 2: line longer than ${16 * 1024 * 1024} bytes (it cannot be a record) skipped`,
     ]);
   });
+
+  it('replays in linear time: a line spanning many read chunks is joined once, not re-copied per chunk', async () => {
+    const big: JournalEntry = {
+      op: 'create',
+      session: 'default',
+      resource: 'lot-transfers',
+      record: { id: 1, note: 'x'.repeat(12 * 1024 * 1024) },
+    };
+    writeFileSync(stateFile, encodeLine(big));
+    const size = readFileSync(stateFile).length;
+    // Count the bytes replay joins with Buffer.concat (re-copying the pending line on every 1 MiB chunk
+    // would join about 6 times the file: 1 + 2 + ... + 12 MiB).
+    const concat = Buffer.concat.bind(Buffer);
+    const saved = Object.getOwnPropertyDescriptor(Buffer, 'concat');
+    let joined = 0;
+    Buffer.concat = (list, totalLength) => {
+      const out = concat(list, totalLength);
+      joined += out.length;
+      return out;
+    };
+    const seen: JournalEntry[] = [];
+    try {
+      const opened = await openJournal(
+        stateFile,
+        () => undefined,
+        (entry) => seen.push(entry),
+      );
+      await opened.journal.close();
+    } finally {
+      if (saved) Object.defineProperty(Buffer, 'concat', saved);
+    }
+    assert.deepEqual(seen, [big]);
+    assert.ok(joined > 0 && joined <= size, `replay joined ${joined} bytes for a ${size}-byte journal`);
+  });
 });

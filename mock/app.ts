@@ -15,8 +15,8 @@ import { checkBearer } from './auth.js';
 import { checkJsonContentType, parseJson, readBody } from './body.js';
 import type { MockConfig } from './config.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
-import { create, orderBodies, orderInfo, raiseCounters, type CreateContext, type CreateOperation } from './handlers.js';
-import { openJournal, type Journal } from './journal.js';
+import { create, orderBodies, orderInfo, raiseCounters, reserveCounters, type CreateContext, type CreateOperation } from './handlers.js';
+import { DEFAULT_MAX_LINE_BYTES, openJournal, type Journal } from './journal.js';
 import { pickPreferred, preferredAnswers, preferredCode, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
 import { problem, ProblemError, PROBLEMS } from './problems.js';
@@ -84,20 +84,37 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
 
   if (config.stateFile !== undefined) {
     const stateFile = config.stateFile;
-    const opened = await openJournal(stateFile, log, (entry) => {
-      if (entry.op === 'reset') {
-        state.reset(entry.session);
-        return;
-      }
-      const op = byResource.get(entry.resource);
-      if (!op) {
-        log(`state file ${stateFile}: unknown resource "${entry.resource}" skipped`);
-        return;
-      }
-      const session = state.session(entry.session, true);
-      raiseCounters(state, session, op, entry.record);
-      state.add(session, op.resource, JSON.stringify(entry.record));
-    });
+    const opened = await openJournal(
+      stateFile,
+      log,
+      (entry) => {
+        if (entry.op === 'reset') {
+          state.reset(entry.session);
+          return;
+        }
+        const op = byResource.get(entry.resource);
+        if (!op) {
+          log(`state file ${stateFile}: unknown resource "${entry.resource}" skipped`);
+          return;
+        }
+        const session = state.session(entry.session, true);
+        raiseCounters(state, session, op, entry.record);
+        state.add(session, op.resource, JSON.stringify(entry.record));
+      },
+      {
+        // A record is at most a few times its request body: a longer line is damage.
+        maxLineBytes: Math.max(DEFAULT_MAX_LINE_BYTES, 4 * config.bodyLimitBytes),
+        // A damaged line that may have been a create: its ids are never handed out again (in its session
+        // when the line still names it, else conservatively in every session known so far).
+        onDamaged: ({ salvage, create: mayBeCreate }) => {
+          const op = salvage?.op === 'create' ? byResource.get(salvage.resource) : undefined;
+          if (salvage?.op === 'create' && op) reserveCounters(state, state.session(salvage.session, true), op, salvage.record);
+          else if (mayBeCreate)
+            for (const name of state.names())
+              for (const each of byResource.values()) reserveCounters(state, state.session(name, true), each);
+        },
+      },
+    );
     journal = opened.journal;
     if (opened.replayed > 0) log(`state file ${stateFile}: ${opened.replayed} entries replayed`);
   }

@@ -54,6 +54,17 @@ export function raiseCounters(state: MockState, session: Session, op: CreateOper
   }
 }
 
+/**
+ * Reserves the ids and sequences of a damaged journal line (replay): each counter moves one past its
+ * value (the line's id was at least that), then past what the line still shows (`record`, salvaged).
+ */
+export function reserveCounters(state: MockState, session: Session, op: CreateOperation, record: JsonObject = {}): void {
+  for (const field of op.model.fields) {
+    if (field.rule.kind === 'id' || field.rule.kind === 'sequence') state.next(session, counterKey(op.resource, field.name));
+  }
+  raiseCounters(state, session, op, record);
+}
+
 /** Validates a create body: a JSON object, readOnly members dropped, no schema violation, a known lot. */
 export function checkCreateBody(op: CreateOperation, body: unknown, lots: FixtureSet['lots']): JsonObject {
   if (!isObject(body)) {

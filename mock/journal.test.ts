@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openJournal, type JournalEntry } from './journal.js';
+import { crc32 } from 'node:zlib';
+import { encodeLine } from './journal-line.js';
+import { openJournal, type DamagedLine, type JournalEntry } from './journal.js';
 import type { MockServer } from './server.js';
 import { postJson, SAMPLES_PATH, startMock, TRANSFERS_PATH } from './testing.js';
 
@@ -33,11 +35,11 @@ describe('mock durable state (--state-file journal)', () => {
 
     const lines = readFileSync(stateFile, 'utf8').trim().split('\n');
     assert.equal(lines.length, 5);
+    const entry = { op: 'create', session: 'qa', resource: 'test-samples', record: otherSession };
+    // Each line is the entry's JSON plus its CRC-32 as the last member.
     assert.deepEqual(JSON.parse(lines[4] ?? '') as unknown, {
-      op: 'create',
-      session: 'qa',
-      resource: 'test-samples',
-      record: otherSession,
+      ...entry,
+      crc32: crc32(JSON.stringify(entry)).toString(16).padStart(8, '0'),
     });
 
     server = await startMock({ stateFile });
@@ -186,7 +188,7 @@ describe('mock durable state (--state-file journal)', () => {
   });
 
   it('keeps a complete last entry that lacks only its newline, and appends after it on a new line', async () => {
-    writeFileSync(stateFile, '{"op":"create","session":"default","resource":"lot-transfers","record":{"id":7}}');
+    writeFileSync(stateFile, encodeLine({ op: 'create', session: 'default', resource: 'lot-transfers', record: { id: 7 } }).trimEnd());
     const first = await openJournal(stateFile, () => undefined);
     await first.journal.append({ op: 'reset', session: 'default' });
     await first.journal.close();
@@ -204,14 +206,14 @@ describe('mock durable state (--state-file journal)', () => {
   it('replays a journal larger than its read chunk line by line: every entry, in order, a torn tail reported', async () => {
     const count = 12_000; // about 2.4 MB: the 1 MiB replay chunk splits lines
     const lines = Array.from({ length: count }, (_, i) =>
-      JSON.stringify({
+      encodeLine({
         op: 'create',
         session: 'default',
         resource: 'lot-transfers',
         record: { id: i + 1, note: 'x'.repeat(150 + (i % 7)) },
       }),
     );
-    writeFileSync(stateFile, `${lines.join('\n')}\n{"op":"create","sess`);
+    writeFileSync(stateFile, `${lines.join('')}{"op":"create","sess`);
     const logged: string[] = [];
     const ids: unknown[] = [];
     const opened = await openJournal(
@@ -237,5 +239,288 @@ describe('mock durable state (--state-file journal)', () => {
     await reopened.journal.close();
     assert.equal(again.length, count + 1);
     assert.equal(again[count], 'reset');
+  });
+
+  it('creates missing parent folders of the state file (the README example on a fresh clone)', async () => {
+    const nested = join(dir, '.state', 'deeper', 'mock.jsonl');
+    const server = await startMock({ stateFile: nested });
+    try {
+      assert.equal((await postJson(server, SAMPLES_PATH, sample(1))).status, 201);
+    } finally {
+      await server.close();
+    }
+    assert.equal(readFileSync(nested, 'utf8').split('\n').length, 2);
+  });
+
+  it('locks the state file: a second open on it fails naming the file and the pid; closing releases it', async () => {
+    const server = await startMock({ stateFile });
+    try {
+      assert.equal(readFileSync(`${stateFile}.lock`, 'utf8'), `${process.pid}\n`);
+      await assert.rejects(startMock({ stateFile }), (error: Error) => {
+        assert.ok(error.message.includes(stateFile) && error.message.includes(`pid ${process.pid}`), error.message);
+        return true;
+      });
+    } finally {
+      await server.close();
+    }
+    assert.equal(existsSync(`${stateFile}.lock`), false, 'released on close');
+    const again = await startMock({ stateFile });
+    await again.close();
+  });
+
+  for (const [kind, act] of [
+    ['deleted', (file: string) => unlinkSync(file)],
+    ['renamed', (file: string) => renameSync(file, `${file}.moved`)],
+    [
+      'replaced',
+      (file: string) => {
+        writeFileSync(`${file}.new`, '');
+        renameSync(`${file}.new`, file);
+      },
+    ],
+    ['changed by another program', (file: string) => appendFileSync(file, 'x\n')],
+  ] as [string, (file: string) => void][]) {
+    it(`answers 503 (and logs) when the state file was ${kind} while the mock runs; nothing is acknowledged`, async () => {
+      const logged: string[] = [];
+      const server = await startMock({ stateFile, log: (line) => logged.push(line) });
+      let first: unknown;
+      try {
+        first = await (await postJson(server, SAMPLES_PATH, sample(1))).json();
+        act(stateFile);
+        const refused = await postJson(server, SAMPLES_PATH, sample(2));
+        assert.equal(refused.status, 503);
+        assert.equal(((await refused.json()) as { type: string }).type, 'https://goods.example/problems/state-not-durable');
+        assert.equal((await fetch(`${server.url}/__mock/reset`, { method: 'POST' })).status, 503, 'a reset is refused too');
+        assert.deepEqual(await list(server, 'test-samples'), [first], 'the refused create is not recorded');
+        const reason = logged.find((line) => line.includes('state file write failed'));
+        assert.ok(reason?.includes(stateFile), logged.join('\n'));
+        assert.match(reason ?? '', kind.startsWith('changed') ? /changed by another program/ : /deleted, renamed or replaced/);
+      } finally {
+        await server.close();
+      }
+      if (kind === 'renamed')
+        assert.equal(readFileSync(`${stateFile}.moved`, 'utf8').split('\n').length, 2, 'nothing was appended to the moved file');
+    });
+  }
+
+  it('reports a line changed in place (checksum) with its line number, skips it, keeps the others and never reuses its id', async () => {
+    let server = await startMock({ stateFile });
+    const answered: { id: number }[] = [];
+    for (let n = 1; n <= 4; n++) answered.push((await (await postJson(server, SAMPLES_PATH, sample(n))).json()) as { id: number });
+    await server.close();
+    const lines = readFileSync(stateFile, 'utf8').split('\n');
+    // Line 2 (in the middle) and line 4 (the last complete line): one byte changed each.
+    lines[1] = (lines[1] ?? '').replace('"fk_user_id":2', '"fk_user_id":9');
+    lines[3] = (lines[3] ?? '').replace('"fk_user_id":4', '"fk_user_id":8');
+    writeFileSync(stateFile, lines.join('\n'));
+    const logged: string[] = [];
+    server = await startMock({ stateFile, log: (line) => logged.push(line) });
+    try {
+      const reported = logged.filter((line) => line.includes('checksum mismatch'));
+      assert.deepEqual(
+        reported.map((line) => /line (\d+):/.exec(line)?.[1]),
+        ['2', '4'],
+        logged.join('\n'),
+      );
+      assert.ok(reported.every((line) => line.includes(stateFile) && line.includes('skipped')));
+      assert.deepEqual(await list(server, 'test-samples'), [answered[0], answered[2]]);
+      const next = (await (await postJson(server, SAMPLES_PATH, sample(5))).json()) as { id: number };
+      assert.ok(next.id > 4, `id ${next.id} comes after every id ever written (4)`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('never reuses the id of a damaged last line, even when its session and id can no longer be read', async () => {
+    let server = await startMock({ stateFile });
+    await postJson(server, SAMPLES_PATH, sample(1), { 'X-Mock-Session': 'qa' });
+    await postJson(server, SAMPLES_PATH, sample(2), { 'X-Mock-Session': 'qa' });
+    await server.close();
+    const lines = readFileSync(stateFile, 'utf8').split('\n');
+    const last = lines[1] ?? '';
+    // Everything but the checksum member overwritten: nothing of the entry can be read.
+    lines[1] = `${'#'.repeat(last.length - 20)}${last.slice(-20)}`;
+    writeFileSync(stateFile, lines.join('\n'));
+    const logged: string[] = [];
+    server = await startMock({ stateFile, log: (line) => logged.push(line) });
+    try {
+      assert.ok(
+        logged.some((line) => line.includes(`${stateFile} line 2:`) && line.includes('skipped')),
+        logged.join('\n'),
+      );
+      const next = (await (await postJson(server, SAMPLES_PATH, sample(3), { 'X-Mock-Session': 'qa' })).json()) as {
+        id: number;
+        sample_number: string;
+      };
+      assert.ok(next.id > 2, `id ${next.id} is not the damaged line's 2`);
+      assert.notEqual(next.sample_number, 'S-000002');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('passes damaged lines to onDamaged in file order, with what they still show', async () => {
+    const entries = [1, 2, 3].map((id): JournalEntry => ({ op: 'create', session: 'default', resource: 'lot-transfers', record: { id } }));
+    const text = entries.map(encodeLine);
+    text[1] = (text[1] ?? '').replace('"id":2', '"id":5');
+    writeFileSync(stateFile, text.join(''));
+    const events: string[] = [];
+    const opened = await openJournal(
+      stateFile,
+      () => undefined,
+      (entry) => events.push(`entry ${entry.op === 'create' ? JSON.stringify(entry.record['id']) : ''}`),
+      {
+        onDamaged: (damaged: DamagedLine) =>
+          events.push(`damaged line ${damaged.line} ${JSON.stringify(damaged.salvage)} ${damaged.create}`),
+      },
+    );
+    await opened.journal.close();
+    assert.deepEqual(events, ['entry 1', `damaged line 2 ${JSON.stringify({ ...entries[1], record: { id: 5 } })} true`, 'entry 3']);
+  });
+
+  it('accepts a journal without checksums (an older mock) with one warning, but not an unchecked line after checked ones', async () => {
+    const legacy = JSON.stringify({ op: 'create', session: 'default', resource: 'lot-transfers', record: { id: 1 } });
+    const checked = encodeLine({ op: 'create', session: 'default', resource: 'lot-transfers', record: { id: 2 } });
+    const added = JSON.stringify({ op: 'create', session: 'default', resource: 'lot-transfers', record: { id: 3 } });
+    writeFileSync(stateFile, `${legacy}\n${checked}${added}\n`);
+    const logged: string[] = [];
+    const ids: unknown[] = [];
+    const damaged: DamagedLine[] = [];
+    const opened = await openJournal(
+      stateFile,
+      (line) => logged.push(line),
+      (entry) => ids.push(entry.op === 'create' ? entry.record['id'] : null),
+      { onDamaged: (line) => damaged.push(line) },
+    );
+    await opened.journal.close();
+    assert.deepEqual(ids, [1, 2]);
+    assert.deepEqual(
+      damaged.map((d) => [d.line, d.create]),
+      [[3, true]],
+    );
+    assert.equal(logged.length, 2, logged.join('\n'));
+    assert.ok(logged.some((line) => line.includes(`${stateFile} line 3: line without checksum after checksummed lines`)));
+    assert.ok(logged.some((line) => line.includes('1 entries without a checksum') && line.includes('accepted unverified')));
+  });
+
+  it('keeps line 1 of a journal that starts with a UTF-8 byte order mark', async () => {
+    const entries = [1, 2].map((id): JournalEntry => ({ op: 'create', session: 'default', resource: 'lot-transfers', record: { id } }));
+    writeFileSync(stateFile, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(entries.map(encodeLine).join(''))]));
+    const logged: string[] = [];
+    const seen: JournalEntry[] = [];
+    const opened = await openJournal(
+      stateFile,
+      (line) => logged.push(line),
+      (entry) => seen.push(entry),
+    );
+    await opened.journal.close();
+    assert.deepEqual(seen, entries);
+    assert.deepEqual(logged, [`state file ${stateFile}: UTF-8 byte order mark at the start ignored`]);
+  });
+
+  it('replays an entry spanning several read chunks intact', async () => {
+    const big: JournalEntry = {
+      op: 'create',
+      session: 'default',
+      resource: 'lot-transfers',
+      record: { id: 1, note: 'é'.repeat(1_600_000) },
+    };
+    const small: JournalEntry = { op: 'create', session: 'default', resource: 'lot-transfers', record: { id: 2 } };
+    writeFileSync(stateFile, encodeLine(big) + encodeLine(small));
+    const seen: JournalEntry[] = [];
+    const opened = await openJournal(
+      stateFile,
+      () => undefined,
+      (entry) => seen.push(entry),
+    );
+    await opened.journal.close();
+    assert.deepEqual(seen, [big, small]);
+  });
+
+  it('reports and skips a line longer than the line limit (never a record), in the middle and unterminated at the end (64 MiB)', async () => {
+    const entry = (id: number): JournalEntry => ({ op: 'create', session: 'default', resource: 'lot-transfers', record: { id } });
+    writeFileSync(stateFile, `${encodeLine(entry(1))}{"op":"create","note":"${'x'.repeat(3 * 1024 * 1024)}"}\n${encodeLine(entry(2))}`);
+    appendFileSync(
+      stateFile,
+      `{"op":"create","session":"default","resource":"lot-transfers","record":{"note":"${'y'.repeat(64 * 1024 * 1024)}`,
+    );
+    const logged: string[] = [];
+    const seen: JournalEntry[] = [];
+    const opened = await openJournal(
+      stateFile,
+      (line) => logged.push(line),
+      (e) => seen.push(e),
+      { maxLineBytes: 2 * 1024 * 1024 },
+    );
+    await opened.journal.append(entry(3));
+    await opened.journal.close();
+    assert.deepEqual(seen, [entry(1), entry(2)]);
+    assert.deepEqual(logged, [
+      `state file ${stateFile} line 2: line longer than ${2 * 1024 * 1024} bytes (it cannot be a record) skipped`,
+      `state file ${stateFile} line 4: line longer than ${2 * 1024 * 1024} bytes (it cannot be a record) skipped`,
+    ]);
+    // The unterminated 64 MiB tail was never acknowledged: it is cut off, and the next entry follows it.
+    const again: JournalEntry[] = [];
+    const reopened = await openJournal(
+      stateFile,
+      () => undefined,
+      (e) => again.push(e),
+      { maxLineBytes: 2 * 1024 * 1024 },
+    );
+    await reopened.journal.close();
+    assert.deepEqual(again, [entry(1), entry(2), entry(3)]);
+    assert.ok(readFileSync(stateFile).length < 4 * 1024 * 1024, 'the 64 MiB tail is gone');
+  });
+
+  it('reports an unterminated 64 MiB line with the default line limit (16 MiB) and keeps what came before', async function () {
+    this.timeout(60_000);
+    const entry: JournalEntry = { op: 'create', session: 'default', resource: 'lot-transfers', record: { id: 1 } };
+    writeFileSync(stateFile, `${encodeLine(entry)}{"op":"create","note":"${'z'.repeat(64 * 1024 * 1024)}`);
+    const logged: string[] = [];
+    const seen: JournalEntry[] = [];
+    const opened = await openJournal(
+      stateFile,
+      (line) => logged.push(line),
+      (e) => seen.push(e),
+    );
+    await opened.journal.close();
+    assert.deepEqual(seen, [entry]);
+    assert.deepEqual(logged, [
+      `state file ${stateFile} line 2: line longer than ${16 * 1024 * 1024} bytes (it cannot be a record) skipped`,
+    ]);
+  });
+
+  it('replays in linear time: a line spanning many read chunks is joined once, not re-copied per chunk', async () => {
+    const big: JournalEntry = {
+      op: 'create',
+      session: 'default',
+      resource: 'lot-transfers',
+      record: { id: 1, note: 'x'.repeat(12 * 1024 * 1024) },
+    };
+    writeFileSync(stateFile, encodeLine(big));
+    const size = readFileSync(stateFile).length;
+    // Count the bytes replay joins with Buffer.concat (re-copying the pending line on every 1 MiB chunk
+    // would join about 6 times the file: 1 + 2 + ... + 12 MiB).
+    const concat = Buffer.concat.bind(Buffer);
+    const saved = Object.getOwnPropertyDescriptor(Buffer, 'concat');
+    let joined = 0;
+    Buffer.concat = (list, totalLength) => {
+      const out = concat(list, totalLength);
+      joined += out.length;
+      return out;
+    };
+    const seen: JournalEntry[] = [];
+    try {
+      const opened = await openJournal(
+        stateFile,
+        () => undefined,
+        (entry) => seen.push(entry),
+      );
+      await opened.journal.close();
+    } finally {
+      if (saved) Object.defineProperty(Buffer, 'concat', saved);
+    }
+    assert.deepEqual(seen, [big]);
+    assert.ok(joined > 0 && joined <= size, `replay joined ${joined} bytes for a ${size}-byte journal`);
   });
 });

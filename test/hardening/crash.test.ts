@@ -4,6 +4,10 @@
  * exactly once and ids continue without reuse. A torn last journal line is reported (file and line)
  * and skipped. An unwritable state file stops start-up (exit 1, clear message); a full one answers
  * 503 problem instead of 201 and records nothing.
+ *
+ * Issue 11, one owner per state file: a second mock on a state file in use exits 1 naming the file and
+ * the holder's pid; the lock of a mock killed with SIGKILL is taken over by the next start; a state file
+ * deleted while the mock runs is answered 503 (never 201); missing parent folders are created.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -67,8 +71,14 @@ describe('hardening: kill -9 during a burst of creates (--state-file)', function
     const stateFile = join(dir, 'state.jsonl');
     const answered: Answered[] = [];
     let lots: number[] = [];
+    let killedPid: number | undefined;
     for (let crash = 1; crash <= CRASHES; crash++) {
       mock = await startMockProcess(['--quiet', '--state-file', stateFile]);
+      if (killedPid !== undefined) {
+        // The lock left by the killed mock names a pid that no longer runs: taken over, and said so.
+        assert.ok(mock.stderr().includes(`stale lock of pid ${killedPid} (no longer running) removed`), mock.stderr());
+      }
+      assert.equal(await readFile(`${stateFile}.lock`, 'utf8'), `${mock.child.pid}\n`, 'the running mock holds the lock');
       if (lots.length === 0) lots = (await discoverTarget(mock.url, TOKEN)).lotIds;
       const before = await listings(mock.url);
       for (const resource of RESOURCES) {
@@ -98,6 +108,7 @@ describe('hardening: kill -9 during a burst of creates (--state-file)', function
       }
       const exit = await mock.exited;
       assert.equal(exit.signal, 'SIGKILL');
+      killedPid = mock.child.pid;
       answered.push(...burst);
       mock = undefined;
     }
@@ -203,5 +214,78 @@ describe('hardening: a state file that cannot be written', function () {
     } finally {
       await mock.stop();
     }
+  });
+});
+
+describe('hardening: one mock per state file (lock, detection, folders)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let mock: MockProcess | undefined;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hardening-lock-'));
+  });
+  afterEach(async () => {
+    await mock?.stop();
+    mock = undefined;
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  const create = (url: string, lot: number | undefined, tag: string) =>
+    post(
+      new Agent({ keepAlive: false }),
+      new URL(url),
+      CREATE_PATHS['lot-transfers'],
+      JSON.stringify({ fk_lot_id: lot, source_scancode: tag, target_scancode: 'T', amount: 1 }),
+    );
+
+  it('a second mock on a state file in use exits 1 naming the file and the pid of the first; the first keeps serving', async () => {
+    const stateFile = join(dir, 'shared.jsonl');
+    mock = await startMockProcess(['--quiet', '--state-file', stateFile]);
+    const second = await runMockToExit(['--port', '0', '--quiet', '--state-file', stateFile]);
+    assert.equal(second.code, 1, `exit code (stderr: ${second.stderr})`);
+    assert.ok(second.stderr.includes(stateFile), second.stderr);
+    assert.ok(second.stderr.includes(`pid ${mock.child.pid}`), second.stderr);
+    assert.doesNotMatch(second.stderr, /\n\s+at /, 'no stack trace');
+    assert.doesNotMatch(second.stdout, /listening/);
+    const { lotIds } = await discoverTarget(mock.url, TOKEN);
+    assert.equal((await create(mock.url, lotIds[0], 'first-still-serves')).status, 201);
+    // A graceful stop releases the lock: the next mock starts without a stale-lock report.
+    await mock.stop();
+    assert.equal(existsSync(`${stateFile}.lock`), false);
+    mock = await startMockProcess(['--quiet', '--state-file', stateFile]);
+    assert.doesNotMatch(mock.stderr(), /stale lock/);
+    assert.equal((await listings(mock.url))['lot-transfers'].length, 1);
+  });
+
+  it('takes over the lock of a mock killed with SIGKILL, naming the dead pid', async () => {
+    const stateFile = join(dir, 'killed.jsonl');
+    mock = await startMockProcess(['--quiet', '--state-file', stateFile]);
+    const killed = mock.child.pid;
+    await mock.kill();
+    assert.equal(await readFile(`${stateFile}.lock`, 'utf8'), `${killed}\n`, 'kill -9 leaves the lock behind');
+    mock = await startMockProcess(['--quiet', '--state-file', stateFile]);
+    assert.match(mock.stderr(), new RegExp(`stale lock of pid ${killed} \\(no longer running\\) removed`));
+    assert.equal(await readFile(`${stateFile}.lock`, 'utf8'), `${mock.child.pid}\n`);
+  });
+
+  it('answers 503 (never 201) and logs once the state file was deleted while running', async () => {
+    const stateFile = join(dir, 'deleted.jsonl');
+    mock = await startMockProcess(['--quiet', '--state-file', stateFile]);
+    const { lotIds } = await discoverTarget(mock.url, TOKEN);
+    assert.equal((await create(mock.url, lotIds[0], 'before')).status, 201);
+    await rm(stateFile);
+    const after = await create(mock.url, lotIds[0], 'after');
+    assert.equal(after.status, 503, after.body);
+    assert.doesNotMatch(after.body, /deleted\.jsonl|\n\s+at /, 'no internals in the answer');
+    assert.match(mock.stderr(), /state file write failed: .*deleted, renamed or replaced/);
+    assert.ok(mock.alive());
+  });
+
+  it('creates the missing parent folders of --state-file (the README example on a fresh clone)', async () => {
+    const stateFile = join(dir, 'fresh-clone', '.state', 'mock.jsonl');
+    mock = await startMockProcess(['--quiet', '--state-file', stateFile]);
+    const { lotIds } = await discoverTarget(mock.url, TOKEN);
+    assert.equal((await create(mock.url, lotIds[0], 'in-new-folder')).status, 201);
+    assert.match(await readFile(stateFile, 'utf8'), /in-new-folder/);
   });
 });

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { decodeLine, encodeLine, type JournalEntry } from './journal-line.js';
+
+const entry: JournalEntry = {
+  op: 'create',
+  session: 'qa',
+  resource: 'test-samples',
+  record: { id: 12, sample_number: 'S-000012', notes: 'ünïcode ✓ "quoted"', nested: { id: 1 } },
+};
+const line = (text: string) => Buffer.from(text, 'utf8');
+
+describe('journal line (CRC-32 per line)', () => {
+  it('encodes one JSON line ending with its checksum member, and decodes it back exactly (checked)', () => {
+    const text = encodeLine(entry);
+    assert.ok(text.endsWith('"}\n') && !text.slice(0, -1).includes('\n'));
+    assert.match(text, /,"crc32":"[0-9a-f]{8}"\}\n$/);
+    assert.deepEqual(decodeLine(line(text.slice(0, -1))), { kind: 'entry', entry, checked: true });
+  });
+
+  it('finds any single byte changed in place (every position of the line)', () => {
+    const good = line(encodeLine(entry).slice(0, -1));
+    let undetected = 0;
+    for (let i = 0; i < good.length; i++) {
+      const bad = Buffer.from(good);
+      bad[i] = (bad[i] ?? 0) ^ 0x01;
+      const decoded = decodeLine(bad);
+      if (decoded.kind === 'entry' && decoded.checked) undetected++;
+      if (decoded.kind === 'entry' && !decoded.checked) assert.fail(`byte ${i}: a changed line decoded as an unchecked entry`);
+    }
+    assert.equal(undetected, 0);
+  });
+
+  it('reports a checksum mismatch, salvaging the entry when it still parses', () => {
+    const changed = encodeLine(entry).slice(0, -1).replace('"id":12', '"id":13');
+    const decoded = decodeLine(line(changed));
+    assert.equal(decoded.kind, 'damaged');
+    if (decoded.kind !== 'damaged') return;
+    assert.match(decoded.reason, /checksum mismatch/);
+    assert.equal(decoded.create, true);
+    assert.deepEqual(decoded.salvage, { ...entry, record: { ...entry.record, id: 13 } });
+  });
+
+  it('salvages session, resource and scalar members of a line that no longer parses', () => {
+    const broken = encodeLine(entry).slice(0, -1).replace('"notes"', '"no\u0000tes').replace('{"id":1}', '{"id":1');
+    const decoded = decodeLine(line(broken));
+    assert.equal(decoded.kind, 'damaged');
+    if (decoded.kind !== 'damaged') return;
+    assert.equal(decoded.salvage?.op, 'create');
+    if (decoded.salvage?.op !== 'create') return;
+    assert.deepEqual([decoded.salvage.session, decoded.salvage.resource], ['qa', 'test-samples']);
+    assert.equal(decoded.salvage.record['id'], 12, "the first id member (the record's own) is kept");
+    assert.equal(decoded.salvage.record['sample_number'], 'S-000012');
+  });
+
+  it('marks a written (checksummed) line as a possible create even when nothing of it can be read', () => {
+    const text = encodeLine(entry).slice(0, -1);
+    const garbled = `${'#'.repeat(text.length - 20)}${text.slice(-20)}`;
+    const decoded = decodeLine(line(garbled));
+    assert.deepEqual(
+      [decoded.kind, decoded.kind === 'damaged' && decoded.create, decoded.kind === 'damaged' && decoded.salvage],
+      ['damaged', true, undefined],
+    );
+  });
+
+  it('decodes a line without checksum as unchecked, garbage as damaged (not a create), blank as blank', () => {
+    assert.deepEqual(decodeLine(line(JSON.stringify(entry))), { kind: 'entry', entry, checked: false });
+    assert.deepEqual(decodeLine(line('not json')), { kind: 'damaged', reason: 'invalid line', create: false });
+    assert.deepEqual(decodeLine(line('  \r')), { kind: 'blank' });
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * One journal line: a JSON object (the entry) whose last member is `"crc32"`, the CRC-32 (node:zlib) of
+ * the entry's JSON as written without that member, as 8 lowercase hex digits:
+ *
+ *     {"op":"create","session":"default",...,"crc32":"1a2b3c4d"}
+ *
+ * The line stays JSON (readable with `jq`); a line changed in place no longer matches its checksum.
+ * Lines without the member (written by a mock before checksums, or by hand) decode as `unchecked`; the
+ * journal decides whether to accept them. A damaged line is salvaged best-effort (the session, resource
+ * and scalar record members it still shows), so its ids can be reserved and never handed out again.
+ */
+import { crc32 } from 'node:zlib';
+import { isObject, type JsonObject } from '../contract/document.js';
+
+export type JournalEntry =
+  { op: 'create'; session: string; resource: string; record: JsonObject; at?: string } | { op: 'reset'; session: string; at?: string };
+
+export type DecodedLine =
+  | { kind: 'blank' }
+  | { kind: 'entry'; entry: JournalEntry; checked: boolean }
+  | { kind: 'damaged'; reason: string; salvage?: JournalEntry; create: boolean };
+
+const SUFFIX_HEAD = Buffer.from(',"crc32":"');
+/** `,"crc32":"` + 8 hex digits + `"}`. */
+const SUFFIX_LENGTH = SUFFIX_HEAD.length + 8 + 2;
+const CLOSE = Buffer.from('}');
+const HEX = /^[0-9a-f]{8}$/;
+
+function isEntry(value: unknown): value is JournalEntry {
+  if (!isObject(value) || typeof value['session'] !== 'string') return false;
+  if (value['op'] === 'reset') return true;
+  return value['op'] === 'create' && typeof value['resource'] === 'string' && isObject(value['record']);
+}
+
+function checksum(json: Buffer | string): string {
+  return crc32(json).toString(16).padStart(8, '0');
+}
+
+/** The line (with its newline) that journals `entry`. */
+export function encodeLine(entry: JournalEntry): string {
+  const json = JSON.stringify(entry);
+  return `${json.slice(0, -1)},"crc32":"${checksum(json)}"}\n`;
+}
+
+function parse(text: string, strip = true): JournalEntry | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!isEntry(value)) return undefined;
+    if (strip) Reflect.deleteProperty(value, 'crc32');
+    return value;
+  } catch {
+    return undefined;
+  }
+}
+
+const SESSION = /"session":"([A-Za-z0-9._-]{1,64})"/;
+const RESOURCE = /"resource":"([A-Za-z0-9._-]{1,100})"/;
+const MEMBER = /"([A-Za-z0-9_]{1,64})":(-?\d{1,15}(?![\d.eE])|"[^"\\]{0,200}")/g;
+const LEGACY_MEMBERS = new Set(['op', 'session', 'resource', 'record', 'at']);
+const ENVELOPE = new Set(['op', 'session', 'resource', 'at', 'crc32']);
+
+/**
+ * What a damaged line still shows: the entry when it still parses, else a create with the session,
+ * resource and scalar members that can be read (enough to reserve its ids), else nothing.
+ */
+function salvage(text: string): JournalEntry | undefined {
+  const parsed = parse(text);
+  if (parsed) return parsed;
+  const session = SESSION.exec(text)?.[1];
+  const resource = RESOURCE.exec(text)?.[1];
+  if (session === undefined || resource === undefined || !text.includes('"op":"create"')) return undefined;
+  const record: JsonObject = {};
+  for (const [, name = '', value = ''] of text.matchAll(MEMBER)) {
+    if (ENVELOPE.has(name) || Object.hasOwn(record, name)) continue;
+    record[name] = value.startsWith('"') ? value.slice(1, -1) : Number(value);
+  }
+  return { op: 'create', session, resource, record };
+}
+
+function damaged(reason: string, text: string, written: boolean): DecodedLine {
+  const salvaged = salvage(text);
+  const create = salvaged?.op === 'create' || written || text.includes('"op":"create"');
+  return { kind: 'damaged', reason, create, ...(salvaged ? { salvage: salvaged } : {}) };
+}
+
+/** Decodes one line (without its newline). */
+export function decodeLine(line: Buffer): DecodedLine {
+  const text = line.toString('utf8');
+  if (text.trim() === '') return { kind: 'blank' };
+  const head = line.length - SUFFIX_LENGTH;
+  const hex = head > 0 ? line.toString('latin1', head + SUFFIX_HEAD.length, head + SUFFIX_HEAD.length + 8) : '';
+  const hasSuffix =
+    head > 0 &&
+    line.subarray(head, head + SUFFIX_HEAD.length).equals(SUFFIX_HEAD) &&
+    HEX.test(hex) &&
+    line[line.length - 2] === 0x22 &&
+    line[line.length - 1] === 0x7d;
+  if (!hasSuffix) {
+    const entry = parse(text, false);
+    if (!entry) return damaged('invalid line', text, false);
+    // An unchecked entry has only the members of the format before checksums: a checksum member that
+    // no longer reads as one (changed in place) is damage, not an old line.
+    const unknown = Object.keys(entry).find((name) => !LEGACY_MEMBERS.has(name));
+    if (unknown !== undefined) return damaged(`unexpected member "${unknown}" (the line was changed after it was written?)`, text, true);
+    return { kind: 'entry', entry, checked: false };
+  }
+  const body = line.subarray(0, head);
+  if (crc32(CLOSE, crc32(body)).toString(16).padStart(8, '0') !== hex) {
+    return damaged('checksum mismatch (the line was changed after it was written)', text, true);
+  }
+  const entry = parse(text);
+  return entry ? { kind: 'entry', entry, checked: true } : damaged('invalid entry (checksum matches)', text, true);
+}

@@ -121,11 +121,14 @@ function tlsHandshake(url: URL, timeoutMs: number): Promise<'tls' | 'plain' | 'u
   });
 }
 
-/** The target is listening and speaks the protocol of its URL (a mismatch cannot give a meaningful run: exit 2). */
-async function probe(base: string, timeoutMs: number): Promise<void> {
+/**
+ * After a first request failed without an answer (not a time-out): does the target speak the other
+ * protocol than its URL says? A mismatch cannot give a meaningful run (exit 2). Only probed then, so
+ * a server that never answers costs no extra time.
+ */
+async function protocolMismatch(base: string, timeoutMs: number): Promise<void> {
   const url = new URL(base);
-  await probeListening(url, Math.min(timeoutMs, 5000));
-  const found = await tlsHandshake(url, Math.min(timeoutMs, 1000));
+  const found = await tlsHandshake(url, Math.min(timeoutMs, 5000));
   if (url.protocol === 'https:' && found === 'plain')
     throw new StartError(
       `${shownUrl(base)} answers plain HTTP, not TLS`,
@@ -177,7 +180,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
   const startedAt = new Date();
   const target = await startTarget(config);
   try {
-    await probe(target.url, config.timeoutMs);
+    await probeListening(new URL(target.url), Math.min(config.timeoutMs, 5000));
     const document = options.document ?? readContract();
     const deadline = config.deadlineMs === undefined ? undefined : startedAt.getTime() + config.deadlineMs;
     const ctx = new CheckContext({ config, baseUrl: target.url, document, ...(deadline !== undefined ? { deadline } : {}) });
@@ -189,6 +192,14 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     write(
       `goods conformance: level ${config.level}, ${checks.length} checks against ${shown}${config.baseUrl === undefined ? ' (in-process mock)' : ''}, seed ${config.seed}, --timeout ${config.timeoutMs} ms per request${config.deadlineMs !== undefined ? `, --deadline ${config.deadlineMs} ms` : ''}\n`,
     );
+    // The main order is the first request, sent on behalf of the first order check: a protocol mismatch
+    // (https:// against plain HTTP, http:// against TLS) is found here, before any check reports.
+    const orderCheck = checks.find((c) => c.operations[0] === ctx.model.orderInfo.operationId);
+    if (orderCheck) {
+      ctx.currentCheck = orderCheck.id;
+      const main = await ctx.orderExchange();
+      if (!main.answer && !main.timedOut && !main.notSent) await protocolMismatch(target.url, config.timeoutMs);
+    }
     const run = await runSuite({ checks, ctx, write, color: options.color ?? false });
     const results = run.results;
     const count = (status: CheckResult['status']): number => results.filter((r) => r.status === status).length;

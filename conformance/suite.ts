@@ -48,7 +48,7 @@ export function groups(checks: readonly Check[]): Map<Target, Check[]> {
 /** Why a check cannot run at all before it starts (the user's --read-only, the deadline, an earlier time-out). */
 function precondition(check: Check, ctx: CheckContext): CheckSkipped | CheckNotRun | undefined {
   if (check.write && ctx.config.readOnly) return new CheckSkipped('--read-only: the check sends POST requests', 'read-only');
-  const blocked = ctx.http.blocked(check.operations[0] ?? 'server');
+  const blocked = ctx.http.blocked(check.operations[0] ?? 'server', check.id);
   if (blocked) return new CheckNotRun(`not run: blocked by ${blocked.blockedBy}`, blocked.reason, blocked.blockedBy);
   return undefined;
 }

@@ -108,7 +108,7 @@ export class HttpClient {
       const host = options.hostname ?? options.host ?? undefined;
       const port = Number(options.port);
       const socket = secure
-        ? tls.connect({ host: host ?? undefined, port, ...(host ? { servername: host } : {}) })
+        ? tls.connect({ host: host ?? undefined, port, ...(host && net.isIP(host) === 0 ? { servername: host } : {}) })
         : net.createConnection({ host: host ?? undefined, port });
       let received = 0;
       const timer = setTimeout(() => {

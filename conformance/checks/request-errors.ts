@@ -5,6 +5,7 @@ import { judgeMethodNotAllowed, judgeRefused } from '../../judgments/request-err
 import { PROFILE } from '../../judgments/rules.js';
 import type { CheckContext } from '../context.js';
 import {
+  carriesMarker,
   malformedJson,
   missingRequired,
   nonObjectJson,
@@ -29,7 +30,10 @@ export async function unknownLotId(ctx: CheckContext): Promise<number> {
 /** The valid body the invalid ones are derived from: the first corpus body (fixed, seed-independent). */
 async function validBody(ctx: CheckContext, op: CreateOperationId): Promise<JsonObject> {
   const [first] = await ctx.corpus(op);
-  return { ...(first?.body ?? {}) };
+  const body: JsonObject = { ...(first?.body ?? {}) };
+  // Every member a record is found by carries the run marker, so one broken member never leaves a body without it.
+  for (const m of writable(ctx.model.create(op))) if (carriesMarker(m) && !(m.name in body)) body[m.name] = `${ctx.config.runMarker}-invalid`;
+  return body;
 }
 
 type Derive = (op: OperationModel, valid: JsonObject, marker: string) => InvalidBody[];

@@ -190,32 +190,34 @@ function membersOf(doc: OpenApiDocument, schemaName: string, lotIdSchema: string
 /** Derives the operations model from the contract document (the strict level: the whole contract). */
 export function operationsModel(doc: OpenApiDocument): OperationsModel {
   const specs = listOperations(doc);
-  // The lot: named by `x-default-from: lot.<member>` in a create body; the lot-id schema is the one the
-  // members naming a lot refer to (`fk_lot_id` → LotId).
-  let lotIdSchema: string | undefined;
-  for (const [name, schema] of Object.entries(
-    isObject(doc['components']) && isObject(doc['components']['schemas']) ? doc['components']['schemas'] : {},
-  )) {
-    if (isObject(schema) && typeof schema['description'] === 'string' && /the `id` of a lot/i.test(schema['description']))
-      lotIdSchema = name;
-  }
-  const operations: OperationModel[] = specs.map((spec) => {
-    const success = spec.responses.find((r) => /^2\d\d$/.test(r.status)) ?? fail(`a success response of ${spec.operationId}`);
-    const successSchema = refName(success.content.get('application/json')) ?? fail(`the success body of ${spec.operationId}`);
-    const requestSchema = refName(spec.requestBody?.content.get('application/json'));
-    return {
-      operationId: spec.operationId as OperationId,
-      method: spec.method.toUpperCase(),
-      path: spec.path,
-      pathParams: spec.pathParams,
-      secured: spec.secured,
-      successStatus: Number(success.status),
-      successSchema,
-      ...(requestSchema !== undefined ? { requestSchema } : {}),
-      members: requestSchema !== undefined ? membersOf(doc, requestSchema, lotIdSchema) : [],
-      errorStatuses: spec.responses.filter((r) => /^[45]\d\d$/.test(r.status)).map((r) => Number(r.status)),
-    };
-  });
+  const schemas = isObject(doc['components']) && isObject(doc['components']['schemas']) ? doc['components']['schemas'] : {};
+  // The lot: named by `x-default-from: <resource>.<member>` in a create body (`lot.lotNumber` → schema `Lot`);
+  // the lot-id schema is the integer schema named after it (`LotId`), which the members naming a lot refer to.
+  const build = (lotIdSchema: string | undefined): OperationModel[] =>
+    specs.map((spec) => {
+      const success = spec.responses.find((r) => /^2\d\d$/.test(r.status)) ?? fail(`a success response of ${spec.operationId}`);
+      const successSchema = refName(success.content.get('application/json')) ?? fail(`the success body of ${spec.operationId}`);
+      const requestSchema = refName(spec.requestBody?.content.get('application/json'));
+      return {
+        operationId: spec.operationId as OperationId,
+        method: spec.method.toUpperCase(),
+        path: spec.path,
+        pathParams: spec.pathParams,
+        secured: spec.secured,
+        successStatus: Number(success.status),
+        successSchema,
+        ...(requestSchema !== undefined ? { requestSchema } : {}),
+        members: requestSchema !== undefined ? membersOf(doc, requestSchema, lotIdSchema) : [],
+        errorStatuses: spec.responses.filter((r) => /^[45]\d\d$/.test(r.status)).map((r) => Number(r.status)),
+      };
+    });
+  const firstPass = build(undefined);
+  const found = firstPass.flatMap((op) => op.members).find((m) => m.defaultFrom)?.defaultFrom ?? fail('an x-default-from naming a lot');
+  const lotName = `${found.resource.charAt(0).toUpperCase()}${found.resource.slice(1)}`;
+  const lotIdSchema = Object.keys(schemas).find(
+    (name) => name !== lotName && name.startsWith(lotName) && isObject(schemas[name]) && schemas[name]['type'] === 'integer',
+  );
+  const operations = build(lotIdSchema);
   const byId = new Map(operations.map((op) => [op.operationId, op]));
   const orderInfo =
     operations.find((op) => op.method === 'GET' && op.pathParams.length === 1) ?? fail('a GET operation with an order number');

@@ -10,7 +10,7 @@ import { operationsModel, type CreateOperationId, type OperationId, type Operati
 import { compileContract, type CompiledContract } from '../contract/schemas.js';
 import type { JudgeContext, Violation } from '../judgments/exchange.js';
 import type { ConformanceConfig } from './config.js';
-import { createCorpus, generateBody, type CorpusBody, type DiscoveredLot } from './data.js';
+import { carriesMarker, createCorpus, generateBody, type CorpusBody, type DiscoveredLot } from './data.js';
 import { Expect } from './expect.js';
 import { CheckFailure, CheckNotRun, CheckSkipped } from './failure.js';
 import { HttpClient, type Exchange, type HttpRequest, type Target } from './http.js';
@@ -255,14 +255,9 @@ export class CheckContext {
     const op = this.model.create(id);
     const body = generateBody(op, this.config.seed, `${id}/${key}`, members);
     for (const member of op.members) {
+      const value = body[member.name];
       if (member.namesLot && lot) body[member.name] = lot.id;
-      else if (
-        typeof body[member.name] === 'string' &&
-        member.type === 'string' &&
-        member.defaultFrom === undefined &&
-        (member.required || member.defaultSequence || member.default === '')
-      )
-        body[member.name] = `${this.config.runMarker}-${key}-${String(body[member.name])}`;
+      else if (typeof value === 'string' && carriesMarker(member)) body[member.name] = `${this.config.runMarker}-${key}-${value}`;
     }
     return body;
   }

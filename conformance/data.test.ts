@@ -14,7 +14,11 @@ describe('the systematic create corpus', () => {
       for (const member of writable(op).filter((m) => !m.namesLot)) {
         const wanted = [...valueClasses(member, 'MARK').map((c) => c.value), ...(member.required ? [] : ['(omitted)'])];
         const sent = corpus.map((b) => (member.name in b.body ? b.body[member.name] : '(omitted)'));
-        for (const value of wanted) assert.ok(sent.some((s) => JSON.stringify(s) === JSON.stringify(value)), `${member.name}: ${JSON.stringify(value)} sent`);
+        for (const value of wanted)
+          assert.ok(
+            sent.some((s) => JSON.stringify(s) === JSON.stringify(value)),
+            `${member.name}: ${JSON.stringify(value)} sent`,
+          );
       }
     });
 
@@ -23,7 +27,10 @@ describe('the systematic create corpus', () => {
       assert.deepEqual(new Set(corpus.map((b) => b.lot.id)), new Set(lots(LOT_CAP).map((l) => l.id)));
       for (const b of corpus)
         assert.ok(
-          writable(op).some((m) => carriesMarker(m) && String(b.body[m.name]).startsWith('MARK')),
+          writable(op).some((m) => {
+            const v = b.body[m.name];
+            return carriesMarker(m) && typeof v === 'string' && v.startsWith('MARK');
+          }),
           `${b.name} carries the marker`,
         );
     });
@@ -33,7 +40,7 @@ describe('the systematic create corpus', () => {
     });
   }
 
-  it('wrong types: every JSON type but the member\'s own (an integer also gets a fraction)', () => {
+  it("wrong types: every JSON type but the member's own (an integer also gets a fraction)", () => {
     const integer = writable(model.creates[0] ?? model.orderInfo).find((m) => m.type === 'integer');
     assert.ok(integer);
     assert.deepEqual(

@@ -132,7 +132,12 @@ export function createCorpus(op: OperationModel, lots: readonly DiscoveredLot[],
     });
     // Every record carries the run marker: when no member took it, the first optional marker member gets it.
     const bearers = members.filter(carriesMarker);
-    if (!bearers.some((m) => typeof body[m.name] === 'string' && String(body[m.name]).startsWith(marker))) {
+    if (
+      !bearers.some((m) => {
+        const v = body[m.name];
+        return typeof v === 'string' && v.startsWith(marker);
+      })
+    ) {
       const bearer = bearers.find((m) => !m.required);
       if (bearer) {
         body[bearer.name] = `${marker}-${i}`;

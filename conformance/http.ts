@@ -69,7 +69,8 @@ export class HttpClient {
   /** What blocks requests of a target, if anything (an earlier time-out of it, or the deadline). */
   blocked(target: Target, sender?: string): { reason: SkipReason; blockedBy: string } | undefined {
     const earlier = this.timedOut.get(target);
-    if (earlier && earlier.by !== sender) return { reason: 'timed-out-operation', blockedBy: `${earlier.by} (${earlier.request} timed out)` };
+    if (earlier && earlier.by !== sender)
+      return { reason: 'timed-out-operation', blockedBy: `${earlier.by} (${earlier.request} timed out)` };
     // Requests that belong to no operation: blocked once the server answered nothing and something timed out.
     if (target === 'server' && this.timedOut.size > 0 && !this.history.some((e) => e.answer)) {
       const first = [...this.timedOut.values()][0];

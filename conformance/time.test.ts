@@ -32,10 +32,18 @@ describe('conformance time model', function () {
     const server = await startReferenceServer([], { delayMs: 1500 });
     try {
       // A subset of the checks keeps the test short (every request takes 1.5 s); nothing in the run shortens --timeout.
-      const ids = ['getOrderInfo.valid-request-2xx', 'getOrderInfo.exact-order', 'createLotTransfer.valid-request-2xx', 'createLotTransfer.echo'];
+      const ids = [
+        'getOrderInfo.valid-request-2xx',
+        'getOrderInfo.exact-order',
+        'createLotTransfer.valid-request-2xx',
+        'createLotTransfer.echo',
+      ];
       const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level: 'strict', seed: 4, timeoutMs: 4000 });
       assert.equal(config.deadlineMs, undefined, 'no whole-run bound unless --deadline is given');
-      const { exitCode, verdict } = await runConformance(config, { write: () => undefined, checks: CHECKS.filter((c) => ids.includes(c.id)) });
+      const { exitCode, verdict } = await runConformance(config, {
+        write: () => undefined,
+        checks: CHECKS.filter((c) => ids.includes(c.id)),
+      });
       assert.deepEqual(
         verdict.checks.filter((c) => c.status !== 'passed').map((c) => `${c.id} ${c.status}: ${c.message ?? ''}`),
         [],

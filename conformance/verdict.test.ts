@@ -21,7 +21,9 @@ describe('conformance verdicts and exit codes', function () {
   this.timeout(60_000);
 
   it('exit 0 with --read-only: the write checks are listed as left out, by rule', async () => {
-    const { exitCode, verdict } = await runConformance(resolveConformanceConfig({ level: 'strict', readOnly: true }), { write: () => undefined });
+    const { exitCode, verdict } = await runConformance(resolveConformanceConfig({ level: 'strict', readOnly: true }), {
+      write: () => undefined,
+    });
     assert.equal(exitCode, 0);
     assert.equal(verdict.outcome, 'passed');
     assert.ok(verdict.leftOut.length > 0);
@@ -29,16 +31,21 @@ describe('conformance verdicts and exit codes', function () {
     assert.deepEqual(verdict.unchecked, []);
   });
 
-  it('--max-writes 3: each create operation\'s spec checks get writes before any extra case; the rest is not run, exit 3', async () => {
+  it("--max-writes 3: each create operation's spec checks get writes before any extra case; the rest is not run, exit 3", async () => {
     let text = '';
-    const { exitCode, verdict } = await runConformance(resolveConformanceConfig({ level: 'strict', maxWrites: 3 }), { write: (t) => void (text += t) });
+    const { exitCode, verdict } = await runConformance(resolveConformanceConfig({ level: 'strict', maxWrites: 3 }), {
+      write: (t) => void (text += t),
+    });
     assert.equal(verdict.writes, 3);
     assert.equal(exitCode, 3);
     assert.equal(verdict.outcome, 'incomplete');
     assert.equal(verdict.counts.failed, 0);
     for (const op of ['createLotTransfer', 'createTestSample']) {
       const check = verdict.checks.find((c) => c.id === `${op}.valid-request-2xx`);
-      assert.ok(check?.cases.some((c) => c.status === 'passed'), `${op}: a spec case was served`);
+      assert.ok(
+        check?.cases.some((c) => c.status === 'passed'),
+        `${op}: a spec case was served`,
+      );
       assert.equal(check?.status, 'not-run', `${op}: the cases past the budget are not run`);
       assert.equal(check?.reason, 'write-budget');
     }
@@ -52,7 +59,12 @@ describe('conformance verdicts and exit codes', function () {
     const server = http.createServer((req, res) => {
       req.resume();
       req.on('end', () => {
-        const body = JSON.stringify({ order: { id: 1, orderNumber: 'EMPTY-1', customerId: 1, status: 'X', orderDate: '2026-01-01', deliveryDate: '2026-01-02' }, containers: [], charges: [], lots: [] });
+        const body = JSON.stringify({
+          order: { id: 1, orderNumber: 'EMPTY-1', customerId: 1, status: 'X', orderDate: '2026-01-01', deliveryDate: '2026-01-02' },
+          containers: [],
+          charges: [],
+          lots: [],
+        });
         if (decodeURIComponent(req.url ?? '').endsWith('/EMPTY-1') && req.headers.authorization === `Bearer ${REFERENCE_TOKEN}`)
           res.writeHead(200, { 'content-type': 'application/json' }).end(body);
         else res.writeHead(404, { 'content-type': 'application/problem+json' }).end('{"type":"x","title":"x","status":404,"detail":"x"}');
@@ -61,11 +73,17 @@ describe('conformance verdicts and exit codes', function () {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const { exitCode, verdict } = await runConformance(resolveConformanceConfig({ baseUrl: url, token: REFERENCE_TOKEN, orderNumber: 'EMPTY-1', level: 'spec' }), {
-        write: () => undefined,
-      });
+      const { exitCode, verdict } = await runConformance(
+        resolveConformanceConfig({ baseUrl: url, token: REFERENCE_TOKEN, orderNumber: 'EMPTY-1', level: 'spec' }),
+        {
+          write: () => undefined,
+        },
+      );
       const order = verdict.checks.filter((c) => c.operation === 'getOrderInfo' && !c.id.includes('auth'));
-      assert.ok(order.every((c) => c.status === 'passed'), order.map((c) => `${c.id} ${c.status}`).join(', '));
+      assert.ok(
+        order.every((c) => c.status === 'passed'),
+        order.map((c) => `${c.id} ${c.status}`).join(', '),
+      );
       assert.equal(verdict.checks.find((c) => c.id === 'createLotTransfer.echo')?.reason, 'no-lots');
       assert.ok(verdict.unchecked.some((r) => r.reason === 'no-lots'));
       assert.equal(verdict.counts.failed, 0);
@@ -79,9 +97,12 @@ describe('conformance verdicts and exit codes', function () {
   it('hints: a 404 for the main order names --order-number; a refused token names --token / CONFORMANCE_TOKEN', async () => {
     const server = await startReferenceServer();
     try {
-      const wrongOrder = await runConformance(resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, orderNumber: 'NO-SUCH-ORDER', level: 'spec' }), {
-        write: () => undefined,
-      });
+      const wrongOrder = await runConformance(
+        resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, orderNumber: 'NO-SUCH-ORDER', level: 'spec' }),
+        {
+          write: () => undefined,
+        },
+      );
       assert.equal(wrongOrder.exitCode, 1);
       assert.ok(wrongOrder.verdict.hints.some((h) => h.includes('--order-number')));
       let text = '';
@@ -110,7 +131,9 @@ describe('conformance verdicts and exit codes', function () {
       );
       const tlsPort = (tlsServer.address() as AddressInfo).port;
       await assert.rejects(
-        runConformance(resolveConformanceConfig({ baseUrl: `http://127.0.0.1:${tlsPort}`, token: REFERENCE_TOKEN }), { write: () => undefined }),
+        runConformance(resolveConformanceConfig({ baseUrl: `http://127.0.0.1:${tlsPort}`, token: REFERENCE_TOKEN }), {
+          write: () => undefined,
+        }),
         (error: unknown) => error instanceof StartError && /TLS/.test(error.reason) && /--base-url https:\/\//.test(error.fix),
       );
     } finally {

@@ -21,8 +21,14 @@ describe('operations model', () => {
   it('derives the members: required, read-only, defaults, bounds, the lot reference', () => {
     const lt = model.create('createLotTransfer');
     const member = (name: string) => lt.members.find((m) => m.name === name);
-    assert.deepEqual(lt.members.filter((m) => m.required).map((m) => m.name), ['fk_lot_id', 'source_scancode', 'target_scancode', 'amount']);
-    assert.deepEqual(lt.members.filter((m) => m.readOnly).map((m) => m.name), ['id', 'created', 'modified']);
+    assert.deepEqual(
+      lt.members.filter((m) => m.required).map((m) => m.name),
+      ['fk_lot_id', 'source_scancode', 'target_scancode', 'amount'],
+    );
+    assert.deepEqual(
+      lt.members.filter((m) => m.readOnly).map((m) => m.name),
+      ['id', 'created', 'modified'],
+    );
     assert.equal(member('completed')?.default, false);
     assert.deepEqual(member('lotnumber')?.defaultFrom, { resource: 'lot', member: 'lotNumber' });
     assert.deepEqual(member('amount')?.bounds, [{ keyword: 'exclusiveMinimum', value: 0 }]);

@@ -78,6 +78,8 @@ export interface OperationsModel {
   operations: OperationModel[];
   orderInfo: OperationModel;
   creates: OperationModel[];
+  /** The operation ids of the creates, in contract order. */
+  createIds: CreateOperationId[];
   order: OrderLinks;
   /** The component name of the error body (`Problem`) and of the validation error body (`ValidationProblem`). */
   problemSchema: string;
@@ -261,6 +263,7 @@ export function operationsModel(doc: OpenApiDocument): OperationsModel {
     operations,
     orderInfo,
     creates,
+    createIds: creates.map((op) => op.operationId).filter((id): id is CreateOperationId => id !== orderInfo.operationId),
     order: {
       numberParam,
       orderMember: orderMember ?? fail('the order header of the order-info answer'),

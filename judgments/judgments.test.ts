@@ -12,8 +12,12 @@ import { judgeNoServerError, judgeProblemDetails } from './server.js';
 
 const document = readContract();
 const model = operationsModel(document);
-const jc: JudgeContext = { level: 'strict', model, contracts: { spec: compileContract(document, 'spec'), strict: compileContract(document, 'strict') } };
-const lotTransfer = model.creates[0]?.operationId ?? 'createLotTransfer';
+const jc: JudgeContext = {
+  level: 'strict',
+  model,
+  contracts: { spec: compileContract(document, 'spec'), strict: compileContract(document, 'strict') },
+};
+const [lotTransfer = 'createLotTransfer'] = model.createIds;
 
 function exchange(status: number, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }): JudgedExchange {
   return { request: { method: 'GET', path: '/x', headers: {} }, answer: { status, headers, text: JSON.stringify(body) } };
@@ -59,9 +63,16 @@ describe('judgments (pure functions of an exchange)', () => {
   });
 
   it('every answer: problem details for errors, no 5xx', () => {
-    assert.equal(judgeProblemDetails(exchange(404, { type: 'x', title: 't', status: 404, detail: 'd' }), jc).length, 1, 'application/json is not problem+json');
+    assert.equal(
+      judgeProblemDetails(exchange(404, { type: 'x', title: 't', status: 404, detail: 'd' }), jc).length,
+      1,
+      'application/json is not problem+json',
+    );
     assert.deepEqual(
-      judgeProblemDetails(exchange(404, { type: 'x', title: 't', status: 404, detail: 'd' }, { 'content-type': 'application/problem+json' }), jc),
+      judgeProblemDetails(
+        exchange(404, { type: 'x', title: 't', status: 404, detail: 'd' }, { 'content-type': 'application/problem+json' }),
+        jc,
+      ),
       [],
     );
     assert.equal(judgeNoServerError(exchange(502, {})).length, 1);

@@ -9,7 +9,7 @@ import type { Exchange } from '../http.js';
 
 /** The operations model of the bundled contract: what the checks are built from and `--list-checks` shows. */
 export const MODEL: OperationsModel = operationsModel(readContract());
-export const CREATE_IDS = MODEL.creates.map((op) => op.operationId as CreateOperationId);
+export const CREATE_IDS: CreateOperationId[] = MODEL.createIds;
 export const OPERATION_IDS = MODEL.operations.map((op) => op.operationId);
 
 /** The case is about a 2xx answer: skipped (not applicable) when there is none (another check fails for that). */

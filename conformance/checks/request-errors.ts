@@ -32,7 +32,8 @@ async function validBody(ctx: CheckContext, op: CreateOperationId): Promise<Json
   const [first] = await ctx.corpus(op);
   const body: JsonObject = { ...(first?.body ?? {}) };
   // Every member a record is found by carries the run marker, so one broken member never leaves a body without it.
-  for (const m of writable(ctx.model.create(op))) if (carriesMarker(m) && !(m.name in body)) body[m.name] = `${ctx.config.runMarker}-invalid`;
+  for (const m of writable(ctx.model.create(op)))
+    if (carriesMarker(m) && !(m.name in body)) body[m.name] = `${ctx.config.runMarker}-invalid`;
   return body;
 }
 

@@ -28,7 +28,7 @@ describe('conformance coverage', () => {
       'scheme Basic (the token as password)',
       'scheme Token with the token',
       'a prefix of the real number',
-      'the real number with a trailing space (%20)',
+      'the real number with a trailing space, %20 (the real order accepted too)',
       'null',
       'boolean',
       'amount: string',

@@ -10,7 +10,7 @@ import type { Level } from '../contract/levels.js';
 import { CHECKS } from './checks/index.js';
 import { resolveConformanceConfig } from './config.js';
 import { runConformance } from './run.js';
-import { FAULT_CASES } from './testing/faults.js';
+import { ALLOWED_VARIATIONS, FAULT_CASES } from './testing/faults.js';
 import { REFERENCE_TOKEN, startReferenceServer } from './testing/reference-server.js';
 
 const document = readContract();
@@ -81,6 +81,14 @@ describe('conformance checks against the reference server', () => {
   it('the reference server without faults passes every check at strict level (every check ran: exit 0)', async () => {
     const map = await verdicts([], 'strict', SEEDS[0] ?? 7);
     assert.deepEqual(failing(map), []);
+    assert.deepEqual(
+      [...map].filter(([, s]) => s !== 'passed'),
+      [],
+    );
+  });
+
+  it(`a server with variations the contract allows (${ALLOWED_VARIATIONS.join(', ')}) passes every check at strict level`, async () => {
+    const map = await verdicts(ALLOWED_VARIATIONS, 'strict', SEEDS[0] ?? 7);
     assert.deepEqual(
       [...map].filter(([, s]) => s !== 'passed'),
       [],

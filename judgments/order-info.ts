@@ -30,14 +30,22 @@ export function judgeOrderShape(exchange: JudgedExchange, jc: JudgeContext, leve
   ];
 }
 
-/** Spec fact 3: a 2xx answer describes the requested order (its order number equals `requested`). */
-export function judgeExactOrder(exchange: JudgedExchange, jc: JudgeContext, requested: string): Violation[] {
+/**
+ * Spec fact 3: a 2xx answer describes the requested order (its order number equals `requested`, or one
+ * of `equivalent`: numbers a server may rightly treat as the same, e.g. under a case-insensitive lookup).
+ */
+export function judgeExactOrder(
+  exchange: JudgedExchange,
+  jc: JudgeContext,
+  requested: string,
+  equivalent: readonly string[] = [],
+): Violation[] {
   const answer = exchange.answer;
   if (!answer || !is2xx(answer.status)) return [];
   const parsed = objectOf(answer, SPEC.exactOrder);
   if ('violation' in parsed) return [parsed.violation];
   const number = orderNumberOf(jc.model, parsed.value);
-  if (number === requested) return [];
+  if (number === requested || (typeof number === 'string' && equivalent.includes(number))) return [];
   const { orderMember, orderNumberMember } = jc.model.order;
   return [
     {
@@ -49,8 +57,19 @@ export function judgeExactOrder(exchange: JudgedExchange, jc: JudgeContext, requ
   ];
 }
 
-/** Profile: an unknown order number is answered 404 (a 2xx describing exactly that number means it exists). */
-export function judgeUnknownOrder404(exchange: JudgedExchange, jc: JudgeContext, requested: string): Violation[] {
-  if (exchange.answer && is2xx(exchange.answer.status) && judgeExactOrder(exchange, jc, requested).length === 0) return [];
+/**
+ * Profile: an unknown order number is answered 404 (a 2xx describing exactly that number, or an
+ * equivalent one, means it exists; `alsoAllowed`: statuses a server or proxy may rightly answer for
+ * this number, e.g. 400 for an encoded slash).
+ */
+export function judgeUnknownOrder404(
+  exchange: JudgedExchange,
+  jc: JudgeContext,
+  requested: string,
+  equivalent: readonly string[] = [],
+  alsoAllowed: readonly number[] = [],
+): Violation[] {
+  if (exchange.answer && is2xx(exchange.answer.status) && judgeExactOrder(exchange, jc, requested, equivalent).length === 0) return [];
+  if (exchange.answer && alsoAllowed.includes(exchange.answer.status)) return [];
   return statusIs(exchange, PROFILE.unknownOrder, 404);
 }

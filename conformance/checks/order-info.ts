@@ -13,9 +13,13 @@ const MAIN = 'the --order-number order';
 const ENCODED = 'the --order-number order, first character percent-encoded';
 
 /** Runs a judgment over the unknown-number variants. */
-async function overUnknown(ctx: CheckContext, t: Cases, judge: (number: string) => Parameters<Cases['judge']>[2]): Promise<void> {
-  for (const { name, number } of unknownNumbers(ctx.config.orderNumber, ctx.config.unknownOrderNumber)) {
-    await t.judge(name, () => variantExchange(ctx, number), judge(number));
+async function overUnknown(
+  ctx: CheckContext,
+  t: Cases,
+  judge: (number: string, equivalent: string[], alsoAllowed: number[]) => Parameters<Cases['judge']>[2],
+): Promise<void> {
+  for (const { name, number, equivalent, alsoAllowed } of unknownNumbers(ctx.config.orderNumber, ctx.config.unknownOrderNumber)) {
+    await t.judge(name, () => variantExchange(ctx, number), judge(number, equivalent, alsoAllowed ?? []));
   }
 }
 
@@ -76,7 +80,7 @@ export const orderInfoChecks: Check[] = [
     rule: SPEC.exactOrder,
     cases: UNKNOWN_NUMBER_CASES,
     async run(ctx, t) {
-      await overUnknown(ctx, t, (number) => (e) => judgeExactOrder(e, ctx.judge, number));
+      await overUnknown(ctx, t, (number, equivalent) => (e) => judgeExactOrder(e, ctx.judge, number, equivalent));
     },
   },
   {
@@ -122,7 +126,11 @@ export const orderInfoChecks: Check[] = [
     rule: PROFILE.unknownOrder,
     cases: UNKNOWN_NUMBER_CASES,
     async run(ctx, t) {
-      await overUnknown(ctx, t, (number) => (e) => judgeUnknownOrder404(e, ctx.judge, number));
+      await overUnknown(
+        ctx,
+        t,
+        (number, equivalent, alsoAllowed) => (e) => judgeUnknownOrder404(e, ctx.judge, number, equivalent, alsoAllowed),
+      );
     },
   },
   {

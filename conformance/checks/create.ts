@@ -6,7 +6,7 @@
  */
 import type { JsonObject } from '../../contract/document.js';
 import type { CreateOperationId, MemberModel } from '../../contract/operations-model.js';
-import { is2xx } from '../../judgments/answer.js';
+import { is2xx, objectOf } from '../../judgments/answer.js';
 import {
   judgeCreateAnswered,
   judgeCreateShape,
@@ -83,8 +83,16 @@ export function readOnlyValues(members: readonly MemberModel[]): JsonObject {
   return out;
 }
 
+/** A 2xx answer's body as a JSON object, if it is one. */
+function answerObject(exchange: Exchange): JsonObject | undefined {
+  if (!exchange.answer) return undefined;
+  const parsed = objectOf(exchange.answer, '');
+  return 'value' in parsed ? parsed.value : undefined;
+}
+
 function successChecks(op: CreateOperationId): Check[] {
   const model = MODEL.create(op);
+  const idMember = model.members.find((m) => m.readOnly && m.type === 'integer')?.name ?? model.members[0]?.name ?? '';
   const fact = MODEL.creates[0]?.operationId === op ? SPEC.lotTransfer : SPEC.testSample;
   const cases = corpusCases(op);
   const checks: Check[] = [
@@ -204,7 +212,9 @@ function successChecks(op: CreateOperationId): Check[] {
           for (const index of corpus.keys()) {
             const { exchange, body } = await ctx.corpusCreate(op, index);
             if (!exchange.answer || !is2xx(exchange.answer.status)) continue;
-            const id = JSON.stringify((JSON.parse(exchange.answer.text) as JsonObject)['id']);
+            const value = answerObject(exchange);
+            if (!value) continue; // not a JSON object: the shape checks report it
+            const id = JSON.stringify(value[idMember]);
             const earlier = seen.get(id);
             if (earlier !== undefined)
               ctx.verdict(exchange, [
@@ -295,7 +305,9 @@ function sequenceCheck(op: CreateOperationId, member: MemberModel): Check {
         const seen = new Map<string, string>();
         for (const { exchange, name } of creates) {
           if (!exchange.answer || !is2xx(exchange.answer.status)) continue;
-          const value = (JSON.parse(exchange.answer.text) as JsonObject)[member.name];
+          const answer = answerObject(exchange);
+          if (!answer) continue; // not a JSON object: the shape checks report it
+          const value = answer[member.name];
           const key = JSON.stringify(value);
           const earlier = seen.get(key);
           if (typeof value !== 'string' || value.length === 0 || earlier !== undefined)

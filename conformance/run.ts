@@ -10,7 +10,7 @@ import net from 'node:net';
 import { join, resolve } from 'node:path';
 import tls from 'node:tls';
 import { readContract, type OpenApiDocument } from '../contract/document.js';
-import { basicCredentials } from './checks/auth.js';
+import { basicCredentials, credentialCases } from './checks/auth.js';
 import { CHECKS } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
@@ -185,6 +185,12 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     const deadline = config.deadlineMs === undefined ? undefined : startedAt.getTime() + config.deadlineMs;
     const ctx = new CheckContext({ config, baseUrl: target.url, document, ...(deadline !== undefined ? { deadline } : {}) });
     ctx.expect.addSecret(basicCredentials(config.token));
+    // Every credential the suite builds from the token (other schemes, a prefix, another letter case) is a secret too.
+    for (const list of Object.values(credentialCases({ ...config, rejectedToken: config.token })))
+      for (const { authorization } of list) {
+        const credential = /^\S+\s+(\S.*)$/.exec(authorization ?? '')?.[1];
+        if (credential !== undefined) ctx.expect.addSecret(credential);
+      }
     const checks = checksOfLevel(options.checks ?? CHECKS, config.level);
     const outputDir = resolve(config.outputDir);
     const files: string[] = [];

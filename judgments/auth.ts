@@ -3,8 +3,12 @@ import { is2xx, statusIs } from './answer.js';
 import type { JudgedExchange, Violation } from './exchange.js';
 import { PROFILE, SPEC } from './rules.js';
 
-/** How credentials can fail: absent, under another scheme, or a token the server must not accept. */
-export type CredentialClass = 'missing' | 'non-bearer' | 'rejected';
+/**
+ * How credentials can fail: absent, under another scheme, a token the server must not accept, or a
+ * malformed bearer credential containing the token (the profile's 401 covers the first three only:
+ * RFC 6750 lets a server answer a malformed request 400).
+ */
+export type CredentialClass = 'missing' | 'non-bearer' | 'rejected' | 'malformed';
 
 /** Finds a Bearer challenge in a WWW-Authenticate value (several challenges may be joined). */
 export function bearerChallenge(header: string | undefined): string | undefined {

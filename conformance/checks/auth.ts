@@ -16,6 +16,7 @@ const TITLES: Record<CredentialClass, string> = {
   missing: 'credentials missing',
   'non-bearer': 'the token under a scheme other than Bearer',
   rejected: 'a bearer token the server must not accept',
+  malformed: 'a malformed bearer credential containing the token',
 };
 
 /** The Basic credentials sent by the non-Bearer class (redacted in reports). */
@@ -50,6 +51,11 @@ export function credentialCases(config: Pick<ConformanceConfig, 'token' | 'rejec
       { name: 'the token with a suffix', authorization: `Bearer ${token}x` },
       ...(token.length > 1 ? [{ name: 'a prefix of the token', authorization: `Bearer ${token.slice(0, -1)}` }] : []),
       ...(swapped !== token ? [{ name: 'the token in another letter case', authorization: `Bearer ${swapped}` }] : []),
+    ],
+    malformed: [
+      { name: 'the token in double quotes', authorization: `Bearer "${token}"` },
+      { name: 'the token followed by a second word', authorization: `Bearer ${token} ${token}` },
+      { name: 'the token followed by a comma and another credential', authorization: `Bearer ${token}, Basic ${basicCredentials(token)}` },
     ],
   };
 }
@@ -92,6 +98,7 @@ function check(op: OperationId, credentials: CredentialClass, level: 'spec' | 's
 
 const CLASSES: CredentialClass[] = ['missing', 'non-bearer', 'rejected'];
 
-export const authChecks: Check[] = OPERATION_IDS.flatMap((op) =>
-  CLASSES.flatMap((credentials) => [check(op, credentials, 'spec'), check(op, credentials, 'strict')]),
-);
+export const authChecks: Check[] = OPERATION_IDS.flatMap((op) => [
+  ...CLASSES.flatMap((credentials) => [check(op, credentials, 'spec'), check(op, credentials, 'strict')]),
+  check(op, 'malformed', 'spec'),
+]);

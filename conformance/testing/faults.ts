@@ -45,6 +45,7 @@ export const FAULT_CASES: FaultCase[] = [
     { check: `${op}.auth-non-bearer-no-2xx`, faults: [`token-any-scheme:${op}`] },
     { check: `${op}.auth-non-bearer-no-2xx`, faults: [`basic-password-accepted:${op}`] },
     { check: `${op}.auth-rejected-no-2xx`, faults: [`token-prefix-match:${op}`] },
+    { check: `${op}.auth-malformed-no-2xx`, faults: [`token-first-word:${op}`] },
   ]),
   ...OPERATION_IDS.map((op) => ({
     check: `${op}.auth-missing-401`,

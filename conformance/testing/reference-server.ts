@@ -88,6 +88,16 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       if (decoded.split(':')[1] === REFERENCE_TOKEN) variant = undefined;
     }
     if (variant === 'rejected' && has('token-prefix-match', op) && header?.slice(7).startsWith(REFERENCE_TOKEN)) variant = undefined;
+    // Fault of the malformed class: the first word after the scheme is taken for the token, quotes stripped.
+    if (
+      variant === 'rejected' &&
+      has('token-first-word', op) &&
+      header
+        ?.slice(7)
+        .split(/[\s,]+/)[0]
+        ?.replace(/"/g, '') === REFERENCE_TOKEN
+    )
+      variant = undefined;
     if (variant === undefined || has(`auth-accepts-${variant}`, op)) return true;
     if (has(`auth-403-${variant}`, op) || has('auth-403')) {
       problem(res, 403, 'forbidden');

@@ -76,10 +76,10 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   /** Bearer check; answers 401 (or a faulty alternative) and returns false when refused. */
   const authorized = (req: http.IncomingMessage, res: http.ServerResponse, op: Op): boolean => {
     const header = req.headers.authorization;
-    let variant: 'missing' | 'non-bearer' | 'rejected' | undefined;
+    let variant: 'missing' | 'non-bearer' | 'rejected' | 'malformed' | undefined;
     if (header === undefined || header.trim() === '' || /^Bearer\s*$/i.test(header)) variant = 'missing';
     else if (!/^Bearer /i.test(header)) variant = 'non-bearer';
-    else if (header.slice(7).trim() !== REFERENCE_TOKEN) variant = 'rejected';
+    else if (header.slice(7).trim() !== REFERENCE_TOKEN) variant = /[\s",]/.test(header.slice(7).trim()) ? 'malformed' : 'rejected';
     // Faults of a partition class: the token under any scheme; a Basic credential whose password is the token;
     // a token that merely starts with the real one.
     if (variant === 'non-bearer' && has('token-any-scheme', op) && header?.split(' ')[1] === REFERENCE_TOKEN) variant = undefined;
@@ -90,7 +90,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     if (variant === 'rejected' && has('token-prefix-match', op) && header?.slice(7).startsWith(REFERENCE_TOKEN)) variant = undefined;
     // Fault of the malformed class: the first word after the scheme is taken for the token, quotes stripped.
     if (
-      variant === 'rejected' &&
+      variant === 'malformed' &&
       has('token-first-word', op) &&
       header
         ?.slice(7)
@@ -104,7 +104,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       return false;
     }
     const challenge =
-      variant === 'rejected' && !has('auth-no-invalid-token', op)
+      (variant === 'rejected' || variant === 'malformed') && !has('auth-no-invalid-token', op)
         ? 'Bearer realm="reference", error="invalid_token"'
         : 'Bearer realm="reference"';
     problem(res, 401, 'send a valid bearer token', {}, has('auth-no-challenge', op) ? {} : { 'www-authenticate': challenge });

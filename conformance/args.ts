@@ -10,7 +10,7 @@ import { StartError } from './start-error.js';
 export const USAGE = `usage: goods-conformance [--base-url URL] [--token TOKEN] [--order-number NUMBER] [--level spec|strict]
                          [--rejected-token TOKEN] [--unknown-order-number NUMBER] [--read-only]
                          [--max-writes N] [--timeout MS] [--seed N] [--reporter spec|json|junit|html]
-                         [--output DIR]
+                         [--output DIR] [--deadline MS] [--list-checks]
 --reporter takes one name or a comma-separated list (e.g. junit,html): one report file each, in --output.
 The token may also come from the environment variable CONFORMANCE_TOKEN.`;
 
@@ -27,6 +27,8 @@ const OPTIONS = {
   seed: { type: 'string' },
   reporter: { type: 'string' },
   output: { type: 'string' },
+  deadline: { type: 'string' },
+  'list-checks': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -75,10 +77,11 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
   }
 
   const token = nonEmpty('token', str('token')) ?? (env['CONFORMANCE_TOKEN'] || undefined);
-  if (baseUrl !== undefined && token === undefined) {
+  const listing = values['list-checks'] === true;
+  if (baseUrl !== undefined && token === undefined && !listing) {
     throw new StartError('no token for the server under test', 'pass --token TOKEN or set CONFORMANCE_TOKEN');
   }
-  if (baseUrl !== undefined && str('order-number') === undefined) {
+  if (baseUrl !== undefined && str('order-number') === undefined && !listing) {
     throw new StartError('no order number for the server under test', 'pass --order-number NUMBER (an existing order with lots)');
   }
 
@@ -111,6 +114,8 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
     seed: integer('seed', str('seed'), 0),
     reporters: reporters as ReporterName[] | undefined,
     outputDir: nonEmpty('output', str('output')),
+    deadlineMs: integer('deadline', str('deadline'), 1),
+    listChecks: values['list-checks'] === true ? true : undefined,
   });
   if (config.rejectedToken === config.token) {
     throw new StartError('--rejected-token equals the token', 'pass a token the server refuses, e.g. --rejected-token invalid');

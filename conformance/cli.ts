@@ -5,6 +5,7 @@
  * the reason and the fix).
  */
 import { parseConformanceArgs, USAGE } from './args.js';
+import { describeChecks } from './coverage.js';
 import { runConformance } from './run.js';
 import { StartError } from './start-error.js';
 
@@ -13,6 +14,10 @@ async function main(): Promise<number> {
     const parsed = parseConformanceArgs(process.argv.slice(2), process.env);
     if (parsed.help) {
       process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (parsed.config.listChecks) {
+      process.stdout.write(describeChecks(parsed.config.level));
       return 0;
     }
     const result = await runConformance(parsed.config, { color: process.stdout.isTTY });

@@ -38,8 +38,14 @@ export interface ConformanceConfig {
   outputDir: string;
   /** Carried by every record the suite creates (scancodes, notes, sample numbers). */
   runMarker: string;
-  /** Upper bound of the whole run, in milliseconds (checks still pending then fail fast). */
-  runDeadlineMs: number;
+  /**
+   * Optional upper bound of the whole run, in milliseconds (`--deadline`); absent: none. Checks it
+   * cuts off are reported `not-run` (reason `deadline`), never failed. `--timeout` is never shortened
+   * except by this bound the user chose.
+   */
+  deadlineMs?: number;
+  /** `--list-checks`: print every check with its rule, level and cases, send nothing. */
+  listChecks: boolean;
 }
 
 /** The token used against the in-process mock when none is given. */
@@ -68,7 +74,7 @@ export function resolveConformanceConfig(partial: Partial<ConformanceConfig> = {
     seed: Math.floor(Math.random() * 1_000_000),
     reporters: ['spec'],
     outputDir: 'reports',
-    runDeadlineMs: 55_000,
+    listChecks: false,
     ...stripUndefined(partial),
     runMarker,
   };

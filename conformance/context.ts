@@ -1,75 +1,112 @@
 /**
- * What a check gets: the configuration, the contract at both levels, an HTTP client that records
- * every exchange, the discovered lots, seeded request bodies, and the write budget.
+ * What a check gets: the configuration, the operations model and the contract at both levels (the
+ * judgments' context), an HTTP client that records every exchange, the discovered lots, the
+ * systematic create corpus, seeded extra bodies, and the write budget (reserved per operation for
+ * its spec-level cases first).
  */
-import { isObject, listOperations, type JsonObject, type OpenApiDocument, type OperationSpec } from '../contract/document.js';
-import { compileContract, type CompiledContract, type Validator } from '../contract/schemas.js';
+import { isObject, type JsonObject, type OpenApiDocument } from '../contract/document.js';
 import type { Level } from '../contract/levels.js';
+import { operationsModel, type CreateOperationId, type OperationId, type OperationsModel } from '../contract/operations-model.js';
+import { compileContract, type CompiledContract } from '../contract/schemas.js';
+import type { JudgeContext, Violation } from '../judgments/exchange.js';
 import type { ConformanceConfig } from './config.js';
-import { bodyModel, generateBody, subSeed, type BodyModel } from './data.js';
-import { Expect, type Answered } from './expect.js';
-import { CheckSkipped } from './failure.js';
+import { carriesMarker, createCorpus, generateBody, type CorpusBody, type DiscoveredLot } from './data.js';
+import { Expect } from './expect.js';
+import { CheckFailure, CheckNotRun, CheckSkipped } from './failure.js';
 import { HttpClient, type Exchange, type HttpRequest, type Target } from './http.js';
-import { CREATE_OPERATIONS, type CreateOperationId, type OperationId } from './operations.js';
 
-/** A lot of the `--order-number` order, as the server answered it. */
-export interface DiscoveredLot {
-  id: number;
-  lotNumber?: string;
-}
+export type { DiscoveredLot } from './data.js';
 
 export interface ContextOptions {
   config: ConformanceConfig;
   /** The base URL actually used (the in-process mock's when `config.baseUrl` is absent). */
   baseUrl: string;
   document: OpenApiDocument;
-  /** Epoch ms after which no request is sent. */
-  deadline: number;
+  /** Epoch ms after which no request is sent (`--deadline`); absent: no bound. */
+  deadline?: number;
+}
+
+/**
+ * --max-writes, spent so that each create operation's spec-level cases are served first: the budget
+ * is reserved up front per operation (one at a time, in turn, up to each one's need); other writes
+ * use only what no operation has reserved.
+ */
+export class WriteBudget {
+  used = 0;
+  private readonly reserved = new Map<CreateOperationId, number>();
+  constructor(
+    readonly max: number,
+    needs: ReadonlyMap<CreateOperationId, number>,
+  ) {
+    let left = max;
+    const want = new Map(needs);
+    while (left > 0 && [...want.values()].some((n) => n > 0)) {
+      for (const [op, n] of want) {
+        if (n <= 0 || left <= 0) continue;
+        this.reserved.set(op, (this.reserved.get(op) ?? 0) + 1);
+        want.set(op, n - 1);
+        left--;
+      }
+    }
+  }
+
+  private get held(): number {
+    return [...this.reserved.values()].reduce((a, b) => a + b, 0);
+  }
+
+  /** Takes one write; `spec` writes of an operation use its reservation first. */
+  take(op: CreateOperationId, spec: boolean): boolean {
+    const mine = this.reserved.get(op) ?? 0;
+    if (spec && mine > 0) {
+      this.reserved.set(op, mine - 1);
+      this.used++;
+      return true;
+    }
+    if (this.used + this.held < this.max) {
+      this.used++;
+      return true;
+    }
+    return false;
+  }
 }
 
 export class CheckContext {
   readonly config: ConformanceConfig;
   readonly http: HttpClient;
   readonly expect: Expect;
+  readonly model: OperationsModel;
   readonly contracts: Record<Level, CompiledContract>;
-  readonly operations: Map<OperationId, OperationSpec>;
-  readonly models: Record<CreateOperationId, BodyModel>;
-  /** Requests meant to create a record, sent so far. */
-  writes = 0;
+  readonly judge: JudgeContext;
+  /** The check running now (the runner sets it; requests that time out name it). */
+  currentCheck = 'setup';
   /** 2xx answers to POST requests (records a server says it created). */
   created = 0;
+  private budget: WriteBudget | undefined;
   private readonly memos = new Map<string, Promise<unknown>>();
 
   constructor(options: ContextOptions) {
     this.config = options.config;
-    this.http = new HttpClient({ baseUrl: options.baseUrl, timeoutMs: options.config.timeoutMs, deadline: options.deadline });
+    this.http = new HttpClient({
+      baseUrl: options.baseUrl,
+      timeoutMs: options.config.timeoutMs,
+      ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
+      sender: () => this.currentCheck,
+    });
     this.expect = new Expect([options.config.token]);
     this.contracts = { spec: compileContract(options.document, 'spec'), strict: compileContract(options.document, 'strict') };
-    this.operations = new Map(listOperations(options.document).map((op) => [op.operationId as OperationId, op]));
-    const strictDoc = this.contracts.strict.document;
-    this.models = {
-      createLotTransfer: bodyModel(strictDoc, 'createLotTransfer'),
-      createTestSample: bodyModel(strictDoc, 'createTestSample'),
-    };
+    this.model = operationsModel(options.document);
+    this.judge = { level: options.config.level, model: this.model, contracts: this.contracts };
   }
 
-  /** The validator of `#/components/schemas/<name>` at a level. */
-  schema(level: Level, name: string): Validator {
-    return this.contracts[level].validator({ $ref: `#/components/schemas/${name}` });
+  /** Requests meant to create a record, sent so far. */
+  get writes(): number {
+    return this.budget?.used ?? 0;
   }
 
-  operation(id: OperationId): OperationSpec {
-    const op = this.operations.get(id);
-    if (!op) throw new Error(`the contract has no operation ${id}`);
-    return op;
-  }
-
-  /** The operation's path with `number` URL-encoded. */
+  /** The operation's path with its parameter (the order number) URL-encoded. */
   path(id: OperationId, number?: string): string {
-    const op = this.operation(id);
-    return op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-      encodeURIComponent(name === 'number' ? (number ?? this.config.orderNumber) : ''),
-    );
+    const op = this.model.get(id);
+    return this.model.pathOf(id, Object.fromEntries(op.pathParams.map((p) => [p, number ?? this.config.orderNumber])));
   }
 
   bearer(token: string = this.config.token): Record<string, string> {
@@ -77,19 +114,22 @@ export class CheckContext {
   }
 
   /** Sends any request (not counted as a write). */
-  send(request: HttpRequest): Promise<Exchange> {
-    return this.http.send(request).then((exchange) => {
-      if (request.method === 'POST' && exchange.answer && exchange.answer.status >= 200 && exchange.answer.status < 300) this.created++;
-      return exchange;
-    });
+  async send(request: HttpRequest): Promise<Exchange> {
+    const exchange = await this.http.send(request);
+    if (request.method === 'POST' && exchange.answer && exchange.answer.status >= 200 && exchange.answer.status < 300) this.created++;
+    return exchange;
   }
 
-  /** The GET of `number` with the token. */
-  getOrder(number: string, headers: Record<string, string> = this.bearer()): Promise<Exchange> {
+  /** The GET of `number` (or of an already encoded `path`) with the token. */
+  getOrder(
+    number: string,
+    headers: Record<string, string> = this.bearer(),
+    path = this.path(this.model.orderInfo.operationId, number),
+  ): Promise<Exchange> {
     return this.send({
-      target: 'getOrderInfo',
-      method: 'GET',
-      path: this.path('getOrderInfo', number),
+      target: this.model.orderInfo.operationId,
+      method: this.model.orderInfo.method,
+      path,
       headers: { accept: 'application/json', ...headers },
     });
   }
@@ -101,24 +141,39 @@ export class CheckContext {
     headers: Record<string, string> = this.bearer(),
     contentType = 'application/json',
   ): Promise<Exchange> {
-    if (this.config.readOnly) throw new CheckSkipped('--read-only: no POST request is sent');
+    if (this.config.readOnly) throw new CheckSkipped('--read-only: no POST request is sent', 'read-only');
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
     return this.send({
       target: id,
-      method: 'POST',
+      method: this.model.get(id).method,
       path: this.path(id),
       headers: { 'content-type': contentType, accept: 'application/json', ...headers },
       body: bytes,
     });
   }
 
-  /** A POST of a valid body, meant to create a record: counted against --max-writes. */
-  write(id: CreateOperationId, body: JsonObject, contentType = 'application/json'): Promise<Exchange> {
-    if (this.config.readOnly) throw new CheckSkipped('--read-only: no record is created');
-    if (this.writes >= this.config.maxWrites)
-      throw new CheckSkipped(`--max-writes ${this.config.maxWrites} reached: no further record is created`);
-    this.writes++;
-    return this.post(id, body, this.bearer(), contentType);
+  /** A POST of a valid body, meant to create a record: counted against --max-writes (`spec`: a spec-level case). */
+  async write(id: CreateOperationId, body: JsonObject, options: { spec: boolean; contentType?: string }): Promise<Exchange> {
+    if (this.config.readOnly) throw new CheckSkipped('--read-only: no record is created', 'read-only');
+    const budget = await this.writeBudget();
+    if (!budget.take(id, options.spec))
+      throw new CheckNotRun(
+        `--max-writes ${this.config.maxWrites} spent: no further record is created`,
+        'write-budget',
+        `--max-writes ${this.config.maxWrites}`,
+      );
+    return this.post(id, body, this.bearer(), options.contentType);
+  }
+
+  /** The budget, reserved for each create operation's spec-level corpus (known once the lots are). */
+  private async writeBudget(): Promise<WriteBudget> {
+    if (!this.budget) {
+      const needs = new Map<CreateOperationId, number>();
+      for (const op of this.model.creates)
+        needs.set(op.operationId as CreateOperationId, (await this.corpus(op.operationId as CreateOperationId)).length);
+      this.budget ??= new WriteBudget(this.config.maxWrites, needs);
+    }
+    return this.budget;
   }
 
   /** Runs `make` once per key; later callers get the same result (a failure is shared too). */
@@ -137,58 +192,88 @@ export class CheckContext {
     return this.memo('order', () => this.getOrder(this.config.orderNumber));
   }
 
-  /** The lots of `--order-number`; skips the calling check (with the reason) when there are none. */
+  /** The lots of `--order-number`, in the order answered; the calling case is not run (with the reason) when there are none. */
   async lots(): Promise<DiscoveredLot[]> {
-    const lots = await this.memo('lots', async () => {
+    const lots = await this.memo('lots', async (): Promise<DiscoveredLot[] | CheckNotRun> => {
       const exchange = await this.orderExchange();
       const answer = exchange.answer;
+      const blocker = `GET order ${this.config.orderNumber}`;
+      if (exchange.notSent)
+        return new CheckNotRun(
+          `lots could not be discovered: ${exchange.error ?? ''}`,
+          exchange.notSent.reason,
+          exchange.notSent.blockedBy,
+        );
       if (!answer)
-        return `lots could not be discovered: GET order ${this.config.orderNumber} got no answer (${exchange.error ?? 'unknown'})`;
+        return new CheckNotRun(`lots could not be discovered: ${blocker} got no answer (${exchange.error ?? 'unknown'})`, 'setup', blocker);
       if (answer.status < 200 || answer.status > 299)
-        return `lots could not be discovered: GET order ${this.config.orderNumber} answered ${answer.status}`;
+        return new CheckNotRun(`lots could not be discovered: ${blocker} answered ${answer.status}`, 'setup', blocker);
       let value: unknown;
       try {
         value = JSON.parse(answer.text);
       } catch {
-        return `lots could not be discovered: the order answer is not JSON`;
+        return new CheckNotRun('lots could not be discovered: the order answer is not JSON', 'setup', blocker);
       }
-      const list = isObject(value) && Array.isArray(value['lots']) ? value['lots'] : undefined;
-      const found = (list ?? [])
-        .filter(isObject)
-        .filter((lot) => Number.isSafeInteger(lot['id']))
-        .map((lot) => ({ id: lot['id'] as number, ...(typeof lot['lotNumber'] === 'string' ? { lotNumber: lot['lotNumber'] } : {}) }));
+      const { lotsMember, lotIdMember } = this.model.order;
+      const list = isObject(value) && Array.isArray(value[lotsMember]) ? value[lotsMember] : [];
+      const found = list.filter(isObject).flatMap((lot) => {
+        const id = lot[lotIdMember];
+        return typeof id === 'number' && Number.isSafeInteger(id) ? [{ id, value: lot }] : [];
+      });
       if (found.length === 0)
-        return `order ${this.config.orderNumber} has no lots with an integer id: create requests need a lot id (pass --order-number of an order with lots)`;
+        return new CheckNotRun(
+          `order ${this.config.orderNumber} has no lots with an integer ${lotIdMember}: create requests need a lot (pass --order-number of an order with lots)`,
+          'no-lots',
+          blocker,
+        );
       return found;
     });
-    if (typeof lots === 'string') throw new CheckSkipped(lots);
+    if (lots instanceof CheckNotRun) throw lots;
     return lots;
   }
 
-  /** The lot every create request names (chosen by the seed among the discovered lots). */
-  async lot(): Promise<DiscoveredLot> {
-    const lots = await this.lots();
-    return lots[subSeed(this.config.seed, 'lot') % lots.length] as DiscoveredLot;
+  /** The systematic corpus of valid bodies of a create operation (every value class, every lot up to the cap). */
+  corpus(id: CreateOperationId): Promise<CorpusBody[]> {
+    return this.memo(`corpus/${id}`, async () => createCorpus(this.model.create(id), await this.lots(), this.config.runMarker));
+  }
+
+  /** The create of corpus body `index` (memoized: the spec and strict checks judge the same answers). */
+  corpusCreate(id: CreateOperationId, index: number): Promise<{ body: CorpusBody; exchange: Exchange }> {
+    return this.memo(`corpus/${id}/${index}`, async () => {
+      const body = (await this.corpus(id))[index];
+      if (!body) throw new Error(`no corpus body ${index} for ${id}`);
+      return { body, exchange: await this.write(id, body.body, { spec: true }) };
+    });
   }
 
   /**
-   * A valid body for a create operation, generated from the contract (seeded by `key`), naming the
-   * discovered lot and carrying the run marker in every string member a record is found by.
+   * A valid body for extra cases: generated from the contract (seeded by `key`), naming the first lot,
+   * carrying the run marker in every string member a record is found by.
    */
   async body(id: CreateOperationId, key: string, members: 'all' | 'required' = 'all'): Promise<JsonObject> {
-    const lot = await this.lot();
-    const body = generateBody(this.models[id], this.config.seed, `${id}/${key}`, members);
-    const marker = this.config.runMarker;
-    body['fk_lot_id'] = lot.id;
-    for (const name of ['source_scancode', 'target_scancode', 'sample_number']) {
-      if (typeof body[name] === 'string') body[name] = `${marker}-${key}-${body[name]}`;
+    const [lot] = await this.lots();
+    const op = this.model.create(id);
+    const body = generateBody(op, this.config.seed, `${id}/${key}`, members);
+    for (const member of op.members) {
+      const value = body[member.name];
+      if (member.namesLot && lot) body[member.name] = lot.id;
+      else if (typeof value === 'string' && carriesMarker(member)) body[member.name] = `${this.config.runMarker}-${key}-${value}`;
     }
-    if (typeof body['notes'] === 'string') body['notes'] = `${marker} ${body['notes']}`;
     return body;
   }
 
-  /** The targets of the contract's operations. */
-  static readonly creates = CREATE_OPERATIONS;
+  /** Throws the violations of a judgment as one CheckFailure (every violation listed). */
+  verdict(exchange: Exchange | undefined, violations: Violation[]): void {
+    const [first, ...rest] = violations;
+    if (!first) return;
+    const failure = this.expect.failure(exchange, first.rule, first.expected, [first, ...rest].map((v) => v.reason).join('; '));
+    throw new CheckFailure(failure.details);
+  }
+
+  /** The exchange has an answer, or the case is not run (blocked) / failed (its own time-out, a closed connection). */
+  sent(exchange: Exchange): void {
+    if (exchange.notSent) throw new CheckNotRun(exchange.error ?? 'not sent', exchange.notSent.reason, exchange.notSent.blockedBy);
+  }
 }
 
-export type { Answered, Target };
+export type { Target };

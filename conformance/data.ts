@@ -1,77 +1,152 @@
 /**
- * Request bodies derived from the contract's request schemas (strict level): valid bodies generated
- * with json-schema-faker (seeded: the same seed and key give the same body), and invalid bodies
- * derived from a valid one (each required member dropped, each member given a wrong type, each
- * bound broken, an unknown member added), each naming the member a server must point at.
+ * Request bodies, derived from the operations model (`contract/operations-model.ts`), never from
+ * what a server happens to do:
+ * - the systematic create corpus: for every member, each class of value a real client sends
+ *   (`valueClasses`), every optional member also omitted, every lot of the order (up to LOT_CAP);
+ *   fixed, independent of the seed;
+ * - one extra generated body per operation (json-schema-faker, seeded: the seed adds cases on top);
+ * - invalid bodies: each required member dropped, each member given each wrong JSON type, each bound
+ *   broken, an unknown member, several problems at once; JSON that is not an object; malformed JSON.
  */
 import { generateSync, type JsonSchema } from 'json-schema-faker';
-import { deref, isObject, listOperations, type JsonObject, type JsonValue, type OpenApiDocument } from '../contract/document.js';
-import type { CreateOperationId } from './operations.js';
+import { isObject, type JsonObject, type JsonValue } from '../contract/document.js';
+import type { MemberModel, OperationModel } from '../contract/operations-model.js';
 
-/** The members of one create request, as the contract states them. */
-export interface BodyModel {
-  operation: CreateOperationId;
-  /** Every member, its schema with `$ref`s inlined and `allOf` merged. */
-  properties: Record<string, JsonObject>;
-  required: string[];
-  /** Members the server assigns (`readOnly`). */
-  readOnly: string[];
+/** At most this many lots of the order are named by the create corpus (documented in --list-checks). */
+export const LOT_CAP = 10;
+
+/** A lot of the order, as the server answered it. */
+export interface DiscoveredLot {
+  id: number;
+  /** The lot object as answered (for `x-default-from` defaults). */
+  value: JsonObject;
+}
+
+export interface ValueClass {
+  name: string;
+  value: JsonValue;
+}
+
+export interface CorpusBody {
+  /** e.g. `lot 2002; amount: fraction; completed: true; lotnumber: omitted` */
+  name: string;
+  body: JsonObject;
+  lot: DiscoveredLot;
 }
 
 export interface InvalidBody {
   /** What was broken, e.g. `amount: exclusiveMinimum broken`. */
   label: string;
   body: JsonObject;
-  /** The JSON Pointer the answer's `errors[]` must name. */
-  pointer: string;
+  /** The JSON Pointers the answer's `errors[]` must name (one entry per problem). */
+  pointers: string[];
 }
 
-/** Resolves every `$ref` and merges `allOf` parts into one schema object; drops `x-` keywords. */
-export function inlineSchema(doc: OpenApiDocument, schema: JsonValue, depth = 0): JsonObject {
-  if (depth > 20) return {};
-  const node = deref(doc, schema) ?? {};
-  const out: JsonObject = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === '$ref' || key.startsWith('x-') || key === 'allOf' || key === 'examples' || key === 'description') continue;
-    if (key === 'properties' && isObject(value)) {
-      const props: JsonObject = {};
-      for (const [name, sub] of Object.entries(value)) props[name] = inlineSchema(doc, sub, depth + 1);
-      out[key] = props;
-    } else if (key === 'items') {
-      out[key] = inlineSchema(doc, value, depth + 1);
-    } else {
-      out[key] = value;
+/** A string member carries the run marker when a record is found by it (no default from elsewhere, no fixed default). */
+export function carriesMarker(member: MemberModel): boolean {
+  return (
+    member.type === 'string' &&
+    !member.readOnly &&
+    member.defaultFrom === undefined &&
+    (member.default === undefined || member.default === '')
+  );
+}
+
+const num = (member: MemberModel, keyword: string): number | undefined => member.bounds.find((b) => b.keyword === keyword)?.value;
+
+/** The classes of value a client sends for a member (not `fk_lot_id`: that one names each lot). */
+export function valueClasses(member: MemberModel, marker: string): ValueClass[] {
+  switch (member.type) {
+    case 'boolean':
+      return [
+        { name: 'true', value: true },
+        { name: 'false', value: false },
+      ];
+    case 'integer': {
+      const min = num(member, 'minimum') ?? (num(member, 'exclusiveMinimum') ?? 0) + 1;
+      return [
+        { name: 'smallest allowed', value: min },
+        { name: 'typical', value: min + 41 },
+        { name: 'large (2^31-1)', value: 2_147_483_647 },
+      ];
     }
+    case 'number': {
+      const low = num(member, 'exclusiveMinimum');
+      const min = num(member, 'minimum');
+      const smallest = low !== undefined ? low + 0.001 : (min ?? 0);
+      return [
+        { name: 'whole number', value: 5 },
+        { name: 'fraction', value: 12.5 },
+        { name: 'just above the lower bound', value: smallest },
+        { name: 'large', value: 1_000_000 },
+      ];
+    }
+    case 'string': {
+      const prefix = carriesMarker(member) ? `${marker}-` : '';
+      const minLength = num(member, 'minLength') ?? 0;
+      const classes: ValueClass[] = [
+        { name: 'plain ASCII', value: `${prefix}A-1001` },
+        { name: 'unicode and spaces', value: `${prefix}Prüf Ä ü 東京 ✓` },
+        { name: 'long (200 chars)', value: `${prefix}L`.padEnd(200, 'x') },
+      ];
+      // Empty only where it cannot break uniqueness or the marker: members without a marker, or defaulting to ''.
+      if (minLength === 0 && (!carriesMarker(member) || member.default === '')) classes.push({ name: 'empty', value: '' });
+      return classes;
+    }
+    default:
+      return [];
   }
-  if (Array.isArray(node['allOf'])) {
-    for (const part of node['allOf']) {
-      const merged = inlineSchema(doc, part, depth + 1);
-      for (const [key, value] of Object.entries(merged)) {
-        if (key === 'properties' && isObject(value)) out[key] = { ...(isObject(out[key]) ? out[key] : {}), ...value };
-        else if (key === 'required' && Array.isArray(value))
-          out[key] = [...new Set([...(Array.isArray(out[key]) ? out[key] : []), ...value])];
-        else if (!(key in out)) out[key] = value;
+}
+
+/** The members a client writes (server-assigned ones aside). */
+export function writable(op: OperationModel): MemberModel[] {
+  return op.members.filter((m) => !m.readOnly);
+}
+
+/**
+ * The systematic corpus of valid bodies of a create operation: body i gives member j the class
+ * (i + j) mod k (k = its classes, plus `omitted` for an optional member) and names lot i mod lots,
+ * so every class of every member and every lot (up to LOT_CAP) is sent at least once.
+ */
+export function createCorpus(op: OperationModel, lots: readonly DiscoveredLot[], marker: string): CorpusBody[] {
+  const named = lots.slice(0, LOT_CAP);
+  if (named.length === 0) return [];
+  const members = writable(op).filter((m) => !m.namesLot);
+  const lotMember = writable(op).find((m) => m.namesLot);
+  const classes = members.map((m) => [
+    ...valueClasses(m, marker),
+    ...(m.required ? [] : [{ name: 'omitted', value: null, omitted: true }]),
+  ]);
+  const size = Math.max(named.length, ...classes.map((c) => c.length));
+  const corpus: CorpusBody[] = [];
+  for (let i = 0; i < size; i++) {
+    const lot = named[i % named.length] as DiscoveredLot;
+    const body: JsonObject = lotMember ? { [lotMember.name]: lot.id } : {};
+    const parts = [`lot ${lot.id}`];
+    members.forEach((member, j) => {
+      const list = classes[j] ?? [];
+      const chosen = list[(i + j) % list.length];
+      if (!chosen) return;
+      parts.push(`${member.name}: ${chosen.name}`);
+      if (!('omitted' in chosen)) body[member.name] = chosen.value;
+    });
+    // Every record carries the run marker: when no member took it, the first optional marker member gets it.
+    const bearers = members.filter(carriesMarker);
+    if (
+      !bearers.some((m) => {
+        const v = body[m.name];
+        return typeof v === 'string' && v.startsWith(marker);
+      })
+    ) {
+      const bearer = bearers.find((m) => !m.required);
+      if (bearer) {
+        body[bearer.name] = `${marker}-${i}`;
+        parts.push(`${bearer.name}: run marker`);
       }
     }
+    corpus.push({ name: parts.join('; '), body, lot });
   }
-  return out;
-}
-
-/** The body model of a create operation, read from the (strict) contract. */
-export function bodyModel(doc: OpenApiDocument, operation: CreateOperationId): BodyModel {
-  const spec = listOperations(doc).find((op) => op.operationId === operation);
-  const schema = spec?.requestBody?.content.get('application/json');
-  if (!schema) throw new Error(`the contract has no application/json request body for ${operation}`);
-  const inlined = inlineSchema(doc, schema);
-  const properties: Record<string, JsonObject> = {};
-  const readOnly: string[] = [];
-  for (const [name, sub] of Object.entries(isObject(inlined['properties']) ? inlined['properties'] : {})) {
-    if (!isObject(sub)) continue;
-    properties[name] = sub;
-    if (sub['readOnly'] === true) readOnly.push(name);
-  }
-  const required = Array.isArray(inlined['required']) ? inlined['required'].filter((r): r is string => typeof r === 'string') : [];
-  return { operation, properties, required, readOnly };
+  return corpus;
 }
 
 /** A 32-bit seed per (run seed, key): a body does not depend on which other bodies were made. */
@@ -81,16 +156,17 @@ export function subSeed(seed: number, key: string): number {
   return h % 2_147_483_647 || 1;
 }
 
-/** Generates a body with every writable member (`all`) or only the required ones. */
-export function generateBody(model: BodyModel, seed: number, key: string, members: 'all' | 'required'): JsonObject {
+/** Generates a body with every writable member (`all`) or only the required ones, seeded by (seed, key). */
+export function generateBody(op: OperationModel, seed: number, key: string, members: 'all' | 'required'): JsonObject {
   const properties: JsonObject = {};
-  for (const [name, schema] of Object.entries(model.properties)) {
-    if (model.readOnly.includes(name)) continue;
-    if (members === 'required' && !model.required.includes(name)) continue;
-    const copy: JsonObject = { ...schema };
+  for (const member of writable(op)) {
+    if (members === 'required' && !member.required) continue;
+    const copy: JsonObject = { ...member.schema };
     delete copy['default'];
     delete copy['readOnly'];
-    properties[name] = copy;
+    delete copy['x-default-from'];
+    delete copy['x-default-sequence'];
+    properties[member.name] = copy;
   }
   const schema = { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
   const value = generateSync(schema as unknown as JsonSchema, {
@@ -98,80 +174,126 @@ export function generateBody(model: BodyModel, seed: number, key: string, member
     alwaysFakeOptionals: true,
     useDefaultValue: false,
   });
-  if (!isObject(value)) throw new Error(`json-schema-faker made no object for ${model.operation}`);
+  if (!isObject(value)) throw new Error(`json-schema-faker made no object for ${op.operationId}`);
   return value;
 }
 
-function typeOf(schema: JsonObject): string | undefined {
-  return typeof schema['type'] === 'string' ? schema['type'] : undefined;
+/** Every value of another JSON type than the member's, one per type class. */
+export function wrongTypeValues(member: MemberModel): ValueClass[] {
+  const all: ValueClass[] = [
+    { name: 'string', value: '12' },
+    { name: 'fraction', value: 1.5 },
+    { name: 'whole number', value: 12 },
+    { name: 'boolean', value: true },
+    { name: 'null', value: null },
+    { name: 'array', value: [] },
+    { name: 'object', value: {} },
+  ];
+  const allowed: Record<string, string[]> = {
+    string: ['string'],
+    integer: ['whole number'],
+    number: ['whole number', 'fraction'],
+    boolean: ['boolean'],
+  };
+  const ok = allowed[member.type ?? ''] ?? [];
+  return all.filter((c) => !ok.includes(c.name));
 }
 
-/** A value of another JSON type than the schema's. */
-function wrongType(schema: JsonObject): JsonValue {
-  switch (typeOf(schema)) {
-    case 'string':
-      return 12345;
-    case 'integer':
-    case 'number':
-      return 'not-a-number';
-    case 'boolean':
-      return 'true';
-    case 'array':
-    case 'object':
-      return 'not-a-structure';
-    default:
-      return [];
-  }
-}
-
-/** For each bound of a schema, a value just past it. */
-function brokenBounds(schema: JsonObject): { keyword: string; value: JsonValue }[] {
-  const out: { keyword: string; value: JsonValue }[] = [];
-  const integer = typeOf(schema) === 'integer';
-  const step = integer ? 1 : 0.5;
-  const num = (k: string): number | undefined => (typeof schema[k] === 'number' ? schema[k] : undefined);
-  const min = num('minimum');
-  if (min !== undefined) out.push({ keyword: 'minimum', value: min - step });
-  const exMin = num('exclusiveMinimum');
-  if (exMin !== undefined) out.push({ keyword: 'exclusiveMinimum', value: exMin });
-  const max = num('maximum');
-  if (max !== undefined) out.push({ keyword: 'maximum', value: max + step });
-  const exMax = num('exclusiveMaximum');
-  if (exMax !== undefined) out.push({ keyword: 'exclusiveMaximum', value: exMax });
-  const minLength = num('minLength');
-  if (minLength !== undefined && minLength > 0) out.push({ keyword: 'minLength', value: 'x'.repeat(minLength - 1) });
-  const maxLength = num('maxLength');
-  if (maxLength !== undefined) out.push({ keyword: 'maxLength', value: 'x'.repeat(maxLength + 1) });
-  return out;
+/** For each bound of a member, a value just past it. */
+export function brokenBounds(member: MemberModel): ValueClass[] {
+  const step = member.type === 'integer' ? 1 : 0.5;
+  return member.bounds.flatMap(({ keyword, value }): ValueClass[] => {
+    switch (keyword) {
+      case 'minimum':
+        return [{ name: `${keyword} ${value} broken`, value: value - step }];
+      case 'exclusiveMinimum':
+        return [
+          { name: `${keyword} ${value} broken (equal)`, value },
+          { name: `${keyword} ${value} broken (below)`, value: value - step },
+        ];
+      case 'maximum':
+        return [{ name: `${keyword} ${value} broken`, value: value + step }];
+      case 'exclusiveMaximum':
+        return [{ name: `${keyword} ${value} broken (equal)`, value }];
+      case 'minLength':
+        return value > 0 ? [{ name: `${keyword} ${value} broken`, value: 'x'.repeat(value - 1) }] : [];
+      case 'maxLength':
+        return [{ name: `${keyword} ${value} broken`, value: 'x'.repeat(value + 1) }];
+    }
+  });
 }
 
 export const UNKNOWN_MEMBER = 'conformance_unknown_member';
 
-export function missingRequired(model: BodyModel, valid: JsonObject): InvalidBody[] {
-  return model.required.map((name) => {
-    const body = { ...valid };
-    delete body[name];
-    return { label: `required member ${name} dropped`, body, pointer: `/${name}` };
-  });
+export function missingRequired(op: OperationModel, valid: JsonObject): InvalidBody[] {
+  return writable(op)
+    .filter((m) => m.required)
+    .map((m) => {
+      const body = { ...valid };
+      delete body[m.name];
+      return { label: `${m.name}: missing`, body, pointers: [`/${m.name}`] };
+    });
 }
 
-export function wrongTypes(model: BodyModel, valid: JsonObject): InvalidBody[] {
-  return Object.entries(model.properties)
-    .filter(([name]) => !model.readOnly.includes(name))
-    .map(([name, schema]) => ({ label: `${name} given a wrong type`, body: { ...valid, [name]: wrongType(schema) }, pointer: `/${name}` }));
+export function wrongTypes(op: OperationModel, valid: JsonObject): InvalidBody[] {
+  return writable(op).flatMap((m) =>
+    wrongTypeValues(m).map((c) => ({ label: `${m.name}: ${c.name}`, body: { ...valid, [m.name]: c.value }, pointers: [`/${m.name}`] })),
+  );
 }
 
-export function outOfBounds(model: BodyModel, valid: JsonObject): InvalidBody[] {
-  const out: InvalidBody[] = [];
-  for (const [name, schema] of Object.entries(model.properties)) {
-    if (model.readOnly.includes(name)) continue;
-    for (const { keyword, value } of brokenBounds(schema)) {
-      out.push({ label: `${name} breaks ${keyword}`, body: { ...valid, [name]: value }, pointer: `/${name}` });
-    }
-  }
-  return out;
+export function outOfBounds(op: OperationModel, valid: JsonObject): InvalidBody[] {
+  return writable(op).flatMap((m) =>
+    brokenBounds(m).map((c) => ({ label: `${m.name}: ${c.name}`, body: { ...valid, [m.name]: c.value }, pointers: [`/${m.name}`] })),
+  );
 }
 
 export function unknownMember(valid: JsonObject, marker: string): InvalidBody[] {
-  return [{ label: `unknown member ${UNKNOWN_MEMBER} added`, body: { ...valid, [UNKNOWN_MEMBER]: marker }, pointer: `/${UNKNOWN_MEMBER}` }];
+  return [{ label: `unknown member ${UNKNOWN_MEMBER}`, body: { ...valid, [UNKNOWN_MEMBER]: marker }, pointers: [`/${UNKNOWN_MEMBER}`] }];
+}
+
+/** One body with several problems at once (a required member missing, a wrong type, a broken bound, an unknown member). */
+export function severalProblems(op: OperationModel, valid: JsonObject, marker: string): InvalidBody[] {
+  const body: JsonObject = { ...valid, [UNKNOWN_MEMBER]: marker };
+  const pointers = [`/${UNKNOWN_MEMBER}`];
+  const members = writable(op);
+  const missing = members.find((m) => m.required && !m.namesLot);
+  if (missing) {
+    delete body[missing.name];
+    pointers.push(`/${missing.name}`);
+  }
+  const bounded = members.find((m) => m !== missing && brokenBounds(m).length > 0 && !m.namesLot);
+  const broken = bounded ? brokenBounds(bounded)[0] : undefined;
+  if (bounded && broken) {
+    body[bounded.name] = broken.value;
+    pointers.push(`/${bounded.name}`);
+  }
+  const typed = members.find((m) => m !== missing && m !== bounded && !m.namesLot && wrongTypeValues(m).length > 0);
+  const wrong = typed ? wrongTypeValues(typed)[0] : undefined;
+  if (typed && wrong) {
+    body[typed.name] = wrong.value;
+    pointers.push(`/${typed.name}`);
+  }
+  return [{ label: `${pointers.length} problems: ${pointers.join(', ')}`, body, pointers }];
+}
+
+/** Every kind of JSON text that is not an object. */
+export function nonObjectJson(valid: JsonObject): { label: string; text: string }[] {
+  return [
+    { label: 'null', text: 'null' },
+    { label: 'array (of the valid body)', text: JSON.stringify([valid]) },
+    { label: 'string', text: JSON.stringify(JSON.stringify(valid)) },
+    { label: 'number', text: '42' },
+    { label: 'boolean', text: 'true' },
+  ];
+}
+
+/** Texts that are not JSON at all. */
+export function malformedJson(valid: JsonObject): { label: string; text: string }[] {
+  const text = JSON.stringify(valid);
+  return [
+    { label: 'truncated object', text: text.slice(0, -1) },
+    { label: 'trailing comma', text: `${text.slice(0, -1)},}` },
+    { label: 'single-quoted strings', text: text.replace(/"/g, "'") },
+    { label: 'empty body', text: '' },
+  ];
 }

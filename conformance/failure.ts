@@ -2,6 +2,7 @@
  * A failed check, as data: the rule it enforces, the request that showed it, what came back and
  * what was expected. Thrown by a check's `run`; the reporters print it.
  */
+import type { SkipReason } from './report/results.js';
 
 /** A request as shown in a report (the token is redacted, big bodies are cut). */
 export interface ShownRequest {
@@ -34,11 +35,25 @@ export class CheckFailure extends Error {
   }
 }
 
-/** The check does not apply to this run (e.g. --read-only, no lots, --max-writes reached). */
+/** The check (or one case of it) does not apply: the user left it out (`read-only`) or there is nothing to judge. */
 export class CheckSkipped extends Error {
-  constructor(reason: string) {
-    super(reason);
+  readonly reason: SkipReason;
+  constructor(message: string, reason: SkipReason = 'not-applicable') {
+    super(message);
     this.name = 'CheckSkipped';
+    this.reason = reason;
+  }
+}
+
+/** The check (or one case of it) should have run but could not: `blockedBy` says what stopped it. */
+export class CheckNotRun extends Error {
+  readonly reason: SkipReason;
+  readonly blockedBy: string;
+  constructor(message: string, reason: SkipReason, blockedBy: string) {
+    super(message);
+    this.name = 'CheckNotRun';
+    this.reason = reason;
+    this.blockedBy = blockedBy;
   }
 }
 

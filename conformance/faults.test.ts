@@ -1,30 +1,64 @@
 /**
- * Every check can fail: for each registered check, the reference server with a fault that breaks
- * exactly that rule makes exactly that check fail (at the check's level); without faults it passes.
+ * Every check can fail, and verdicts do not depend on the seed: for each registered check, the
+ * reference server with a fault that breaks exactly that rule (one fault per partition class of the
+ * rule's inputs) makes exactly that check fail (at the check's level); without faults it passes. The
+ * whole table and the correct server are run under three seeds with identical verdicts.
  */
 import assert from 'node:assert/strict';
 import { readContract } from '../contract/document.js';
+import type { Level } from '../contract/levels.js';
 import { CHECKS } from './checks/index.js';
 import { resolveConformanceConfig } from './config.js';
 import { runConformance } from './run.js';
-import { FAULT_CASES } from './testing/faults.js';
+import { ALLOWED_VARIATIONS, FAULT_CASES } from './testing/faults.js';
 import { REFERENCE_TOKEN, startReferenceServer } from './testing/reference-server.js';
-import type { Level } from '../contract/levels.js';
 
 const document = readContract();
+const SEEDS = [7, 1234, 987654];
 
-async function failingChecks(faults: string[], level: Level): Promise<string[]> {
+/** Check id → status of a run against the reference server with `faults`. */
+async function verdicts(faults: readonly string[], level: Level, seed: number): Promise<Map<string, string>> {
   const server = await startReferenceServer(faults);
   try {
-    const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level, seed: 7, outputDir: 'reports/test' });
+    const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level, seed, outputDir: 'reports/test' });
     const { verdict } = await runConformance(config, { write: () => undefined, document });
-    return verdict.checks
-      .filter((c) => c.status === 'failed')
-      .map((c) => c.id)
-      .sort();
+    return new Map(verdict.checks.map((c) => [c.id, c.status]));
   } finally {
     await server.close();
   }
+}
+
+const failing = (map: Map<string, string>): string[] =>
+  [...map]
+    .filter(([, status]) => status === 'failed')
+    .map(([id]) => id)
+    .sort();
+
+/** The table's runs: the correct server (strict) and each fault at its check's level. */
+const RUNS: { name: string; faults: string[]; level: Level }[] = [
+  { name: 'no fault', faults: [], level: 'strict' },
+  ...FAULT_CASES.map((f) => ({
+    name: f.faults.join(', '),
+    faults: f.faults,
+    level: CHECKS.find((c) => c.id === f.check)?.level ?? 'strict',
+  })),
+];
+
+/** Verdict vectors of every run of the table under a seed, two runs at a time. */
+async function table(seed: number): Promise<string[]> {
+  const out: string[] = new Array<string>(RUNS.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < RUNS.length) {
+      const index = next++;
+      const run = RUNS[index];
+      if (!run) continue;
+      const map = await verdicts(run.faults, run.level, seed);
+      out[index] = `${run.name} @${run.level}: ${[...map].map(([id, s]) => `${id}=${s}`).join(' ')}`;
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return out;
 }
 
 describe('conformance checks against the reference server', () => {
@@ -44,8 +78,21 @@ describe('conformance checks against the reference server', () => {
     );
   });
 
-  it('the reference server without faults passes every check at strict level', async () => {
-    assert.deepEqual(await failingChecks([], 'strict'), []);
+  it('the reference server without faults passes every check at strict level (every check ran: exit 0)', async () => {
+    const map = await verdicts([], 'strict', SEEDS[0] ?? 7);
+    assert.deepEqual(failing(map), []);
+    assert.deepEqual(
+      [...map].filter(([, s]) => s !== 'passed'),
+      [],
+    );
+  });
+
+  it(`a server with variations the contract allows (${ALLOWED_VARIATIONS.join(', ')}) passes every check at strict level`, async () => {
+    const map = await verdicts(ALLOWED_VARIATIONS, 'strict', SEEDS[0] ?? 7);
+    assert.deepEqual(
+      [...map].filter(([, s]) => s !== 'passed'),
+      [],
+    );
   });
 
   for (const fault of FAULT_CASES) {
@@ -53,7 +100,13 @@ describe('conformance checks against the reference server', () => {
     it(`${fault.check} fails (and nothing else) with fault ${fault.faults.join(', ')}`, async () => {
       assert.ok(check, `registered check ${fault.check}`);
       const expected = [fault.check, ...(fault.alsoFails ?? [])].sort();
-      assert.deepEqual(await failingChecks(fault.faults, check.level), expected);
+      assert.deepEqual(failing(await verdicts(fault.faults, check.level, SEEDS[0] ?? 7)), expected);
     });
   }
+
+  it(`seed independence: the whole fault table and the correct server give identical verdicts under seeds ${SEEDS.join(', ')}`, async function () {
+    this.timeout(600_000);
+    const [first, ...others] = await Promise.all(SEEDS.map((seed) => table(seed)));
+    for (const [i, other] of others.entries()) assert.deepEqual(other, first, `seed ${SEEDS[i + 1] ?? ''} against seed ${SEEDS[0] ?? ''}`);
+  });
 });

@@ -1,14 +1,19 @@
 /**
- * The suite's HTTP client: pactum sends every request; a connection hook bounds each request in
- * time (a hard deadline, not an idle timer) and in size (the answer is cut off past 1 MiB). Every
- * exchange is kept (for the checks that look at all answers). After a request of an operation
- * times out, further requests of that operation are not sent: they fail at once, so a server that
- * never answers one operation cannot stretch the run past its deadline.
+ * The suite's HTTP client: pactum sends every request; a connection hook (pactum's `withCore`, the
+ * `http.request` options) bounds each request in time (a hard timer of exactly `--timeout`, never
+ * shortened) and in size (the answer is cut off past 1 MiB). Every exchange is kept (for the checks
+ * that look at all answers). After a request of an operation times out, further requests of that
+ * operation are not sent (they come back `notSent`, blocked by that time-out), so a server that
+ * never answers costs one time-out per operation. With a run deadline (`--deadline`), requests are
+ * not sent past it, and a request the deadline cuts off is `notSent` too: never a failure.
  */
+import type { ClientRequestArgs } from 'node:http';
 import net from 'node:net';
+import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import pactum from 'pactum';
-import type { OperationId } from './operations.js';
+import type { OperationId } from '../contract/operations-model.js';
+import type { SkipReason } from './report/results.js';
 
 pactum.settings.setLogLevel('SILENT');
 
@@ -40,51 +45,77 @@ export interface Exchange {
   answer?: HttpAnswer;
   /** Why there is no answer (time-out, closed connection, answer too large, not sent). */
   error?: string;
+  /** This request itself ran out of its --timeout. */
   timedOut: boolean;
+  /** The request was not sent, or cut off by the deadline: what blocked it. */
+  notSent?: { reason: SkipReason; blockedBy: string };
 }
 
 export interface HttpClientOptions {
   baseUrl: string;
   timeoutMs: number;
-  /** Epoch ms after which no request is sent any more. */
-  deadline: number;
+  /** Epoch ms after which no request is sent any more (`--deadline`); absent: no bound. */
+  deadline?: number;
+  /** Who sends (a check id), for the `blockedBy` of later requests after a time-out. */
+  sender?: () => string;
 }
 
 export class HttpClient {
   readonly history: Exchange[] = [];
-  readonly timedOut = new Map<Target, string>();
+  /** Per target: the request that timed out and the check that sent it. */
+  readonly timedOut = new Map<Target, { request: string; by: string }>();
   constructor(readonly options: HttpClientOptions) {}
+
+  /** What blocks requests of a target, if anything (an earlier time-out of it, or the deadline). */
+  blocked(target: Target, sender?: string): { reason: SkipReason; blockedBy: string } | undefined {
+    const earlier = this.timedOut.get(target);
+    if (earlier && earlier.by !== sender)
+      return { reason: 'timed-out-operation', blockedBy: `${earlier.by} (${earlier.request} timed out)` };
+    // Requests that belong to no operation: blocked once the server answered nothing and something timed out.
+    if (target === 'server' && this.timedOut.size > 0 && !this.history.some((e) => e.answer)) {
+      const first = [...this.timedOut.values()][0];
+      if (first)
+        return { reason: 'timed-out-operation', blockedBy: `${first.by} (${first.request} timed out; the server answered no request)` };
+    }
+    if (this.options.deadline !== undefined && Date.now() >= this.options.deadline)
+      return { reason: 'deadline', blockedBy: 'the deadline (--deadline)' };
+    return undefined;
+  }
 
   async send(request: HttpRequest): Promise<Exchange> {
     const exchange: Exchange = { request, timedOut: false };
-    const earlier = this.timedOut.get(request.target);
-    const remaining = this.options.deadline - Date.now();
-    if (earlier !== undefined) {
-      exchange.error = `not sent: ${request.target} timed out earlier (${earlier})`;
-      exchange.timedOut = true;
-    } else if (remaining <= 0) {
-      exchange.error = 'not sent: the run deadline has passed';
-      exchange.timedOut = true;
+    const blocked = this.blocked(request.target);
+    if (blocked) {
+      exchange.notSent = blocked;
+      exchange.error = `not sent: blocked by ${blocked.blockedBy}`;
     } else {
-      await this.transmit(exchange, Math.min(this.options.timeoutMs, remaining));
+      await this.transmit(exchange);
     }
     this.history.push(exchange);
     return exchange;
   }
 
-  private async transmit(exchange: Exchange, timeoutMs: number): Promise<void> {
+  private async transmit(exchange: Exchange): Promise<void> {
     const { request } = exchange;
     const url = `${this.options.baseUrl}${request.path}`;
     const secure = url.startsWith('https:');
+    const timeoutMs = this.options.timeoutMs;
+    const untilDeadline = this.options.deadline === undefined ? Infinity : this.options.deadline - Date.now();
+    const cutByDeadline = untilDeadline < timeoutMs;
+    const limit = Math.min(timeoutMs, untilDeadline);
     let timedOut = false;
     let tooLarge = false;
-    const createConnection = (opts: net.NetConnectOpts & tls.ConnectionOptions): net.Socket => {
-      const socket = secure ? tls.connect({ ...opts, servername: (opts as { host?: string }).host }) : net.createConnection(opts);
+    const createConnection = (options: ClientRequestArgs): Duplex => {
+      const host = options.hostname ?? options.host ?? undefined;
+      const port = Number(options.port);
+      const socket = secure
+        ? tls.connect({ host: host ?? undefined, port, ...(host && net.isIP(host) === 0 ? { servername: host } : {}) })
+        : net.createConnection({ host: host ?? undefined, port });
       let received = 0;
       const timer = setTimeout(() => {
         timedOut = true;
-        socket.destroy(new Error(`timed out after ${timeoutMs} ms`));
-      }, timeoutMs);
+        socket.destroy(new Error(`timed out after ${limit} ms`));
+      }, limit);
       socket.on('data', (chunk: Buffer) => {
         received += chunk.length;
         if (received > MAX_ANSWER_BYTES) {
@@ -101,19 +132,28 @@ export class HttpClient {
         .withMethod(request.method)
         .withPath(url)
         .withHeaders(request.headers)
-        .withRequestTimeout(timeoutMs + 1000)
-        .withCore({ createConnection } as never);
+        .withRequestTimeout(limit + 1000)
+        .withCore({ createConnection });
       if (request.body !== undefined) spec = spec.withBody(request.body);
       const response: unknown = await spec.toss();
       exchange.answer = toAnswer(response);
     } catch (error) {
+      if (timedOut && cutByDeadline) {
+        exchange.notSent = { reason: 'deadline', blockedBy: 'the deadline (--deadline)' };
+        exchange.error = `cut off by the deadline after ${limit} ms`;
+        return;
+      }
       exchange.error = tooLarge
         ? `answer larger than 1 MiB (reading stopped after ${MAX_ANSWER_BYTES} bytes)`
         : timedOut
-          ? `no answer within ${timeoutMs} ms (timed out)`
+          ? `no answer within ${timeoutMs} ms (timed out; --timeout ${timeoutMs})`
           : `no answer: ${describe(error)}`;
       exchange.timedOut = timedOut;
-      if (timedOut) this.timedOut.set(request.target, `${request.method} ${request.path}`);
+      if (timedOut)
+        this.timedOut.set(request.target, {
+          request: `${request.method} ${request.path}`,
+          by: this.options.sender?.() ?? 'an earlier check',
+        });
     }
   }
 }
@@ -124,16 +164,14 @@ function describe(error: unknown): string {
 }
 
 function toAnswer(response: unknown): HttpAnswer {
-  if (typeof response !== 'object' || response === null) throw new Error('the HTTP client returned no response');
-  const r = response as { statusCode?: unknown; headers?: unknown; buffer?: unknown };
-  if (typeof r.statusCode !== 'number') throw new Error('the HTTP client returned no status');
+  if (typeof response !== 'object' || response === null || !('statusCode' in response) || typeof response.statusCode !== 'number')
+    throw new Error('the HTTP client returned no status');
   const headers: Record<string, string> = {};
-  if (typeof r.headers === 'object' && r.headers !== null) {
-    for (const [name, value] of Object.entries(r.headers as Record<string, unknown>)) {
-      if (typeof value === 'string') headers[name.toLowerCase()] = value;
-      else if (Array.isArray(value)) headers[name.toLowerCase()] = value.map(String).join(', ');
-    }
+  const raw = 'headers' in response && typeof response.headers === 'object' && response.headers !== null ? response.headers : {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value === 'string') headers[name.toLowerCase()] = value;
+    else if (Array.isArray(value)) headers[name.toLowerCase()] = value.map(String).join(', ');
   }
-  const buffer = Buffer.isBuffer(r.buffer) ? r.buffer : Buffer.alloc(0);
-  return { status: r.statusCode, headers, text: buffer.toString('utf8'), bytes: buffer.length };
+  const buffer = 'buffer' in response && Buffer.isBuffer(response.buffer) ? response.buffer : Buffer.alloc(0);
+  return { status: response.statusCode, headers, text: buffer.toString('utf8'), bytes: buffer.length };
 }

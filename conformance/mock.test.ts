@@ -61,18 +61,20 @@ describe('conformance run against the in-process mock', () => {
     );
     const skipped = result.verdict.checks.filter((c) => c.status === 'skipped');
     assert.ok(skipped.some((c) => c.id === 'createLotTransfer.echo'));
+    assert.ok(skipped.every((c) => c.reason === 'read-only'));
     assert.ok(skipped.every((c) => c.message?.includes('--read-only')));
     assert.ok(!existsSync(join(output, 'nothing')));
   });
 
-  it('--max-writes caps the creates; the checks past the cap are skipped with the reason', async () => {
+  it('--max-writes caps the creates; the checks past the cap are not run with the reason (exit 3)', async () => {
     const result = await runConformance(resolveConformanceConfig({ level: 'strict', maxWrites: 2, outputDir: output }), {
       write: () => undefined,
     });
     assert.equal(result.verdict.writes, 2);
-    const capped = result.verdict.checks.filter((c) => c.status === 'skipped');
+    assert.equal(result.exitCode, 3);
+    const capped = result.verdict.checks.filter((c) => c.status === 'not-run');
     assert.ok(capped.length > 0);
-    assert.ok(capped.every((c) => c.message?.includes('--max-writes 2')));
+    assert.ok(capped.every((c) => c.reason === 'write-budget' && c.message?.includes('--max-writes 2')));
   });
 });
 

@@ -11,7 +11,7 @@ import { runConformance } from './run.js';
 import { REFERENCE_TOKEN, startReferenceServer } from './testing/reference-server.js';
 
 describe('conformance run against misbehaving servers', () => {
-  it('a server that never answers one operation: its checks fail as timed out, the others still run', async () => {
+  it('a server that never answers one operation: its first check fails as timed out, its other checks are not run (blocked by it), the others still run', async () => {
     const server = await startReferenceServer(['hang-order-info']);
     try {
       const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level: 'strict', timeoutMs: 300 });
@@ -19,14 +19,18 @@ describe('conformance run against misbehaving servers', () => {
       assert.equal(exitCode, 1);
       const order = verdict.checks.filter((c) => c.operation === 'getOrderInfo');
       assert.ok(order.length > 0);
-      for (const check of order) {
-        assert.equal(check.status, 'failed', check.id);
-        assert.match(check.message ?? '', /timed out/, check.id);
+      const [first, ...rest] = order;
+      assert.equal(first?.status, 'failed');
+      assert.match(first?.message ?? '', /timed out/);
+      for (const check of rest) {
+        assert.equal(check.status, 'not-run', check.id);
+        assert.match(check.blockedBy ?? '', new RegExp(`${first?.id ?? ''}.*timed out`), check.id);
       }
-      // Create checks need the order's lots, which could not be discovered: skipped with that reason.
+      // Create checks need the order's lots, which could not be discovered: not run, with that reason.
       const echo = verdict.checks.find((c) => c.id === 'createLotTransfer.echo');
-      assert.equal(echo?.status, 'skipped');
+      assert.equal(echo?.status, 'not-run');
       assert.match(echo?.message ?? '', /lots could not be discovered/);
+      assert.equal(verdict.checks.find((c) => c.id === 'createLotTransfer.wrong-method-405')?.status, 'passed');
       assert.equal(verdict.checks.find((c) => c.id === 'server.unknown-path-404')?.status, 'passed');
     } finally {
       await server.close();

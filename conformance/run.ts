@@ -1,21 +1,25 @@
 /**
  * `runConformance(config)`: the core of the suite. Starts the mock in-process when no base URL is
- * given, probes the target, runs every check of the level as a mocha suite, writes the report
- * files and answers the verdict. Throws StartError when the run cannot start (exit code 2).
+ * given, probes the target (something listening, and speaking the URL's protocol: TLS for https://,
+ * plain HTTP for http://), runs every check of the level as a mocha suite, builds the results model
+ * once (`report/results.ts`), writes the report files and answers the verdict. Throws StartError
+ * when the run cannot start (exit code 2).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join, resolve } from 'node:path';
+import tls from 'node:tls';
 import { readContract, type OpenApiDocument } from '../contract/document.js';
+import { basicCredentials, credentialCases } from './checks/auth.js';
 import { CHECKS } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
 import { CheckContext } from './context.js';
+import { coverageTable } from './coverage.js';
 import { renderHtml } from './report/html.js';
-import type { Verdict } from './report/results.js';
+import type { CheckResult, UncheckedRule, Verdict } from './report/results.js';
 import { StartError } from './start-error.js';
 import { checksOfLevel, runSuite } from './suite.js';
-import { basicCredentials } from './checks/auth.js';
 
 export interface RunOptions {
   /** Where the human report goes (default: stdout). */
@@ -28,8 +32,8 @@ export interface RunOptions {
 }
 
 export interface RunResult {
-  /** 0: every check of the level passed; 1: a check failed. */
-  exitCode: 0 | 1;
+  /** 0: every check of the level ran and passed; 1: a check failed; 3: nothing failed, checks left unchecked. */
+  exitCode: 0 | 1 | 3;
   verdict: Verdict;
   /** Report files written. */
   files: string[];
@@ -63,16 +67,27 @@ async function startTarget(config: ConformanceConfig): Promise<Target> {
   return { url: server.url.replace(/\/+$/, ''), close: () => server.close() };
 }
 
+/** The URL without userinfo (never shown). */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString().replace(/\/+$/, '');
+  } catch {
+    return url;
+  }
+}
+
 /** Something accepts TCP connections at the URL's host and port. */
-function probe(url: string, timeoutMs: number): Promise<void> {
-  const parsed = new URL(url);
-  const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
-  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+function probeListening(url: URL, timeoutMs: number): Promise<void> {
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolvePromise, reject) => {
     const socket = net.connect({ host, port });
     const fail = (reason: string): void => {
       socket.destroy();
-      reject(new StartError(`nothing is listening at ${url} (${reason})`, 'start the server, or fix --base-url'));
+      reject(new StartError(`nothing is listening at ${shownUrl(url.href)} (${reason})`, 'start the server, or fix --base-url'));
     };
     socket.setTimeout(timeoutMs, () => fail(`no connection within ${timeoutMs} ms`));
     socket.once('error', (error: NodeJS.ErrnoException) => fail(error.code ?? error.message));
@@ -83,6 +98,49 @@ function probe(url: string, timeoutMs: number): Promise<void> {
   });
 }
 
+/** Tries a TLS handshake: `tls` when it completes, `plain` when the peer answered something that is not TLS, `unknown` otherwise. */
+function tlsHandshake(url: URL, timeoutMs: number): Promise<'tls' | 'plain' | 'unknown'> {
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((done) => {
+    // Only the protocol is probed here: the certificate is verified by the real requests.
+    const socket = tls.connect({ host, port, rejectUnauthorized: false, ...(net.isIP(host) ? {} : { servername: host }) });
+    const finish = (result: 'tls' | 'plain' | 'unknown'): void => {
+      socket.destroy();
+      done(result);
+    };
+    socket.setTimeout(timeoutMs, () => finish('unknown'));
+    socket.once('secureConnect', () => finish('tls'));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      finish(
+        /wrong version number|packet length too long|EPROTO|unknown protocol|http request/i.test(`${error.code ?? ''} ${error.message}`)
+          ? 'plain'
+          : 'unknown',
+      ),
+    );
+  });
+}
+
+/**
+ * After a first request failed without an answer (not a time-out): does the target speak the other
+ * protocol than its URL says? A mismatch cannot give a meaningful run (exit 2). Only probed then, so
+ * a server that never answers costs no extra time.
+ */
+async function protocolMismatch(base: string, timeoutMs: number): Promise<void> {
+  const url = new URL(base);
+  const found = await tlsHandshake(url, Math.min(timeoutMs, 5000));
+  if (url.protocol === 'https:' && found === 'plain')
+    throw new StartError(
+      `${shownUrl(base)} answers plain HTTP, not TLS`,
+      `use --base-url http://${url.host}${url.pathname.replace(/\/$/, '')}`,
+    );
+  if (url.protocol === 'http:' && found === 'tls')
+    throw new StartError(
+      `${shownUrl(base)} speaks TLS (HTTPS), not plain HTTP`,
+      `use --base-url https://${url.host}${url.pathname.replace(/\/$/, '')}`,
+    );
+}
+
 function writeReport(dir: string, name: string, text: string): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, name);
@@ -90,67 +148,131 @@ function writeReport(dir: string, name: string, text: string): string {
   return file;
 }
 
+/** Groups checks by rule (for the lists of rules left out or unchecked). */
+function byRule(results: readonly CheckResult[]): UncheckedRule[] {
+  const rows = new Map<string, UncheckedRule>();
+  for (const r of results) {
+    const row = rows.get(r.rule) ?? { rule: r.rule, level: r.level, checks: [], reason: r.reason ?? 'setup' };
+    row.checks.push(r.id);
+    rows.set(r.rule, row);
+  }
+  return [...rows.values()];
+}
+
+/** Hints on a likely configuration mistake, from the first answers. */
+function hintsOf(ctx: CheckContext, config: ConformanceConfig): string[] {
+  const main = ctx.http.history.find(
+    (e) => e.request.target === ctx.model.orderInfo.operationId && e.request.path === ctx.path(ctx.model.orderInfo.operationId),
+  );
+  const status = main?.answer?.status;
+  const hints: string[] = [];
+  if (status === 404)
+    hints.push(
+      `the main order "${config.orderNumber}" was answered 404: check --order-number (an existing order with lots on this server)`,
+    );
+  if (status === 401 || status === 403)
+    hints.push(`the token was refused (${status}) on the main order: check --token or the environment variable CONFORMANCE_TOKEN`);
+  return hints;
+}
+
 export async function runConformance(config: ConformanceConfig, options: RunOptions = {}): Promise<RunResult> {
   const write = options.write ?? ((text: string) => void process.stdout.write(text));
   const startedAt = new Date();
   const target = await startTarget(config);
   try {
-    await probe(target.url, Math.min(config.timeoutMs, 5000));
+    await probeListening(new URL(target.url), Math.min(config.timeoutMs, 5000));
     const document = options.document ?? readContract();
-    const ctx = new CheckContext({ config, baseUrl: target.url, document, deadline: startedAt.getTime() + config.runDeadlineMs });
+    const deadline = config.deadlineMs === undefined ? undefined : startedAt.getTime() + config.deadlineMs;
+    const ctx = new CheckContext({ config, baseUrl: target.url, document, ...(deadline !== undefined ? { deadline } : {}) });
     ctx.expect.addSecret(basicCredentials(config.token));
+    // Every credential the suite builds from the token (other schemes, a prefix, another letter case) is a secret too.
+    for (const list of Object.values(credentialCases({ ...config, rejectedToken: config.token })))
+      for (const { authorization } of list) {
+        const credential = /^\S+\s+(\S.*)$/.exec(authorization ?? '')?.[1];
+        if (credential !== undefined) ctx.expect.addSecret(credential);
+      }
     const checks = checksOfLevel(options.checks ?? CHECKS, config.level);
     const outputDir = resolve(config.outputDir);
     const files: string[] = [];
-    const junitFile = config.reporters.includes('junit') ? join(outputDir, 'junit.xml') : undefined;
+    const shown = shownUrl(target.url);
     write(
-      `goods conformance: level ${config.level}, ${checks.length} checks against ${target.url}${config.baseUrl === undefined ? ' (in-process mock)' : ''}, seed ${config.seed}\n`,
+      `goods conformance: level ${config.level}, ${checks.length} checks against ${shown}${config.baseUrl === undefined ? ' (in-process mock)' : ''}, seed ${config.seed}, --timeout ${config.timeoutMs} ms per request${config.deadlineMs !== undefined ? `, --deadline ${config.deadlineMs} ms` : ''}\n`,
     );
-    const run = await runSuite({
-      checks,
-      ctx,
-      write,
-      color: options.color ?? false,
-      timeoutMs: config.runDeadlineMs + config.timeoutMs,
-      ...(junitFile ? { junitFile } : {}),
-    });
-    if (junitFile) files.push(junitFile);
+    // The main order is the first request, sent on behalf of the first order check: a protocol mismatch
+    // (https:// against plain HTTP, http:// against TLS) is found here, before any check reports.
+    const orderCheck = checks.find((c) => c.operations[0] === ctx.model.orderInfo.operationId);
+    if (orderCheck) {
+      ctx.currentCheck = orderCheck.id;
+      const main = await ctx.orderExchange();
+      if (!main.answer && !main.timedOut && !main.notSent) await protocolMismatch(target.url, config.timeoutMs);
+    }
+    const run = await runSuite({ checks, ctx, write, color: options.color ?? false });
+    const results = run.results;
+    const count = (status: CheckResult['status']): number => results.filter((r) => r.status === status).length;
     const counts = {
-      total: run.results.length,
-      passed: run.results.filter((r) => r.status === 'passed').length,
-      failed: run.results.filter((r) => r.status === 'failed').length,
-      skipped: run.results.filter((r) => r.status === 'skipped').length,
+      total: results.length,
+      passed: count('passed'),
+      failed: count('failed'),
+      skipped: count('skipped'),
+      notRun: count('not-run'),
+      cases: results.reduce((n, r) => n + r.cases.filter((c) => c.status === 'passed' || c.status === 'failed').length, 0),
     };
+    const leftOut = byRule(results.filter((r) => r.status === 'skipped' && r.reason === 'read-only'));
+    const unchecked = byRule(results.filter((r) => r.status === 'not-run' || (r.status === 'skipped' && r.reason !== 'read-only')));
+    const outcome = counts.failed > 0 ? 'failed' : unchecked.length > 0 ? 'incomplete' : 'passed';
+    const exitCode = outcome === 'failed' ? 1 : outcome === 'incomplete' ? 3 : 0;
     const verdict: Verdict = {
       tool: 'goods-conformance',
       level: config.level,
       seed: config.seed,
       runMarker: config.runMarker,
-      target: target.url,
+      target: shown,
       startedAt: startedAt.toISOString(),
       durationMs: Date.now() - startedAt.getTime(),
-      passed: counts.failed === 0,
+      outcome,
+      exitCode,
+      passed: exitCode === 0,
       counts,
-      operationsTested: [...new Set(run.results.filter((r) => r.status !== 'skipped').flatMap((r) => r.operations))],
+      operationsTested: [...new Set(results.filter((r) => r.status === 'passed' || r.status === 'failed').flatMap((r) => r.operations))],
+      leftOut,
+      unchecked,
+      hints: hintsOf(ctx, config),
+      coverage: coverageTable(results),
       writes: ctx.writes,
       recordsCreated: ctx.created,
-      checks: run.results,
+      checks: results,
     };
     if (config.reporters.includes('json')) files.push(writeReport(outputDir, 'conformance.json', `${JSON.stringify(verdict, null, 2)}\n`));
     if (config.reporters.includes('html')) files.push(writeReport(outputDir, 'conformance.html', renderHtml(verdict)));
-    write(
-      `\n${verdict.passed ? 'PASSED' : 'FAILED'}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped of ${counts.total} checks (level ${config.level}) in ${verdict.durationMs} ms\n` +
-        `seed ${config.seed} (--seed ${config.seed} sends the same requests)\n` +
-        `run marker ${config.runMarker}: ${ctx.writes} create request(s) sent, ${ctx.created} record(s) created; find them by this marker in scancodes, notes, sample numbers\n` +
-        files.map((f) => `report: ${f}\n`).join(''),
-    );
-    const requests = ctx.http.history.map(({ request }) => ({
-      method: request.method,
-      path: request.path,
-      ...(request.body !== undefined ? { body: request.body.toString('utf8') } : {}),
-    }));
-    return { exitCode: verdict.passed ? 0 : 1, verdict, files, requests };
+    write(summary(verdict, ctx, files));
+    const requests = ctx.http.history
+      .filter((e) => !e.notSent)
+      .map(({ request }) => ({
+        method: request.method,
+        path: request.path,
+        ...(request.body !== undefined ? { body: request.body.toString('utf8') } : {}),
+      }));
+    return { exitCode, verdict, files, requests };
   } finally {
     await target.close();
   }
+}
+
+/** The closing lines of the human report. */
+function summary(verdict: Verdict, ctx: CheckContext, files: readonly string[]): string {
+  const { counts } = verdict;
+  const word = { passed: 'PASSED', failed: 'FAILED', incomplete: 'INCOMPLETE' }[verdict.outcome];
+  const lines = [
+    '',
+    `${word}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.notRun} not run of ${counts.total} checks (${counts.cases} cases sent; level ${verdict.level}) in ${verdict.durationMs} ms; exit code ${verdict.exitCode}`,
+  ];
+  for (const rule of verdict.unchecked) lines.push(`left unchecked (${rule.reason}): ${rule.rule} [${rule.checks.join(', ')}]`);
+  for (const rule of verdict.leftOut) lines.push(`left out by --read-only: ${rule.rule} [${rule.checks.join(', ')}]`);
+  for (const hint of verdict.hints) lines.push(`hint: ${hint}`);
+  lines.push(
+    `seed ${verdict.seed} (--seed ${verdict.seed} sends the same requests)`,
+    `run marker ${verdict.runMarker}: ${ctx.writes} create request(s) sent, ${ctx.created} record(s) created; find them by this marker in scancodes, notes, sample numbers`,
+    ...files.map((f) => `report: ${f}`),
+  );
+  return `${lines.join('\n')}\n`;
 }

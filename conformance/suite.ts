@@ -1,12 +1,14 @@
 /**
- * The checks as a mocha suite: one `it` per check, grouped by operation. Every check runs; a
- * failure is recorded and the run goes on.
+ * The checks as a mocha suite: one `it` per check, grouped by operation. Every check runs (mocha's
+ * own timeout is off: each request is bounded by the HTTP client's --timeout); each case of a check
+ * is recorded; a check of an operation that timed out earlier, or past the deadline, is not run.
  */
 import Mocha from 'mocha';
 import type { Level } from '../contract/levels.js';
+import { aggregate, Cases, outcomeOf, type CaseOutcome } from './cases.js';
 import type { Check } from './checks/types.js';
 import type { CheckContext } from './context.js';
-import { CheckFailure, CheckSkipped } from './failure.js';
+import { CheckNotRun, CheckSkipped } from './failure.js';
 import type { Target } from './http.js';
 import { HumanReporter, type HumanReporterOptions } from './report/human.js';
 import type { CheckResult } from './report/results.js';
@@ -26,13 +28,10 @@ export interface SuiteOptions {
   ctx: CheckContext;
   write: (text: string) => void;
   color: boolean;
-  junitFile?: string;
-  /** Upper bound of one check, in ms (the HTTP client bounds each request much tighter). */
-  timeoutMs: number;
 }
 
 /** Order of the groups: the operations, then the whole-server checks (they look at every answer). */
-function groups(checks: readonly Check[]): Map<Target, Check[]> {
+export function groups(checks: readonly Check[]): Map<Target, Check[]> {
   const map = new Map<Target, Check[]>();
   for (const check of checks) {
     const target = check.operations[0] ?? 'server';
@@ -46,51 +45,82 @@ function groups(checks: readonly Check[]): Map<Target, Check[]> {
   return map;
 }
 
-async function runOne(check: Check, ctx: CheckContext): Promise<Omit<CheckResult, 'durationMs'>> {
-  const base = {
+/** Why a check cannot run at all before it starts (the user's --read-only, the deadline, an earlier time-out). */
+function precondition(check: Check, ctx: CheckContext): CheckSkipped | CheckNotRun | undefined {
+  if (check.write && ctx.config.readOnly) return new CheckSkipped('--read-only: the check sends POST requests', 'read-only');
+  const blocked = ctx.http.blocked(check.operations[0] ?? 'server', check.id);
+  if (blocked) return new CheckNotRun(`not run: blocked by ${blocked.blockedBy}`, blocked.reason, blocked.blockedBy);
+  return undefined;
+}
+
+export async function runCheck(check: Check, ctx: CheckContext): Promise<CheckResult> {
+  const started = Date.now();
+  ctx.currentCheck = check.id;
+  const t = new Cases(ctx);
+  const before = precondition(check, ctx);
+  if (before) t.outcomes.push(outcomeOf('check', before));
+  else {
+    try {
+      await check.run(ctx, t);
+    } catch (error) {
+      t.outcomes.push(outcomeOf('setup', error));
+    }
+  }
+  return toResult(check, t.outcomes, Date.now() - started);
+}
+
+function toResult(check: Check, outcomes: readonly CaseOutcome[], durationMs: number): CheckResult {
+  const { status, first } = aggregate(outcomes);
+  const failures = outcomes.flatMap((o) => (o.status === 'failed' && o.failure ? [o.failure] : []));
+  const failedCases = outcomes.filter((o) => o.status === 'failed');
+  let message = first?.message;
+  if (status === 'failed' && first) {
+    message = `${failedCases.length} of ${outcomes.length} case(s) failed; first: ${first.name}\n${first.message ?? ''}`;
+    if (failedCases.length > 1)
+      message += `\nalso failed: ${failedCases
+        .slice(1)
+        .map((o) => `${o.name} (${o.failure?.actual ?? o.message ?? ''})`)
+        .join('; ')}`;
+  }
+  return {
     id: check.id,
     level: check.level,
     operation: check.operations[0] ?? 'server',
     operations: check.operations,
     title: check.title,
     rule: check.rule,
+    status,
+    ...(message !== undefined ? { message } : {}),
+    ...((status === 'skipped' || status === 'not-run') && first?.reason ? { reason: first.reason } : {}),
+    ...(status === 'not-run' && first?.blockedBy ? { blockedBy: first.blockedBy } : {}),
+    ...(failures[0] ? { failure: failures[0], failures } : {}),
+    cases: outcomes.map((o) => ({
+      name: o.name,
+      status: o.status,
+      ...(o.message !== undefined && o.status !== 'passed' ? { message: o.message } : {}),
+    })),
+    durationMs,
   };
-  if (check.write && ctx.config.readOnly) return { ...base, status: 'skipped', message: '--read-only: the check sends POST requests' };
-  try {
-    await check.run(ctx);
-    return { ...base, status: 'passed' };
-  } catch (error) {
-    if (error instanceof CheckSkipped) return { ...base, status: 'skipped', message: error.message };
-    if (error instanceof CheckFailure) return { ...base, status: 'failed', message: error.message, failure: error.details };
-    const message = `the check could not complete: ${error instanceof Error ? error.message : String(error)}`;
-    return { ...base, status: 'failed', message };
-  }
 }
 
 export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const results: CheckResult[] = [];
   const byTest = new WeakMap<Mocha.Runnable, CheckResult>();
-  const reporterOptions: HumanReporterOptions = {
-    results: byTest,
-    write: options.write,
-    color: options.color,
-    ...(options.junitFile ? { junitFile: options.junitFile } : {}),
-  };
-  const mocha = new Mocha({ reporter: HumanReporter, reporterOptions, timeout: options.timeoutMs, bail: false });
+  const reporterOptions: HumanReporterOptions = { results: byTest, write: options.write, color: options.color };
+  const mocha = new Mocha({ reporter: HumanReporter, reporterOptions, timeout: 0, bail: false });
   const root = Mocha.Suite.create(mocha.suite, `goods conformance (${options.ctx.config.level})`);
   for (const [target, checks] of groups(options.checks)) {
     const suite = Mocha.Suite.create(root, target);
     for (const check of checks) {
       const test = new Mocha.Test(`[${check.level}] ${check.id}: ${check.title}`, async function (this: Mocha.Context) {
-        const started = Date.now();
-        const result: CheckResult = { ...(await runOne(check, options.ctx)), durationMs: Date.now() - started };
+        const result = await runCheck(check, options.ctx);
         results.push(result);
         byTest.set(test, result);
-        if (result.status === 'skipped') this.skip();
+        if (result.status === 'skipped' || result.status === 'not-run') this.skip();
         if (result.status === 'failed') {
           const error = new Error(result.message);
           error.name = 'CheckFailure';
-          error.stack = `${error.name}: ${result.message}`;
+          error.stack = `${error.name}: ${result.message ?? ''}`;
           throw error;
         }
       });

@@ -1,6 +1,7 @@
 /**
  * The dependency rule of ARCHITECTURE.md, checked on every import of the project's TypeScript:
  * - `contract/` imports nothing of the project outside `contract/`;
+ * - `judgments/` imports only `contract/` (and itself): the same judgments serve the suite and a proxy;
  * - `conformance/` reaches `mock/` only through its public API `mock/index.ts`;
  * - `mock/` never imports `conformance/`; `client/` imports only `contract/`.
  */
@@ -56,6 +57,21 @@ describe('architecture: the dependency rule', () => {
     assert.deepEqual(
       violations('contract', (e) => top(e.target) === 'contract', false),
       [],
+    );
+  });
+
+  it('judgments/ imports only contract/ and judgments/', () => {
+    assert.deepEqual(
+      violations('judgments', (e) => ['judgments', 'contract'].includes(top(e.target)), true),
+      [],
+    );
+  });
+
+  it('the rule check sees a judgments/ file importing conformance/ (it can fail)', () => {
+    const edges = importsOf('judgments/x.ts', "import { a } from '../conformance/http.js';");
+    assert.deepEqual(
+      edges.filter((e) => !['judgments', 'contract'].includes(top(e.target))).map((e) => e.target),
+      ['conformance/http.ts'],
     );
   });
 

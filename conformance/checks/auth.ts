@@ -1,81 +1,104 @@
-/** Bearer authentication on every operation: no 2xx without accepted credentials (spec), 401 + challenge (strict). */
+/**
+ * Bearer authentication on every operation: no 2xx without accepted credentials (spec), 401 + the
+ * Bearer challenge (strict). Every way credentials can be missing, presented under another scheme,
+ * malformed or rejected is a case of its class.
+ */
+import { judgeNoAccessWithout, judgeUnauthorized, type CredentialClass } from '../../judgments/auth.js';
+import type { OperationId } from '../../contract/operations-model.js';
+import { PROFILE, SPEC } from '../../judgments/rules.js';
+import type { ConformanceConfig } from '../config.js';
 import type { CheckContext } from '../context.js';
 import type { Exchange } from '../http.js';
-import { OPERATION_IDS, type OperationId } from '../operations.js';
-import { PROFILE, SPEC } from '../rules.js';
-import { bearerChallenge, is2xx } from './helpers.js';
+import { MODEL, OPERATION_IDS } from './helpers.js';
 import type { Check } from './types.js';
 
-type Variant = 'missing' | 'non-bearer' | 'rejected';
-
-const VARIANTS: Record<Variant, string> = {
-  missing: 'no Authorization header',
-  'non-bearer': 'a non-Bearer scheme (Basic)',
-  rejected: 'a token the server does not accept',
+const TITLES: Record<CredentialClass, string> = {
+  missing: 'credentials missing',
+  'non-bearer': 'the token under a scheme other than Bearer',
+  rejected: 'a bearer token the server must not accept',
+  malformed: 'a malformed bearer credential containing the token',
 };
 
-/** The Basic credentials sent by the non-Bearer variant (redacted in reports). */
+/** The Basic credentials sent by the non-Bearer class (redacted in reports). */
 export function basicCredentials(token: string): string {
   return Buffer.from(`conformance:${token}`).toString('base64');
 }
 
-function headersFor(ctx: CheckContext, variant: Variant): Record<string, string> {
-  if (variant === 'missing') return {};
-  if (variant === 'non-bearer') return { authorization: `Basic ${basicCredentials(ctx.config.token)}` };
-  return ctx.bearer(ctx.config.rejectedToken);
+interface CredentialCase {
+  name: string;
+  /** The Authorization header, or undefined for none. */
+  authorization: string | undefined;
 }
 
-/** One request per (operation, variant), shared by the spec and the strict check. */
-function request(ctx: CheckContext, op: OperationId, variant: Variant): Promise<Exchange> {
-  return ctx.memo(`auth/${op}/${variant}`, async () => {
-    const headers = headersFor(ctx, variant);
-    if (op === 'getOrderInfo') return ctx.getOrder(ctx.config.orderNumber, headers);
-    return ctx.post(op, await ctx.body(op, `auth-${variant}`), headers);
+/** The cases of each class (a pure function of the configured tokens). */
+export function credentialCases(config: Pick<ConformanceConfig, 'token' | 'rejectedToken'>): Record<CredentialClass, CredentialCase[]> {
+  const { token, rejectedToken } = config;
+  const swapped = [...token].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+  return {
+    missing: [
+      { name: 'no Authorization header', authorization: undefined },
+      { name: 'an empty Authorization header', authorization: '' },
+      { name: 'scheme Bearer without a token', authorization: 'Bearer' },
+    ],
+    'non-bearer': [
+      { name: 'scheme Basic (the token as password)', authorization: `Basic ${basicCredentials(token)}` },
+      { name: 'scheme Token with the token', authorization: `Token ${token}` },
+      { name: 'the token without a scheme', authorization: token },
+      { name: 'the token glued to "Bearer" (no space)', authorization: `Bearer${token}` },
+    ],
+    rejected: [
+      { name: 'the --rejected-token', authorization: `Bearer ${rejectedToken}` },
+      { name: 'the token with a suffix', authorization: `Bearer ${token}x` },
+      ...(token.length > 1 ? [{ name: 'a prefix of the token', authorization: `Bearer ${token.slice(0, -1)}` }] : []),
+      ...(swapped !== token ? [{ name: 'the token in another letter case', authorization: `Bearer ${swapped}` }] : []),
+    ],
+    malformed: [
+      { name: 'the token in double quotes', authorization: `Bearer "${token}"` },
+      { name: 'the token followed by a second word', authorization: `Bearer ${token} ${token}` },
+      { name: 'the token followed by a comma and another credential', authorization: `Bearer ${token}, Basic ${basicCredentials(token)}` },
+    ],
+  };
+}
+
+const DOCUMENTED = credentialCases({ token: 'Ab1', rejectedToken: 'invalid' });
+
+/** One request per (operation, case), shared by the spec and the strict check. */
+function request(ctx: CheckContext, op: OperationId, credentials: CredentialCase): Promise<Exchange> {
+  return ctx.memo(`auth/${op}/${credentials.name}`, async () => {
+    const headers: Record<string, string> = credentials.authorization === undefined ? {} : { authorization: credentials.authorization };
+    if (!ctx.model.isCreate(op)) return ctx.getOrder(ctx.config.orderNumber, headers);
+    const [first] = await ctx.corpus(op);
+    return ctx.post(op, first?.body ?? {}, headers);
   });
 }
 
-function specCheck(op: OperationId, variant: Variant): Check {
+function check(op: OperationId, credentials: CredentialClass, level: 'spec' | 'strict'): Check {
   return {
-    id: `${op}.auth-${variant}-no-2xx`,
-    level: 'spec',
+    id: level === 'spec' ? `${op}.auth-${credentials}-no-2xx` : `${op}.auth-${credentials}-401`,
+    level,
     operations: [op],
-    title: `${VARIANTS[variant]}: no 2xx answer`,
-    rule: SPEC.auth,
-    write: op !== 'getOrderInfo',
-    async run(ctx) {
-      ctx.expect.status(await request(ctx, op, variant), this.rule, (s) => !is2xx(s), 'any status but 2xx');
-    },
-  };
-}
-
-function strictCheck(op: OperationId, variant: Variant): Check {
-  return {
-    id: `${op}.auth-${variant}-401`,
-    level: 'strict',
-    operations: [op],
-    title: `${VARIANTS[variant]}: 401 with WWW-Authenticate: Bearer${variant === 'rejected' ? ' error="invalid_token"' : ''}`,
-    rule: PROFILE.unauthorized,
-    write: op !== 'getOrderInfo',
-    async run(ctx) {
-      const exchange = await request(ctx, op, variant);
-      const answered = ctx.expect.status(exchange, this.rule, 401);
-      const header = answered.answer.headers['www-authenticate'];
-      const challenge = bearerChallenge(header);
-      if (challenge === undefined) {
-        throw ctx.expect.failure(
-          exchange,
-          this.rule,
-          'a WWW-Authenticate header with a Bearer challenge',
-          header === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${header}`,
+    title:
+      level === 'spec'
+        ? `${TITLES[credentials]}: no 2xx answer`
+        : `${TITLES[credentials]}: 401 with WWW-Authenticate: Bearer${credentials === 'rejected' ? ' error="invalid_token"' : ''}`,
+    rule: level === 'spec' ? SPEC.auth : PROFILE.unauthorized,
+    write: MODEL.isCreate(op),
+    cases: DOCUMENTED[credentials].map((c) => c.name),
+    async run(ctx, t) {
+      for (const c of credentialCases(ctx.config)[credentials]) {
+        await t.judge(
+          c.name,
+          () => request(ctx, op, c),
+          (e) => (level === 'spec' ? judgeNoAccessWithout(e) : judgeUnauthorized(e, credentials)),
         );
       }
-      if (variant === 'rejected' && !/error\s*=\s*"?invalid_token"?/i.test(challenge)) {
-        throw ctx.expect.failure(exchange, this.rule, 'WWW-Authenticate: Bearer … error="invalid_token"', `WWW-Authenticate: ${header}`);
-      }
     },
   };
 }
 
-export const authChecks: Check[] = OPERATION_IDS.flatMap((op) =>
-  (Object.keys(VARIANTS) as Variant[]).flatMap((variant) => [specCheck(op, variant), strictCheck(op, variant)]),
-);
+const CLASSES: CredentialClass[] = ['missing', 'non-bearer', 'rejected'];
+
+export const authChecks: Check[] = OPERATION_IDS.flatMap((op) => [
+  ...CLASSES.flatMap((credentials) => [check(op, credentials, 'spec'), check(op, credentials, 'strict')]),
+  check(op, 'malformed', 'spec'),
+]);

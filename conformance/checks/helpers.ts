@@ -1,83 +1,81 @@
-/** Shared steps of the checks: the memoized requests several checks look at. */
-import { isObject, type JsonObject } from '../../contract/document.js';
+/** Shared steps of the checks: the model (for the documented case lists), the order-number variants, created answers. */
+import { readContract } from '../../contract/document.js';
+import { operationsModel, type CreateOperationId, type OperationsModel } from '../../contract/operations-model.js';
+import { is2xx } from '../../judgments/answer.js';
+import type { Violation } from '../../judgments/exchange.js';
 import type { CheckContext } from '../context.js';
-import type { Answered } from '../expect.js';
 import { CheckSkipped } from '../failure.js';
 import type { Exchange } from '../http.js';
-import type { CreateOperationId } from '../operations.js';
 
-export const is2xx = (status: number): boolean => status >= 200 && status <= 299;
+/** The operations model of the bundled contract: what the checks are built from and `--list-checks` shows. */
+export const MODEL: OperationsModel = operationsModel(readContract());
+export const CREATE_IDS: CreateOperationId[] = MODEL.createIds;
+export const OPERATION_IDS = MODEL.operations.map((op) => op.operationId);
 
-export interface Created {
-  body: JsonObject;
-  exchange: Exchange;
+/** The case is about a 2xx answer: skipped (not applicable) when there is none (another check fails for that). */
+export function needs2xx(exchange: Exchange): void {
+  if (!exchange.answer) throw new CheckSkipped(`no answer to examine (${exchange.error ?? 'none'}; the status check reports it)`);
+  if (!is2xx(exchange.answer.status))
+    throw new CheckSkipped(`no 2xx answer to examine (status ${exchange.answer.status}; the status check reports it)`);
 }
 
-/** One create of a body (memoized by key: several checks look at the same answer). */
-export function created(
-  ctx: CheckContext,
-  op: CreateOperationId,
-  key: string,
-  make: () => Promise<JsonObject>,
-  contentType?: string,
-): Promise<Created> {
-  return ctx.memo(`create/${op}/${key}`, async () => {
-    const body = await make();
-    return { body, exchange: await ctx.write(op, body, contentType) };
-  });
+/** A judgment applied only to a 2xx answer (the case is skipped otherwise). */
+export function on2xx<A extends unknown[]>(
+  judge: (exchange: Exchange, ...rest: A) => Violation[],
+): (exchange: Exchange, ...rest: A) => Violation[] {
+  return (exchange, ...rest) => {
+    needs2xx(exchange);
+    return judge(exchange, ...rest);
+  };
 }
 
-/** The main create of an operation: a full generated body. */
-export function mainCreate(ctx: CheckContext, op: CreateOperationId): Promise<Created> {
-  return created(ctx, op, 'main', () => ctx.body(op, 'main'));
+/**
+ * Order numbers no order should have, each resembling the real one in a different way (or needing
+ * encoding). `equivalent`: the real number, where a correct server may take the variant for it (a
+ * case-insensitive or space-padded lookup, as many databases do); answering the real order is then
+ * not counted against it, answering any other order is.
+ */
+export function unknownNumbers(
+  real: string,
+  unknown: string,
+): { name: string; number: string; equivalent: string[]; alsoAllowed?: number[] }[] {
+  const swapped = [...real].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+  const list = [
+    { name: 'the --unknown-order-number', number: unknown, equivalent: [] },
+    { name: 'the real number with a suffix', number: `${real}-CONFORMANCE-0`, equivalent: [] },
+    { name: 'a prefix of the real number', number: real.slice(0, -1), equivalent: [] },
+    { name: 'the real number in another letter case (the real order accepted too)', number: swapped, equivalent: [real] },
+    { name: 'the real number with a trailing space, %20 (the real order accepted too)', number: `${real} `, equivalent: [real] },
+    {
+      name: 'the real number with an encoded slash, %2F (400 accepted too: servers may refuse it)',
+      number: `${real}/1`,
+      equivalent: [],
+      alsoAllowed: [400],
+    },
+    { name: 'the real number with a non-ASCII suffix (UTF-8, percent-encoded)', number: `${real}-Ä`, equivalent: [] },
+  ];
+  return list.filter((c) => c.number.length > 0 && c.number !== real);
 }
 
-/** The 2xx answer of an exchange as a JSON object, or a skip when it is no 2xx (another check fails for that). */
-export function successObject(ctx: CheckContext, exchange: Exchange, rule: string): { answered: Answered; value: JsonObject } {
-  const answered = ctx.expect.answered(exchange, rule, 'an answer');
-  if (!is2xx(answered.answer.status))
-    throw new CheckSkipped(`no 2xx answer to examine (status ${answered.answer.status}; the status check reports it)`);
-  const value = ctx.expect.json(answered, rule);
-  if (!isObject(value)) throw ctx.expect.failure(exchange, rule, 'a JSON object', 'the body is JSON but not an object');
-  return { answered, value };
+/** The case names of `unknownNumbers`, for the documented case lists. */
+export const UNKNOWN_NUMBER_CASES = unknownNumbers('R-1', 'U').map((c) => c.name);
+
+/** The path of the real order number with its first character percent-encoded (the same order, per RFC 3986). */
+export function encodedRealPath(ctx: CheckContext): string {
+  const real = ctx.config.orderNumber;
+  const first = real.charAt(0);
+  const encoded = `%${first.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}${encodeURIComponent(real.slice(1))}`;
+  const op = ctx.model.orderInfo;
+  return op.path.replace(`{${op.pathParams[0] ?? ''}}`, first.charCodeAt(0) < 128 ? encoded : encodeURIComponent(real));
 }
 
-/** The 2xx answer, which must exist (used where the check itself is about the create succeeding). */
-export function mustSucceed(
-  ctx: CheckContext,
-  exchange: Exchange,
-  rule: string,
-  status?: number,
-): { answered: Answered; value: JsonObject } {
-  const answered = ctx.expect.status(exchange, rule, status ?? is2xx, status === undefined ? 'a 2xx status' : `status ${status}`);
-  const value = ctx.expect.json(answered, rule);
-  if (!isObject(value)) throw ctx.expect.failure(exchange, rule, 'a JSON object', 'the body is JSON but not an object');
-  return { answered, value };
+/** The GET of an order-number variant (memoized: the spec and strict checks judge the same answer). */
+export function variantExchange(ctx: CheckContext, number: string): Promise<Exchange> {
+  return ctx.memo(`order/${number}`, () => ctx.getOrder(number));
 }
 
-/** The exchange is a 405 whose Allow header lists `method` (the profile's wrong-method rule). */
-export function expectMethodNotAllowed(ctx: CheckContext, exchange: Exchange, rule: string, method: string): void {
-  const answered = ctx.expect.status(exchange, rule, 405);
-  const allow = answered.answer.headers['allow'];
-  const methods = (allow ?? '').split(',').map((m) => m.trim().toUpperCase());
-  if (!methods.includes(method))
-    throw ctx.expect.failure(
-      exchange,
-      rule,
-      `an Allow header listing ${method}`,
-      allow === undefined ? 'no Allow header' : `Allow: ${allow}`,
-    );
+export function encodedRealExchange(ctx: CheckContext): Promise<Exchange> {
+  return ctx.memo('order/encoded', () => ctx.getOrder(ctx.config.orderNumber, ctx.bearer(), encodedRealPath(ctx)));
 }
 
-/** `order.orderNumber` of an order-info answer, if there is one. */
-export function orderNumberOf(value: JsonObject): unknown {
-  const order = value['order'];
-  return isObject(order) ? order['orderNumber'] : undefined;
-}
-
-/** Finds a challenge of a scheme in a WWW-Authenticate value (several challenges may be joined). */
-export function bearerChallenge(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const match = /(?:^|,)\s*Bearer(?=\s|,|$)(.*)$/i.exec(header);
-  return match ? match[0].trim() : undefined;
-}
+export type { CreateOperationId };

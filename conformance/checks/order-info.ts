@@ -1,13 +1,26 @@
 /** Checks of "get order information". */
+import { judgeExactOrder, judgeExistingOrderAnswered, judgeOrderShape, judgeUnknownOrder404 } from '../../judgments/order-info.js';
+import { judgeMethodNotAllowed } from '../../judgments/request-errors.js';
+import { PROFILE, SPEC } from '../../judgments/rules.js';
+import { statusIs } from '../../judgments/answer.js';
+import type { Cases } from '../cases.js';
 import type { CheckContext } from '../context.js';
-import { PROFILE, SPEC } from '../rules.js';
-import { expectMethodNotAllowed, is2xx, orderNumberOf, successObject } from './helpers.js';
+import { encodedRealExchange, MODEL, on2xx, UNKNOWN_NUMBER_CASES, unknownNumbers, variantExchange } from './helpers.js';
 import type { Check } from './types.js';
 
-const OP = 'getOrderInfo' as const;
+const OP = MODEL.orderInfo.operationId;
+const MAIN = 'the --order-number order';
+const ENCODED = 'the --order-number order, first character percent-encoded';
 
-function unknownExchange(ctx: CheckContext) {
-  return ctx.memo('unknown-order', () => ctx.getOrder(ctx.config.unknownOrderNumber));
+/** Runs a judgment over the unknown-number variants. */
+async function overUnknown(
+  ctx: CheckContext,
+  t: Cases,
+  judge: (number: string, equivalent: string[], alsoAllowed: number[]) => Parameters<Cases['judge']>[2],
+): Promise<void> {
+  for (const { name, number, equivalent, alsoAllowed } of unknownNumbers(ctx.config.orderNumber, ctx.config.unknownOrderNumber)) {
+    await t.judge(name, () => variantExchange(ctx, number), judge(number, equivalent, alsoAllowed ?? []));
+  }
 }
 
 export const orderInfoChecks: Check[] = [
@@ -17,8 +30,10 @@ export const orderInfoChecks: Check[] = [
     operations: [OP],
     title: 'GET of an existing order with the token is answered 2xx',
     rule: SPEC.validRequest,
-    async run(ctx) {
-      ctx.expect.status(await ctx.orderExchange(), this.rule, is2xx, 'a 2xx status');
+    cases: [MAIN, ENCODED],
+    async run(ctx, t) {
+      await t.judge(MAIN, () => ctx.orderExchange(), judgeExistingOrderAnswered);
+      await t.judge(ENCODED, () => encodedRealExchange(ctx), judgeExistingOrderAnswered);
     },
   },
   {
@@ -27,11 +42,13 @@ export const orderInfoChecks: Check[] = [
     operations: [OP],
     title: 'the 2xx answer is application/json with order, containers, charges, lots of the listed types',
     rule: SPEC.orderInfo,
-    async run(ctx) {
-      const exchange = await ctx.orderExchange();
-      const { answered, value } = successObject(ctx, exchange, this.rule);
-      ctx.expect.contentType(answered, this.rule, 'application/json');
-      ctx.expect.valid(answered, this.rule, ctx.schema('spec', 'OrderInfo'), value, 'an order-info object (spec level)');
+    cases: [MAIN],
+    async run(ctx, t) {
+      await t.judge(
+        MAIN,
+        () => ctx.orderExchange(),
+        on2xx((e) => judgeOrderShape(e, ctx.judge, 'spec')),
+      );
     },
   },
   {
@@ -40,40 +57,30 @@ export const orderInfoChecks: Check[] = [
     operations: [OP],
     title: 'the answer describes the requested order (order.orderNumber equals the number)',
     rule: SPEC.exactOrder,
-    async run(ctx) {
-      const exchange = await ctx.orderExchange();
-      const { value } = successObject(ctx, exchange, this.rule);
-      const number = orderNumberOf(value);
-      if (number !== ctx.config.orderNumber) {
-        throw ctx.expect.failure(
-          exchange,
-          this.rule,
-          `order.orderNumber "${ctx.config.orderNumber}"`,
-          `order.orderNumber is ${JSON.stringify(number)}`,
-        );
-      }
+    cases: [MAIN, ENCODED],
+    async run(ctx, t) {
+      const number = ctx.config.orderNumber;
+      await t.judge(
+        MAIN,
+        () => ctx.orderExchange(),
+        on2xx((e) => judgeExactOrder(e, ctx.judge, number)),
+      );
+      await t.judge(
+        ENCODED,
+        () => encodedRealExchange(ctx),
+        on2xx((e) => judgeExactOrder(e, ctx.judge, number)),
+      );
     },
   },
   {
     id: `${OP}.unknown-number-not-another-order`,
     level: 'spec',
     operations: [OP],
-    title: 'an unknown order number is never answered with another order',
+    title: 'an unknown order number (however close to a real one) is never answered with another order',
     rule: SPEC.exactOrder,
-    async run(ctx) {
-      const exchange = await unknownExchange(ctx);
-      const answered = ctx.expect.answered(exchange, this.rule, 'an answer');
-      if (!is2xx(answered.answer.status)) return;
-      const { value } = successObject(ctx, exchange, this.rule);
-      const number = orderNumberOf(value);
-      if (number !== ctx.config.unknownOrderNumber) {
-        throw ctx.expect.failure(
-          exchange,
-          this.rule,
-          `no 2xx, or a 2xx describing order "${ctx.config.unknownOrderNumber}"`,
-          `a 2xx answer describing order ${JSON.stringify(number)}`,
-        );
-      }
+    cases: UNKNOWN_NUMBER_CASES,
+    async run(ctx, t) {
+      await overUnknown(ctx, t, (number, equivalent) => (e) => judgeExactOrder(e, ctx.judge, number, equivalent));
     },
   },
   {
@@ -82,8 +89,18 @@ export const orderInfoChecks: Check[] = [
     operations: [OP],
     title: 'order info success is 200',
     rule: PROFILE.orderInfoSuccess,
-    async run(ctx) {
-      ctx.expect.status(await ctx.orderExchange(), this.rule, 200);
+    cases: [MAIN, ENCODED],
+    async run(ctx, t) {
+      await t.judge(
+        MAIN,
+        () => ctx.orderExchange(),
+        (e) => statusIs(e, this.rule, 200),
+      );
+      await t.judge(
+        ENCODED,
+        () => encodedRealExchange(ctx),
+        (e) => statusIs(e, this.rule, 200),
+      );
     },
   },
   {
@@ -92,10 +109,13 @@ export const orderInfoChecks: Check[] = [
     operations: [OP],
     title: 'every listed field present, dates are RFC 3339 (strict schema)',
     rule: PROFILE.formats,
-    async run(ctx) {
-      const exchange = await ctx.orderExchange();
-      const { answered, value } = successObject(ctx, exchange, this.rule);
-      ctx.expect.valid(answered, this.rule, ctx.schema('strict', 'OrderInfo'), value, 'an order-info object (strict level)');
+    cases: [MAIN],
+    async run(ctx, t) {
+      await t.judge(
+        MAIN,
+        () => ctx.orderExchange(),
+        on2xx((e) => judgeOrderShape(e, ctx.judge, 'strict')),
+      );
     },
   },
   {
@@ -104,8 +124,13 @@ export const orderInfoChecks: Check[] = [
     operations: [OP],
     title: 'an unknown order number is answered 404',
     rule: PROFILE.unknownOrder,
-    async run(ctx) {
-      ctx.expect.status(await unknownExchange(ctx), this.rule, 404);
+    cases: UNKNOWN_NUMBER_CASES,
+    async run(ctx, t) {
+      await overUnknown(
+        ctx,
+        t,
+        (number, equivalent, alsoAllowed) => (e) => judgeUnknownOrder404(e, ctx.judge, number, equivalent, alsoAllowed),
+      );
     },
   },
   {
@@ -115,9 +140,13 @@ export const orderInfoChecks: Check[] = [
     title: 'POST on the order-info path is answered 405 with Allow: GET',
     rule: PROFILE.wrongMethod,
     write: true,
-    async run(ctx) {
-      const exchange = await ctx.send({ target: OP, method: 'POST', path: ctx.path(OP), headers: { ...ctx.bearer() } });
-      expectMethodNotAllowed(ctx, exchange, this.rule, 'GET');
+    cases: ['POST with the token'],
+    async run(ctx, t) {
+      await t.judge(
+        'POST with the token',
+        () => ctx.send({ target: OP, method: 'POST', path: ctx.path(OP), headers: { ...ctx.bearer() } }),
+        (e) => judgeMethodNotAllowed(e, this.rule, MODEL.orderInfo.method),
+      );
     },
   },
 ];

@@ -1,84 +1,71 @@
 /** Bad requests to the create operations (strict): 415, 400 (malformed, not an object, schema), 413, 422, 405. */
-import { isObject, type JsonObject } from '../../contract/document.js';
+import type { JsonObject } from '../../contract/document.js';
+import type { CreateOperationId, OperationModel } from '../../contract/operations-model.js';
+import { judgeMethodNotAllowed, judgeRefused } from '../../judgments/request-errors.js';
+import { PROFILE } from '../../judgments/rules.js';
 import type { CheckContext } from '../context.js';
-import { missingRequired, outOfBounds, unknownMember, wrongTypes, type InvalidBody } from '../data.js';
-import { CheckFailure } from '../failure.js';
-import type { Exchange } from '../http.js';
-import { CREATE_OPERATIONS, type CreateOperationId } from '../operations.js';
-import { PROFILE } from '../rules.js';
-import { expectMethodNotAllowed } from './helpers.js';
+import {
+  carriesMarker,
+  malformedJson,
+  missingRequired,
+  nonObjectJson,
+  outOfBounds,
+  severalProblems,
+  unknownMember,
+  writable,
+  wrongTypes,
+  UNKNOWN_MEMBER,
+  type InvalidBody,
+} from '../data.js';
+import { CREATE_IDS, MODEL } from './helpers.js';
 import type { Check } from './types.js';
 
-/** An `fk_lot_id` far from any real lot (and from every discovered one). */
+/** An id of the lot-naming member far from every discovered lot. */
 export async function unknownLotId(ctx: CheckContext): Promise<number> {
   const lots = await ctx.lots();
   const base = 2_147_480_000;
   return lots.some((lot) => lot.id === base) ? Math.max(...lots.map((l) => l.id)) + 1_000_003 : base;
 }
 
-/** The pointers an answer's `errors[]` names (empty when the body has none). */
-export function errorPointers(text: string): string[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return [];
-  }
-  if (!isObject(value) || !Array.isArray(value['errors'])) return [];
-  return value['errors'].filter(isObject).flatMap((e) => (typeof e['pointer'] === 'string' ? [e['pointer']] : []));
+/** The valid body the invalid ones are derived from: the first corpus body (fixed, seed-independent). */
+async function validBody(ctx: CheckContext, op: CreateOperationId): Promise<JsonObject> {
+  const [first] = await ctx.corpus(op);
+  const body: JsonObject = { ...(first?.body ?? {}) };
+  // Every member a record is found by carries the run marker, so one broken member never leaves a body without it.
+  for (const m of writable(ctx.model.create(op)))
+    if (carriesMarker(m) && !(m.name in body)) body[m.name] = `${ctx.config.runMarker}-invalid`;
+  return body;
 }
 
-/** Sends every invalid body; fails listing every case not answered 400 with a pointer to the bad member. */
-async function expectRejected(ctx: CheckContext, op: CreateOperationId, rule: string, cases: InvalidBody[]): Promise<void> {
-  const problems: string[] = [];
-  let first: Exchange | undefined;
-  for (const c of cases) {
-    const exchange = await ctx.post(op, c.body);
-    let problem: string | undefined;
-    if (!exchange.answer) problem = exchange.error ?? 'no answer';
-    else if (exchange.answer.status !== 400) problem = `status ${exchange.answer.status}`;
-    else if (!errorPointers(exchange.answer.text).includes(c.pointer)) {
-      const found = errorPointers(exchange.answer.text);
-      problem = `errors[].pointer ${found.length ? found.map((p) => JSON.stringify(p)).join(', ') : '(none)'} does not name ${c.pointer}`;
-    }
-    if (problem !== undefined) {
-      problems.push(`${c.label}: ${problem}`);
-      first ??= exchange;
-    }
-  }
-  if (problems.length > 0) {
-    const failure = ctx.expect.failure(
-      first,
-      rule,
-      `400 with errors[].pointer naming the member, for each of ${cases.length} bodies`,
-      `${problems.length} of ${cases.length} bodies: ${problems.join('; ')}`,
-    );
-    throw new CheckFailure({ ...failure.details, actual: `${failure.details.actual} (request shown: the first failing body)` });
-  }
-}
+type Derive = (op: OperationModel, valid: JsonObject, marker: string) => InvalidBody[];
 
-type Derive = (ctx: CheckContext, op: CreateOperationId, valid: JsonObject) => InvalidBody[];
+const placeholder = (op: CreateOperationId): JsonObject => Object.fromEntries(writable(MODEL.create(op)).map((m) => [m.name, null]));
 
 const INVALID: { name: string; title: string; derive: Derive }[] = [
   {
     name: 'missing-required-400',
-    title: 'each required member dropped: 400, pointer to it',
-    derive: (ctx, op, v) => missingRequired(ctx.models[op], v),
+    title: 'each required member missing: 400, pointer to it',
+    derive: (op, v) => missingRequired(op, v),
   },
   {
     name: 'wrong-type-400',
-    title: 'each member given a wrong type: 400, pointer to it',
-    derive: (ctx, op, v) => wrongTypes(ctx.models[op], v),
+    title: 'each member given each wrong JSON type: 400, pointer to it',
+    derive: (op, v) => wrongTypes(op, v),
   },
   {
     name: 'out-of-bounds-400',
     title: 'each bound broken: 400, pointer to the member',
-    derive: (ctx, op, v) => outOfBounds(ctx.models[op], v),
+    derive: (op, v) => outOfBounds(op, v),
   },
   {
     name: 'unknown-member-400',
     title: 'an unknown member added: 400, pointer to it',
-    derive: (ctx, _op, v) => unknownMember(v, ctx.config.runMarker),
+    derive: (_op, v, marker) => unknownMember(v, marker),
+  },
+  {
+    name: 'several-problems-400',
+    title: 'several problems in one body: 400, one errors[] entry per problem (every pointer present)',
+    derive: (op, v, marker) => severalProblems(op, v, marker),
   },
 ];
 
@@ -90,19 +77,26 @@ function invalidBodyChecks(op: CreateOperationId): Check[] {
     title,
     rule: PROFILE.schema,
     write: true,
-    async run(ctx) {
-      await expectRejected(ctx, op, this.rule, derive(ctx, op, await ctx.body(op, 'invalid')));
+    cases: derive(MODEL.create(op), placeholder(op), 'MARKER').map((c) => c.label),
+    async run(ctx, t) {
+      for (const c of derive(ctx.model.create(op), await validBody(ctx, op), ctx.config.runMarker)) {
+        await t.judge(
+          c.label,
+          () => ctx.post(op, c.body),
+          (e) => judgeRefused(e, ctx.judge, this.rule, 400, c.pointers),
+        );
+      }
     },
   }));
 }
 
-function statusCheck(
+function textCheck(
   op: CreateOperationId,
   name: string,
   title: string,
   rule: string,
   status: number,
-  send: (ctx: CheckContext) => Promise<Exchange[]>,
+  cases: (valid: JsonObject) => { label: string; text: string; contentType?: string }[],
 ): Check {
   return {
     id: `${op}.${name}`,
@@ -111,66 +105,95 @@ function statusCheck(
     title,
     rule,
     write: true,
-    async run(ctx) {
-      for (const exchange of await send(ctx)) ctx.expect.status(exchange, this.rule, status);
+    cases: cases(placeholder(op)).map((c) => c.label),
+    async run(ctx, t) {
+      for (const c of cases(await validBody(ctx, op))) {
+        await t.judge(
+          c.label,
+          () => ctx.post(op, c.text, ctx.bearer(), c.contentType),
+          (e) => judgeRefused(e, ctx.judge, this.rule, status),
+        );
+      }
     },
   };
 }
 
+const MEDIA_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'application/xml'];
+
 function badRequestChecks(op: CreateOperationId): Check[] {
   return [
-    statusCheck(op, 'unsupported-media-type-415', 'a JSON text sent as text/plain is answered 415', PROFILE.mediaType, 415, async (ctx) => [
-      await ctx.post(op, JSON.stringify(await ctx.body(op, 'media-type')), ctx.bearer(), 'text/plain'),
-    ]),
-    statusCheck(op, 'malformed-json-400', 'malformed JSON is answered 400', PROFILE.malformed, 400, async (ctx) => [
-      await ctx.post(op, `{"fk_lot_id": ${(await ctx.lot()).id}, "notes": "${ctx.config.runMarker}"`),
-    ]),
-    statusCheck(
+    textCheck(
+      op,
+      'unsupported-media-type-415',
+      'a JSON text sent under another media type is answered 415',
+      PROFILE.mediaType,
+      415,
+      (valid) => MEDIA_TYPES.map((type) => ({ label: `Content-Type ${type}`, text: JSON.stringify(valid), contentType: type })),
+    ),
+    textCheck(op, 'malformed-json-400', 'malformed JSON is answered 400', PROFILE.malformed, 400, malformedJson),
+    textCheck(
       op,
       'non-object-json-400',
-      'JSON that is not an object (an array, a number) is answered 400',
+      'JSON that is not an object (null, array, string, number, boolean) is answered 400',
       PROFILE.malformed,
       400,
-      async (ctx) => [await ctx.post(op, [await ctx.body(op, 'array')]), await ctx.post(op, '42')],
+      nonObjectJson,
     ),
-    statusCheck(op, 'payload-too-large-413', 'a body over 1 MiB is answered 413', PROFILE.tooLarge, 413, async (ctx) => {
-      const body = await ctx.body(op, 'too-large');
-      const pad = `${ctx.config.runMarker}-${'x'.repeat(1024 * 1024)}`;
-      const member = op === 'createLotTransfer' ? 'target_scancode' : 'notes';
-      return [await ctx.post(op, { ...body, [member]: pad })];
-    }),
+    {
+      id: `${op}.payload-too-large-413`,
+      level: 'strict',
+      operations: [op],
+      title: 'a body over 1 MiB is answered 413',
+      rule: PROFILE.tooLarge,
+      write: true,
+      cases: ['a valid body padded past 1 MiB'],
+      async run(ctx, t) {
+        const body = await validBody(ctx, op);
+        const member =
+          writable(ctx.model.create(op)).find((m) => m.type === 'string' && m.required) ??
+          writable(ctx.model.create(op)).find((m) => m.type === 'string');
+        const pad = `${ctx.config.runMarker}-${'x'.repeat(1024 * 1024)}`;
+        await t.judge(
+          'a valid body padded past 1 MiB',
+          () => ctx.post(op, { ...body, [member?.name ?? UNKNOWN_MEMBER]: pad }),
+          (e) => judgeRefused(e, ctx.judge, this.rule, 413),
+        );
+      },
+    },
     {
       id: `${op}.unknown-lot-422`,
       level: 'strict',
       operations: [op],
-      title: 'a well-formed body naming no known lot is answered 422, pointer /fk_lot_id',
+      title: 'a well-formed body naming no known lot is answered 422, with a pointer to the member',
       rule: PROFILE.unknownLot,
       write: true,
-      async run(ctx) {
-        const exchange = await ctx.post(op, { ...(await ctx.body(op, 'unknown-lot')), fk_lot_id: await unknownLotId(ctx) });
-        const answered = ctx.expect.status(exchange, this.rule, 422);
-        if (!errorPointers(answered.answer.text).includes('/fk_lot_id')) {
-          throw ctx.expect.failure(
-            exchange,
-            this.rule,
-            'errors[].pointer "/fk_lot_id"',
-            'the answer has no errors[] entry naming /fk_lot_id',
-          );
-        }
+      cases: ['a lot id far from every lot of the order'],
+      async run(ctx, t) {
+        const lotMember = writable(ctx.model.create(op)).find((m) => m.namesLot);
+        const body = { ...(await validBody(ctx, op)), ...(lotMember ? { [lotMember.name]: await unknownLotId(ctx) } : {}) };
+        await t.judge(
+          'a lot id far from every lot of the order',
+          () => ctx.post(op, body),
+          (e) => judgeRefused(e, ctx.judge, this.rule, 422, lotMember ? [`/${lotMember.name}`] : []),
+        );
       },
     },
     {
       id: `${op}.wrong-method-405`,
       level: 'strict',
       operations: [op],
-      title: 'GET on the create path is answered 405 with Allow: POST',
+      title: `GET on the create path is answered 405 with Allow: ${MODEL.create(op).method}`,
       rule: PROFILE.wrongMethod,
-      async run(ctx) {
-        const exchange = await ctx.send({ target: op, method: 'GET', path: ctx.path(op), headers: { ...ctx.bearer() } });
-        expectMethodNotAllowed(ctx, exchange, this.rule, 'POST');
+      cases: ['GET with the token'],
+      async run(ctx, t) {
+        await t.judge(
+          'GET with the token',
+          () => ctx.send({ target: op, method: 'GET', path: ctx.path(op), headers: { ...ctx.bearer() } }),
+          (e) => judgeMethodNotAllowed(e, this.rule, ctx.model.create(op).method),
+        );
       },
     },
   ];
 }
 
-export const requestErrorChecks: Check[] = CREATE_OPERATIONS.flatMap((op) => [...badRequestChecks(op), ...invalidBodyChecks(op)]);
+export const requestErrorChecks: Check[] = CREATE_IDS.flatMap((op) => [...badRequestChecks(op), ...invalidBodyChecks(op)]);

@@ -1,38 +1,35 @@
 /** Checks over the whole server and over every answer the run received (they run last). */
+import { judgeNoServerError, judgeProblemDetails } from '../../judgments/server.js';
+import { statusIs } from '../../judgments/answer.js';
+import { PROFILE } from '../../judgments/rules.js';
+import type { Cases } from '../cases.js';
 import type { CheckContext } from '../context.js';
-import { PROFILE } from '../rules.js';
+import type { Exchange } from '../http.js';
+import { MODEL } from './helpers.js';
 import type { Check } from './types.js';
 
-/** Runs a synchronous inspection of the recorded answers as a check (a throw becomes a rejection). */
-function inspectHistory(inspect: () => void): Promise<void> {
-  return new Promise((resolve) => {
-    inspect();
-    resolve();
-  });
+const describeExchange = (e: Exchange): string =>
+  `${e.request.method} ${e.request.path.slice(0, 120)} → ${e.answer?.status ?? 'no answer'}`;
+
+/** Judges every answer of the run so far (each one a case); no answer at all: nothing to judge. */
+async function overHistory(
+  ctx: CheckContext,
+  t: Cases,
+  judge: (exchange: Exchange) => ReturnType<typeof judgeNoServerError>,
+  applies: (e: Exchange) => boolean,
+): Promise<void> {
+  const answered = ctx.http.history.filter((e) => e.answer && applies(e));
+  for (const exchange of answered) await t.judge(describeExchange(exchange), () => Promise.resolve(exchange), judge);
 }
 
-function problemDetails(ctx: CheckContext, rule: string): void {
-  const validate = ctx.schema('strict', 'Problem');
-  for (const exchange of ctx.http.history) {
-    if (!exchange.answer || exchange.answer.status < 400) continue;
-    const answered = ctx.expect.answered(exchange, rule, 'an answer');
-    ctx.expect.contentType(answered, rule, 'application/problem+json');
-    const value = ctx.expect.json(answered, rule);
-    ctx.expect.valid(answered, rule, validate, value, 'a problem object (type, title, status, detail)');
-    const status = (value as { status?: unknown }).status;
-    if (status !== answered.answer.status) {
-      throw ctx.expect.failure(exchange, rule, `member status ${answered.answer.status}`, `member status is ${JSON.stringify(status)}`);
-    }
-  }
-}
-
-function noServerError(ctx: CheckContext, rule: string): void {
-  const failing = ctx.http.history.filter((e) => e.answer && e.answer.status >= 500);
-  const first = failing[0];
-  if (first) {
-    const list = failing.map((e) => `${e.request.method} ${e.request.path} → ${e.answer?.status}`).join('; ');
-    throw ctx.expect.failure(first, rule, 'no 5xx answer', `${failing.length} answer(s) were 5xx: ${list}`);
-  }
+/** A path under the API that no operation has, and an operation path with one more segment. */
+function unknownPaths(marker: string): { name: string; path: string }[] {
+  const create = MODEL.creates[0]?.path ?? MODEL.orderInfo.path;
+  const base = create.slice(0, create.lastIndexOf('/', create.lastIndexOf('/') - 1));
+  return [
+    { name: 'an unknown path next to the operations', path: `${base}/conformance-unknown-path-${encodeURIComponent(marker)}` },
+    { name: 'a create path with one more segment', path: `${create}/conformance-extra` },
+  ];
 }
 
 export const serverChecks: Check[] = [
@@ -42,9 +39,15 @@ export const serverChecks: Check[] = [
     operations: ['server'],
     title: 'an unknown path is answered 404',
     rule: PROFILE.unknownPath,
-    async run(ctx) {
-      const path = `/goodsReception/rest/v1/conformance-unknown-path-${encodeURIComponent(ctx.config.runMarker)}`;
-      ctx.expect.status(await ctx.send({ target: 'server', method: 'GET', path, headers: { ...ctx.bearer() } }), this.rule, 404);
+    cases: unknownPaths('MARKER').map((c) => c.name),
+    async run(ctx, t) {
+      for (const c of unknownPaths(ctx.config.runMarker)) {
+        await t.judge(
+          c.name,
+          () => ctx.send({ target: 'server', method: 'GET', path: c.path, headers: { ...ctx.bearer() } }),
+          (e) => statusIs(e, this.rule, 404),
+        );
+      }
     },
   },
   {
@@ -53,8 +56,14 @@ export const serverChecks: Check[] = [
     operations: ['server'],
     title: 'every error answer of the run is application/problem+json with type, title, status (= HTTP status), detail',
     rule: PROFILE.problem,
-    run(ctx) {
-      return inspectHistory(() => problemDetails(ctx, this.rule));
+    cases: ['every 4xx/5xx answer of the run'],
+    run(ctx, t) {
+      return overHistory(
+        ctx,
+        t,
+        (e) => judgeProblemDetails(e, ctx.judge),
+        (e) => (e.answer?.status ?? 0) >= 400,
+      );
     },
   },
   {
@@ -63,8 +72,9 @@ export const serverChecks: Check[] = [
     operations: ['server'],
     title: 'no request of the run was answered 5xx',
     rule: PROFILE.noServerError,
-    run(ctx) {
-      return inspectHistory(() => noServerError(ctx, this.rule));
+    cases: ['every answer of the run'],
+    run(ctx, t) {
+      return overHistory(ctx, t, judgeNoServerError, () => true);
     },
   },
 ];

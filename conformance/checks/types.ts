@@ -1,5 +1,6 @@
 /** One check: a small named function with one signature, registered in `checks/index.ts`. */
 import type { Level } from '../../contract/levels.js';
+import type { Cases } from '../cases.js';
 import type { CheckContext } from '../context.js';
 import type { Target } from '../http.js';
 
@@ -10,10 +11,12 @@ export interface Check {
   /** The operations it exercises (`server` for none in particular); the first groups it in reports. */
   operations: Target[];
   title: string;
-  /** The rule it enforces, quoted from the spec-level facts or the profile (`rules.ts`). */
+  /** The rule it enforces, quoted from the spec-level facts or the profile (`judgments/rules.ts`). */
   rule: string;
   /** Sends POST requests (skipped with --read-only). */
   write?: boolean;
-  /** Throws CheckFailure when the server breaks the rule, CheckSkipped when the check does not apply. */
-  run(ctx: CheckContext): Promise<void>;
+  /** The documented cases it sends: the partition classes of the rule's inputs (`--list-checks`). */
+  cases: readonly string[];
+  /** Runs every case through `t` (each case judged apart; every failing case is kept). */
+  run(ctx: CheckContext, t: Cases): Promise<void>;
 }

@@ -35,12 +35,17 @@ export class HumanReporter extends Mocha.reporters.Base {
     const line = (test: Mocha.Runnable): void => {
       const result = opts.results.get(test);
       if (!result) return;
-      const verdict = { passed: paint(color, 32, 'PASS'), failed: paint(color, 31, 'FAIL'), skipped: paint(color, 33, 'SKIP') }[
-        result.status
-      ];
+      const verdict = {
+        passed: paint(color, 32, 'PASS'),
+        failed: paint(color, 31, 'FAIL'),
+        skipped: paint(color, 33, 'SKIP'),
+        'not-run': paint(color, 35, 'NRUN'),
+      }[result.status];
       write(`  ${verdict}  ${`[${result.level}]`.padEnd(8)} ${result.id}  ${paint(color, 2, result.title)}\n`);
       if (result.status === 'failed' && result.message) write(`${indent(result.message, 8)}\n`);
       if (result.status === 'skipped' && result.message) write(`${indent(`skipped: ${result.message}`, 8)}\n`);
+      if (result.status === 'not-run')
+        write(`${indent(`not run: ${result.message ?? ''}${result.blockedBy ? ` (blocked by ${result.blockedBy})` : ''}`, 8)}\n`);
     };
     runner.on(Mocha.Runner.constants.EVENT_TEST_PASS, line);
     runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, line);

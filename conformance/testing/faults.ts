@@ -2,7 +2,7 @@
  * For every registered check, the faults of the reference server that make it fail: the table the
  * suite's tests run (`faults.test.ts`). `alsoFails` lists checks a fault cannot help breaking too.
  */
-import { OPERATION_IDS, CREATE_OPERATIONS } from '../operations.js';
+import { CREATE_IDS as CREATE_OPERATIONS, OPERATION_IDS } from '../checks/helpers.js';
 
 export interface FaultCase {
   check: string;
@@ -12,11 +12,23 @@ export interface FaultCase {
 
 const AUTH = ['missing', 'non-bearer', 'rejected'] as const;
 
+/** The faults that also break the several-problems body of an operation (it holds one problem of each of these classes). */
+const SEVERAL: Record<string, string[]> = {
+  createLotTransfer: ['no-required', 'wrong-type-pointer-root', 'no-bounds', 'allow-unknown'],
+  createTestSample: ['no-required', 'wrong-type-pointer-root', 'allow-unknown'],
+};
+
+/** Behaviours a correct server may have (a case-insensitive or space-trimming order lookup, as database collations do): they fail nothing. */
+export const ALLOWED_VARIATIONS = ['order-case-insensitive', 'order-trimmed'];
+
 export const FAULT_CASES: FaultCase[] = [
   { check: 'getOrderInfo.valid-request-2xx', faults: ['order-always-404'] },
   { check: 'getOrderInfo.answer-shape', faults: ['order-wrong-type'] },
   { check: 'getOrderInfo.exact-order', faults: ['order-number-changed'] },
   { check: 'getOrderInfo.unknown-number-not-another-order', faults: ['unknown-order-answers-first'] },
+  // Partition classes of the order number: an unknown number resembling a real one, one needing encoding.
+  { check: 'getOrderInfo.unknown-number-not-another-order', faults: ['order-prefix-match'] },
+  { check: 'getOrderInfo.valid-request-2xx', faults: ['path-not-decoded'] },
   { check: 'getOrderInfo.status-200', faults: ['order-203'] },
   { check: 'getOrderInfo.strict-shape', faults: ['order-date-format'] },
   { check: 'getOrderInfo.unknown-404', faults: ['unknown-order-410'] },
@@ -28,6 +40,13 @@ export const FAULT_CASES: FaultCase[] = [
     ]),
   ),
   ...OPERATION_IDS.map((op) => ({ check: `${op}.auth-rejected-401`, faults: [`auth-no-invalid-token:${op}`] })),
+  // Partition classes of credentials: the token under another scheme, as a Basic password, a token starting like the real one.
+  ...OPERATION_IDS.flatMap((op) => [
+    { check: `${op}.auth-non-bearer-no-2xx`, faults: [`token-any-scheme:${op}`] },
+    { check: `${op}.auth-non-bearer-no-2xx`, faults: [`basic-password-accepted:${op}`] },
+    { check: `${op}.auth-rejected-no-2xx`, faults: [`token-prefix-match:${op}`] },
+    { check: `${op}.auth-malformed-no-2xx`, faults: [`token-first-word:${op}`] },
+  ]),
   ...OPERATION_IDS.map((op) => ({
     check: `${op}.auth-missing-401`,
     faults: [`auth-no-challenge:${op}`],
@@ -36,7 +55,14 @@ export const FAULT_CASES: FaultCase[] = [
   ...CREATE_OPERATIONS.flatMap((op) => [
     { check: `${op}.valid-request-2xx`, faults: [`create-rejects:${op}`] },
     { check: `${op}.answer-shape`, faults: [`create-id-string:${op}`] },
-    { check: `${op}.echo`, faults: [`ignore-sent-lotnumber:${op}`] },
+    { check: `${op}.echo`, faults: [`ignore-sent-default-from:${op}`] },
+    // Every lot of the order: a server taking every lot for the first one.
+    { check: `${op}.echo`, faults: [`first-lot-only:${op}`] },
+    // JSON that is not an object: null answered 500.
+    { check: `${op}.non-object-json-400`, faults: [`null-body-500:${op}`], alsoFails: ['server.no-5xx'] },
+    // Several problems in one body: only the first reported.
+    { check: `${op}.several-problems-400`, faults: [`first-problem-only:${op}`] },
+    { check: `${op}.defaults`, faults: [`wrong-default:${op}`] },
     { check: `${op}.status-201`, faults: [`create-200:${op}`] },
     { check: `${op}.strict-shape`, faults: [`created-format:${op}`] },
     { check: `${op}.ids-unique`, faults: [`constant-id:${op}`] },
@@ -48,16 +74,34 @@ export const FAULT_CASES: FaultCase[] = [
     { check: `${op}.unknown-lot-422`, faults: [`unknown-lot-400:${op}`] },
     { check: `${op}.unknown-lot-422`, faults: [`unknown-lot-no-pointer:${op}`] },
     { check: `${op}.wrong-method-405`, faults: [`405-no-allow:${op}`] },
-    { check: `${op}.missing-required-400`, faults: [`no-required:${op}`] },
-    { check: `${op}.wrong-type-400`, faults: [`wrong-type-pointer-root:${op}`] },
-    { check: `${op}.out-of-bounds-400`, faults: [`no-bounds:${op}`] },
-    { check: `${op}.unknown-member-400`, faults: [`allow-unknown:${op}`] },
+    {
+      check: `${op}.missing-required-400`,
+      faults: [`no-required:${op}`],
+      alsoFails: SEVERAL[op]?.includes('no-required') ? [`${op}.several-problems-400`] : [],
+    },
+    {
+      check: `${op}.wrong-type-400`,
+      faults: [`wrong-type-pointer-root:${op}`],
+      alsoFails: SEVERAL[op]?.includes('wrong-type-pointer-root') ? [`${op}.several-problems-400`] : [],
+    },
+    {
+      check: `${op}.out-of-bounds-400`,
+      faults: [`no-bounds:${op}`],
+      alsoFails: SEVERAL[op]?.includes('no-bounds') ? [`${op}.several-problems-400`] : [],
+    },
+    {
+      check: `${op}.unknown-member-400`,
+      faults: [`allow-unknown:${op}`],
+      alsoFails: SEVERAL[op]?.includes('allow-unknown') ? [`${op}.several-problems-400`] : [],
+    },
   ]),
   { check: 'createLotTransfer.payload-too-large-413', faults: ['no-size-limit'], alsoFails: ['createTestSample.payload-too-large-413'] },
   { check: 'createTestSample.payload-too-large-413', faults: ['no-size-limit'], alsoFails: ['createLotTransfer.payload-too-large-413'] },
-  { check: 'createLotTransfer.defaults', faults: ['no-default-completed'] },
-  { check: 'createTestSample.defaults', faults: ['default-status-open'] },
-  { check: 'createTestSample.sample-number-unique', faults: ['constant-sample-number'] },
+  // Value classes of the create members: `completed: true` ignored, a large amount or a non-ASCII string refused.
+  { check: 'createLotTransfer.echo', faults: ['ignore-sent-true:createLotTransfer'] },
+  { check: 'createLotTransfer.valid-request-2xx', faults: ['reject-large-number:createLotTransfer'] },
+  ...CREATE_OPERATIONS.map((op) => ({ check: `${op}.valid-request-2xx`, faults: [`reject-non-ascii:${op}`] })),
+  { check: 'createTestSample.sample-number-unique', faults: ['constant-sequence'] },
   { check: 'server.unknown-path-404', faults: ['unknown-path-400'] },
   { check: 'server.problem-details', faults: ['problem-no-type'] },
   { check: 'server.no-5xx', faults: ['unknown-path-500'], alsoFails: ['server.unknown-path-404'] },

@@ -7,34 +7,37 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isObject, readContract, type JsonObject } from '../../contract/document.js';
 import { loadFixtures } from '../../contract/fixtures.js';
+import { operationsModel, type CreateOperationId, type OperationId } from '../../contract/operations-model.js';
 import { compileContract, type FieldError } from '../../contract/schemas.js';
 
 export const REFERENCE_TOKEN = 'reference-token';
 const LIMIT = 1024 * 1024;
-const INFO = '/manualProduction/rest/v1/orders/info/';
-const CREATE: Record<string, 'createLotTransfer' | 'createTestSample'> = {
-  '/goodsReception/rest/v1/lot-transfers/create': 'createLotTransfer',
-  '/goodsReception/rest/v1/test-samples/create': 'createTestSample',
-};
-const REQUEST_SCHEMA = { createLotTransfer: 'LotTransferCreate', createTestSample: 'TestSampleCreate' } as const;
 
 export interface ReferenceServer {
   url: string;
   close(): Promise<void>;
 }
 
-type Op = 'getOrderInfo' | 'createLotTransfer' | 'createTestSample';
+type Op = OperationId;
 
-export async function startReferenceServer(faults: readonly string[] = []): Promise<ReferenceServer> {
+export interface ReferenceOptions {
+  /** Every answer is delayed by this many ms (a slow but correct server). */
+  delayMs?: number;
+}
+
+export async function startReferenceServer(faults: readonly string[] = [], options: ReferenceOptions = {}): Promise<ReferenceServer> {
   const has = (name: string, op?: Op): boolean => faults.includes(name) || (op !== undefined && faults.includes(`${name}:${op}`));
-  const contract = compileContract(readContract(), 'strict');
+  const document = readContract();
+  const contract = compileContract(document, 'strict');
+  const model = operationsModel(document);
   const fixtures = loadFixtures(undefined, contract);
-  const validators = {
-    createLotTransfer: contract.validator({ $ref: `#/components/schemas/${REQUEST_SCHEMA.createLotTransfer}` }),
-    createTestSample: contract.validator({ $ref: `#/components/schemas/${REQUEST_SCHEMA.createTestSample}` }),
-  };
-  const ids = { createLotTransfer: 0, createTestSample: 0 };
-  let sampleSequence = 0;
+  const INFO = model.orderInfo.path.slice(0, model.orderInfo.path.indexOf('{'));
+  const CREATE = new Map(model.creates.map((op) => [op.path, op.operationId as CreateOperationId]));
+  const validators = new Map(
+    model.creates.map((op) => [op.operationId, contract.validator({ $ref: `#/components/schemas/${op.requestSchema ?? ''}` })]),
+  );
+  const ids = new Map<string, number>();
+  let sequence = 0;
 
   const send = (
     res: http.ServerResponse,
@@ -73,17 +76,35 @@ export async function startReferenceServer(faults: readonly string[] = []): Prom
   /** Bearer check; answers 401 (or a faulty alternative) and returns false when refused. */
   const authorized = (req: http.IncomingMessage, res: http.ServerResponse, op: Op): boolean => {
     const header = req.headers.authorization;
-    let variant: 'missing' | 'non-bearer' | 'rejected' | undefined;
-    if (header === undefined) variant = 'missing';
+    let variant: 'missing' | 'non-bearer' | 'rejected' | 'malformed' | undefined;
+    if (header === undefined || header.trim() === '' || /^Bearer\s*$/i.test(header)) variant = 'missing';
     else if (!/^Bearer /i.test(header)) variant = 'non-bearer';
-    else if (header.slice(7).trim() !== REFERENCE_TOKEN) variant = 'rejected';
+    else if (header.slice(7).trim() !== REFERENCE_TOKEN) variant = /[\s",]/.test(header.slice(7).trim()) ? 'malformed' : 'rejected';
+    // Faults of a partition class: the token under any scheme; a Basic credential whose password is the token;
+    // a token that merely starts with the real one.
+    if (variant === 'non-bearer' && has('token-any-scheme', op) && header?.split(' ')[1] === REFERENCE_TOKEN) variant = undefined;
+    if (variant === 'non-bearer' && has('basic-password-accepted', op) && /^Basic /.test(header ?? '')) {
+      const decoded = Buffer.from((header ?? '').slice(6), 'base64').toString('utf8');
+      if (decoded.split(':')[1] === REFERENCE_TOKEN) variant = undefined;
+    }
+    if (variant === 'rejected' && has('token-prefix-match', op) && header?.slice(7).startsWith(REFERENCE_TOKEN)) variant = undefined;
+    // Fault of the malformed class: the first word after the scheme is taken for the token, quotes stripped.
+    if (
+      variant === 'malformed' &&
+      has('token-first-word', op) &&
+      header
+        ?.slice(7)
+        .split(/[\s,]+/)[0]
+        ?.replace(/"/g, '') === REFERENCE_TOKEN
+    )
+      variant = undefined;
     if (variant === undefined || has(`auth-accepts-${variant}`, op)) return true;
     if (has(`auth-403-${variant}`, op) || has('auth-403')) {
       problem(res, 403, 'forbidden');
       return false;
     }
     const challenge =
-      variant === 'rejected' && !has('auth-no-invalid-token', op)
+      (variant === 'rejected' || variant === 'malformed') && !has('auth-no-invalid-token', op)
         ? 'Bearer realm="reference", error="invalid_token"'
         : 'Bearer realm="reference"';
     problem(res, 401, 'send a valid bearer token', {}, has('auth-no-challenge', op) ? {} : { 'www-authenticate': challenge });
@@ -98,9 +119,14 @@ export async function startReferenceServer(faults: readonly string[] = []): Prom
       return;
     }
     if (!authorized(req, res, op)) return;
-    const number = decodeURIComponent(raw);
+    const number = has('path-not-decoded') ? raw : decodeURIComponent(raw);
     let order = fixtures.orders.get(number);
     if (!order && has('unknown-order-answers-first')) order = [...fixtures.orders.values()][0];
+    // Faults of a partition class: lookups that find a real order for an unknown number resembling it.
+    if (!order && has('order-prefix-match')) order = [...fixtures.orders.values()].find((o) => number.startsWith(o.order.orderNumber));
+    if (!order && has('order-case-insensitive'))
+      order = [...fixtures.orders.values()].find((o) => o.order.orderNumber.toLowerCase() === number.toLowerCase());
+    if (!order && has('order-trimmed')) order = fixtures.orders.get(number.trim());
     if (!order) {
       if (has('order-always-404')) return problem(res, 404, 'no such order');
       return problem(res, has('unknown-order-410') ? 410 : 404, `no order has the number "${number}"`);
@@ -138,45 +164,71 @@ export async function startReferenceServer(faults: readonly string[] = []): Prom
         errors: [{ pointer: '', detail: 'is not JSON' }],
       });
     }
+    if (body === null && has('null-body-500', op)) return problem(res, 500, 'internal error');
     if (!isObject(body))
       return problem(res, has('non-object-422', op) ? 422 : 400, 'the body is not a JSON object', {
         errors: [{ pointer: '', detail: 'must be an object' }],
       });
-    let errors: FieldError[] = validators[op](body);
+    const members = model.create(op).members;
+    const lotMember = members.find((m) => m.namesLot)?.name ?? '';
+    let errors: FieldError[] = validators.get(op)?.(body) ?? [];
     if (has('no-required', op)) errors = errors.filter((e) => e.detail !== 'is required');
     if (has('allow-unknown', op)) errors = errors.filter((e) => !e.detail.startsWith('is not a member'));
     if (has('no-bounds', op)) errors = errors.filter((e) => !/^must (be [<>]|NOT have)/.test(e.detail));
     if (has('wrong-type-pointer-root', op))
       errors = errors.map((e) => (e.detail.startsWith('must be of type') ? { pointer: '', detail: e.detail } : e));
+    if (has('first-problem-only', op)) errors = errors.slice(0, 1);
+    // Faults of a value class: a large number, a string with non-ASCII characters refused.
+    for (const m of members) {
+      const v = body[m.name];
+      if (has('reject-large-number', op) && m.type === 'number' && typeof v === 'number' && v >= 1_000_000)
+        errors.push({ pointer: `/${m.name}`, detail: 'too large' });
+      if (has('reject-non-ascii', op) && typeof v === 'string' && /[^\x20-\x7e]/.test(v))
+        errors.push({ pointer: `/${m.name}`, detail: 'ASCII only' });
+    }
     if (errors.length > 0)
-      return problem(res, 400, `${errors.length} problem(s) in the body`, { errors: errors as unknown as JsonObject[] });
-    const lotId = body['fk_lot_id'];
-    const lot = typeof lotId === 'number' ? fixtures.lots.get(lotId) : undefined;
+      return problem(res, 400, `${errors.length} problem(s) in the body`, {
+        errors: errors.map((e) => ({ pointer: e.pointer, detail: e.detail })),
+      });
+    const lotId = body[lotMember];
+    let lot = typeof lotId === 'number' ? fixtures.lots.get(lotId) : undefined;
+    // Fault: every lot of an order is taken for the order's first lot.
+    if (lot && has('first-lot-only', op)) {
+      const first = fixtures.orders.get(lot.orderNumber)?.lots[0];
+      if (first) {
+        lot = fixtures.lots.get(first.id) ?? lot;
+        body[lotMember] = first.id;
+      }
+    }
     if (!lot) {
       const extra: JsonObject = has('unknown-lot-no-pointer', op)
         ? {}
-        : { errors: [{ pointer: '/fk_lot_id', detail: `no lot has the id ${JSON.stringify(lotId)}` }] };
+        : { errors: [{ pointer: `/${lotMember}`, detail: `no lot has the id ${JSON.stringify(lotId)}` }] };
       return problem(res, has('unknown-lot-400', op) ? 400 : 422, 'unknown lot', extra);
     }
     const now = has('created-format', op) ? new Date().toString() : new Date().toISOString();
     const keep = has('keep-read-only', op);
-    ids[op]++;
-    const record: JsonObject = {
-      ...body,
-      id: keep && typeof body['id'] === 'number' ? body['id'] : has('constant-id', op) ? 1 : ids[op],
-      created: keep && typeof body['created'] === 'string' ? body['created'] : now,
-      modified: keep && typeof body['modified'] === 'string' ? body['modified'] : now,
-    };
-    record['lotnumber'] =
-      typeof body['lotnumber'] === 'string' && !has('ignore-sent-lotnumber', op) ? body['lotnumber'] : lot.lot.lotNumber;
-    if (op === 'createLotTransfer') {
-      if (typeof body['completed'] !== 'boolean' && !has('no-default-completed')) record['completed'] = false;
-    } else {
-      if (typeof body['sample_number'] !== 'string')
-        record['sample_number'] = has('constant-sample-number') ? 'S-000001' : `S-${String(++sampleSequence).padStart(6, '0')}`;
-      if (typeof body['status'] !== 'string') record['status'] = has('default-status-open') ? 'OPEN' : 'NEW';
-      if (typeof body['notes'] !== 'string') record['notes'] = '';
+    const lotValue: JsonObject = { ...lot.lot };
+    const record: JsonObject = { ...body };
+    for (const m of members) {
+      if (m.readOnly) {
+        if (keep && m.name in body) continue;
+        if (m.type === 'integer') {
+          ids.set(op, (ids.get(op) ?? 0) + 1);
+          record[m.name] = has('constant-id', op) ? 1 : (ids.get(op) ?? 1);
+        } else record[m.name] = now;
+        continue;
+      }
+      if (m.name in body && !(m.defaultFrom && has('ignore-sent-default-from', op))) continue;
+      if (m.defaultFrom) record[m.name] = lotValue[m.defaultFrom.member] ?? null;
+      else if (m.defaultSequence)
+        record[m.name] =
+          `${m.defaultSequence.prefix}${String(has('constant-sequence') ? 1 : ++sequence).padStart(m.defaultSequence.width, '0')}`;
+      else if (m.default !== undefined)
+        record[m.name] = !has('wrong-default', op) ? m.default : typeof m.default === 'boolean' ? !m.default : 'OPEN';
     }
+    // Fault of a value class: a boolean sent true is answered false.
+    for (const m of members) if (m.type === 'boolean' && has('ignore-sent-true', op)) record[m.name] = false;
     if (has('create-id-string', op)) record['id'] = JSON.stringify(record['id']);
     if (has('create-rejects', op)) return problem(res, 400, 'refused');
     send(res, has('create-200', op) ? 200 : 201, record);
@@ -190,16 +242,19 @@ export async function startReferenceServer(faults: readonly string[] = []): Prom
       size += chunk.length;
       if (size <= limit) chunks.push(chunk);
     });
-    req.on('end', () => {
+    req.on('end', () => setTimeout(() => dispatch(req, res, chunks, size, limit), options.delayMs ?? 0));
+  });
+  const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, chunks: Buffer[], size: number, limit: number): void => {
+    {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
-      const op = CREATE[path];
+      const op = CREATE.get(path);
       if (path.startsWith(INFO) && path.length > INFO.length && !path.slice(INFO.length).includes('/'))
         orderInfo(req, res, path.slice(INFO.length));
       else if (op) create(req, res, op, Buffer.concat(chunks), size > limit);
       else if (has('unknown-path-500')) problem(res, 500, 'boom');
       else problem(res, has('unknown-path-400') ? 400 : 404, `no such path: ${path}`);
-    });
-  });
+    }
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

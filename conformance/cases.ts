@@ -1,0 +1,77 @@
+/**
+ * The cases of one check: each case is run, and its outcome recorded (passed, failed with its
+ * failure, skipped, not run with what blocked it), so a check reports every failing case, not only
+ * the first. A check's status is the aggregate of its documented cases (seeded extra cases that the
+ * write budget left out do not make a check incomplete).
+ */
+import type { Violation } from '../judgments/exchange.js';
+import type { CheckContext } from './context.js';
+import { CheckFailure, CheckNotRun, CheckSkipped, type FailureDetails } from './failure.js';
+import type { Exchange } from './http.js';
+import type { CaseResult, CheckStatus, SkipReason } from './report/results.js';
+
+export interface CaseOutcome extends CaseResult {
+  failure?: FailureDetails;
+  reason?: SkipReason;
+  blockedBy?: string;
+  /** A seeded case added on top of the documented ones. */
+  extra?: boolean;
+}
+
+export class Cases {
+  readonly outcomes: CaseOutcome[] = [];
+  constructor(private readonly ctx: CheckContext) {}
+
+  /** Runs one case: a CheckFailure fails it, CheckSkipped skips it, CheckNotRun marks it not run. */
+  async run(name: string, fn: () => Promise<void> | void, options: { extra?: boolean } = {}): Promise<void> {
+    const extra = options.extra ? { extra: true } : {};
+    try {
+      await fn();
+      this.outcomes.push({ name, status: 'passed', ...extra });
+    } catch (error) {
+      this.outcomes.push({ ...outcomeOf(name, error), ...extra });
+    }
+  }
+
+  /** Sends (or takes a shared exchange), then judges it: the case fails with every violation found. */
+  judge(
+    name: string,
+    exchange: () => Promise<Exchange>,
+    judge: (exchange: Exchange) => Violation[],
+    options: { extra?: boolean } = {},
+  ): Promise<void> {
+    return this.run(
+      name,
+      async () => {
+        const sent = await exchange();
+        this.ctx.sent(sent);
+        this.ctx.verdict(sent, judge(sent));
+      },
+      options,
+    );
+  }
+}
+
+/** The outcome of a case (or of a whole check) from what its code threw. */
+export function outcomeOf(name: string, error: unknown): CaseOutcome {
+  if (error instanceof CheckFailure) return { name, status: 'failed', message: error.message, failure: error.details };
+  if (error instanceof CheckSkipped) return { name, status: 'skipped', message: error.message, reason: error.reason };
+  if (error instanceof CheckNotRun)
+    return { name, status: 'not-run', message: error.message, reason: error.reason, blockedBy: error.blockedBy };
+  return { name, status: 'failed', message: `the case could not complete: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+/**
+ * A check's status from its cases: failed when one failed; else not-run when a documented case was
+ * not run; else passed when one passed; else skipped (nothing applied).
+ */
+export function aggregate(outcomes: readonly CaseOutcome[]): { status: CheckStatus; first?: CaseOutcome } {
+  const documented = outcomes.filter((o) => !(o.extra && o.status !== 'passed' && o.status !== 'failed'));
+  const failed = documented.find((o) => o.status === 'failed');
+  if (failed) return { status: 'failed', first: failed };
+  const notRun = documented.find((o) => o.status === 'not-run');
+  if (notRun) return { status: 'not-run', first: notRun };
+  if (documented.some((o) => o.status === 'passed')) return { status: 'passed' };
+  const skipped = documented.find((o) => o.status === 'skipped');
+  return skipped ? { status: 'skipped', first: skipped } : { status: 'skipped' };
+}

@@ -1,0 +1,98 @@
+/**
+ * The time model: --timeout bounds each request and is never shortened (there is no whole-run
+ * budget); a server that never answers costs one time-out per operation, the rest is not run;
+ * --deadline cuts checks off as not run, never as failed.
+ */
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CHECKS } from './checks/index.js';
+import { resolveConformanceConfig } from './config.js';
+import { runConformance } from './run.js';
+import { REFERENCE_TOKEN, startReferenceServer } from './testing/reference-server.js';
+
+/** A server that accepts connections and never answers. */
+async function silentServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer(() => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('conformance time model', function () {
+  this.timeout(120_000);
+
+  it('a correct server answering every request in 1.5 s passes (each request gets the whole --timeout)', async () => {
+    const server = await startReferenceServer([], { delayMs: 1500 });
+    try {
+      // A subset of the checks keeps the test short (every request takes 1.5 s); nothing in the run shortens --timeout.
+      const ids = [
+        'getOrderInfo.valid-request-2xx',
+        'getOrderInfo.exact-order',
+        'createLotTransfer.valid-request-2xx',
+        'createLotTransfer.echo',
+      ];
+      const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level: 'strict', seed: 4, timeoutMs: 4000 });
+      assert.equal(config.deadlineMs, undefined, 'no whole-run bound unless --deadline is given');
+      const { exitCode, verdict } = await runConformance(config, {
+        write: () => undefined,
+        checks: CHECKS.filter((c) => ids.includes(c.id)),
+      });
+      assert.deepEqual(
+        verdict.checks.filter((c) => c.status !== 'passed').map((c) => `${c.id} ${c.status}: ${c.message ?? ''}`),
+        [],
+      );
+      assert.equal(exitCode, 0);
+      assert.ok(verdict.counts.cases >= 8, `${verdict.counts.cases} cases sent, each answered after 1.5 s`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a server that never answers costs one time-out per operation; every other check is not run, blocked by it', async () => {
+    const server = await silentServer();
+    try {
+      const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level: 'strict', timeoutMs: 300 });
+      const { exitCode, verdict, requests } = await runConformance(config, { write: () => undefined });
+      assert.equal(exitCode, 1);
+      const failed = verdict.checks.filter((c) => c.status === 'failed');
+      assert.deepEqual(failed.map((c) => c.operation).sort(), ['createLotTransfer', 'createTestSample', 'getOrderInfo']);
+      for (const check of failed) assert.match(check.message ?? '', /timed out/, check.id);
+      assert.equal(requests.length, 3, 'three requests sent: one per operation, each timed out');
+      const rest = verdict.checks.filter((c) => c.status !== 'failed');
+      assert.ok(rest.length > 50);
+      for (const check of rest) {
+        assert.equal(check.status, 'not-run', check.id);
+        assert.ok(check.blockedBy !== undefined && check.blockedBy.length > 0, `${check.id} names what blocked it`);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--deadline: the checks it cuts off are not run (reason deadline), never failed; exit 3', async () => {
+    const server = await startReferenceServer([], { delayMs: 150 });
+    try {
+      const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level: 'strict', deadlineMs: 1000 });
+      const { exitCode, verdict } = await runConformance(config, { write: () => undefined });
+      assert.deepEqual(
+        verdict.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.message ?? ''}`),
+        [],
+      );
+      const cut = verdict.checks.filter((c) => c.status === 'not-run');
+      assert.ok(cut.length > 0);
+      assert.ok(cut.some((c) => c.reason === 'deadline'));
+      assert.equal(exitCode, 3);
+      assert.equal(verdict.outcome, 'incomplete');
+      assert.ok(verdict.unchecked.some((r) => r.reason === 'deadline'));
+    } finally {
+      await server.close();
+    }
+  });
+});

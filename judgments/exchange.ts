@@ -1,0 +1,49 @@
+/**
+ * What a judgment looks at: one exchange (a request and the answer to it, or why there was none) and
+ * the facts it needs (the level, the compiled contract, the operations model, what was asked for).
+ * Any traffic fits: the suite's own requests, or requests a proxy saw.
+ */
+import type { Level } from '../contract/levels.js';
+import type { OperationsModel, OperationId } from '../contract/operations-model.js';
+import type { CompiledContract } from '../contract/schemas.js';
+
+export interface JudgedRequest {
+  /** The operation the request addressed (`server` for none), when known. */
+  target?: OperationId | 'server';
+  method: string;
+  /** Path (and query) as sent, URL-encoded. */
+  path: string;
+  headers: Readonly<Record<string, string>>;
+  body?: Buffer | string;
+}
+
+export interface JudgedAnswer {
+  status: number;
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>;
+  text: string;
+}
+
+export interface JudgedExchange {
+  request: JudgedRequest;
+  answer?: JudgedAnswer;
+  /** Why there is no answer (time-out, closed connection, ...). */
+  error?: string;
+}
+
+export interface JudgeContext {
+  level: Level;
+  model: OperationsModel;
+  contracts: Record<Level, CompiledContract>;
+}
+
+/** One way an exchange breaks a rule. */
+export interface Violation {
+  rule: string;
+  /** RFC 6901 pointer into the answer body (or the request body, said in `reason`), when one member is at fault. */
+  pointer?: string;
+  /** What the rule wants. */
+  expected: string;
+  /** What the exchange shows instead (one short sentence). */
+  reason: string;
+}

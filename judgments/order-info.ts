@@ -1,0 +1,75 @@
+/** Judgments of order-info exchanges (spec fact 3, 6; the profile's 200, formats, unknown 404). */
+import { isObject, type JsonObject } from '../contract/document.js';
+import type { OperationsModel } from '../contract/operations-model.js';
+import { is2xx, mediaTypeIs, objectOf, schemaValid, statusIs } from './answer.js';
+import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
+import { PROFILE, SPEC } from './rules.js';
+
+/** `order.orderNumber` of an order-info answer, if there is one. */
+export function orderNumberOf(model: OperationsModel, value: JsonObject): unknown {
+  const order = value[model.order.orderMember];
+  return isObject(order) ? order[model.order.orderNumberMember] : undefined;
+}
+
+/** Spec fact 6: a GET of an existing order with the accepted token is answered 2xx. */
+export function judgeExistingOrderAnswered(exchange: JudgedExchange): Violation[] {
+  return statusIs(exchange, SPEC.validRequest, is2xx, 'a 2xx status');
+}
+
+/** Spec fact 3: a 2xx answer is application/json, an order-info object of the listed types (spec level). */
+export function judgeOrderShape(exchange: JudgedExchange, jc: JudgeContext, level = jc.level): Violation[] {
+  const answer = exchange.answer;
+  if (!answer || !is2xx(answer.status)) return [];
+  const rule = level === 'spec' ? SPEC.orderInfo : PROFILE.formats;
+  const parsed = objectOf(answer, rule);
+  if ('violation' in parsed) return [parsed.violation];
+  const schema = jc.contracts[level].validator({ $ref: `#/components/schemas/${jc.model.orderInfo.successSchema}` });
+  return [
+    ...(level === 'spec' ? mediaTypeIs(answer, rule, 'application/json') : []),
+    ...schemaValid(parsed.value, schema, rule, `an order-info object (${level} level)`),
+  ];
+}
+
+/**
+ * Spec fact 3: a 2xx answer describes the requested order (its order number equals `requested`, or one
+ * of `equivalent`: numbers a server may rightly treat as the same, e.g. under a case-insensitive lookup).
+ */
+export function judgeExactOrder(
+  exchange: JudgedExchange,
+  jc: JudgeContext,
+  requested: string,
+  equivalent: readonly string[] = [],
+): Violation[] {
+  const answer = exchange.answer;
+  if (!answer || !is2xx(answer.status)) return [];
+  const parsed = objectOf(answer, SPEC.exactOrder);
+  if ('violation' in parsed) return [parsed.violation];
+  const number = orderNumberOf(jc.model, parsed.value);
+  if (number === requested || (typeof number === 'string' && equivalent.includes(number))) return [];
+  const { orderMember, orderNumberMember } = jc.model.order;
+  return [
+    {
+      rule: SPEC.exactOrder,
+      pointer: `/${orderMember}/${orderNumberMember}`,
+      expected: `no 2xx, or a 2xx describing order ${JSON.stringify(requested)}`,
+      reason: `a 2xx answer describing order ${JSON.stringify(number)}`,
+    },
+  ];
+}
+
+/**
+ * Profile: an unknown order number is answered 404 (a 2xx describing exactly that number, or an
+ * equivalent one, means it exists; `alsoAllowed`: statuses a server or proxy may rightly answer for
+ * this number, e.g. 400 for an encoded slash).
+ */
+export function judgeUnknownOrder404(
+  exchange: JudgedExchange,
+  jc: JudgeContext,
+  requested: string,
+  equivalent: readonly string[] = [],
+  alsoAllowed: readonly number[] = [],
+): Violation[] {
+  if (exchange.answer && is2xx(exchange.answer.status) && judgeExactOrder(exchange, jc, requested, equivalent).length === 0) return [];
+  if (exchange.answer && alsoAllowed.includes(exchange.answer.status)) return [];
+  return statusIs(exchange, PROFILE.unknownOrder, 404);
+}

@@ -1,0 +1,53 @@
+/** Judgments of requests a server must refuse with a given status (415, 400, 413, 422, 405, 404). */
+import { isObject } from '../contract/document.js';
+import type { OperationsModel } from '../contract/operations-model.js';
+import { statusIs } from './answer.js';
+import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
+
+/** The pointers a validation problem's `errors[]` names (empty when the body has none). */
+export function errorPointers(model: OperationsModel, text: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const errors = isObject(value) ? value[model.errorsMember] : undefined;
+  if (!Array.isArray(errors)) return [];
+  return errors.filter(isObject).flatMap((e) => {
+    const pointer = e[model.pointerMember];
+    return typeof pointer === 'string' ? [pointer] : [];
+  });
+}
+
+/** The answer has `status`, and its `errors[]` names every one of `pointers` (one entry per problem). */
+export function judgeRefused(
+  exchange: JudgedExchange,
+  jc: JudgeContext,
+  rule: string,
+  status: number,
+  pointers: readonly string[] = [],
+): Violation[] {
+  const wrong = statusIs(exchange, rule, status);
+  if (wrong.length > 0 || !exchange.answer) return wrong;
+  const found = errorPointers(jc.model, exchange.answer.text);
+  return pointers
+    .filter((p) => !found.includes(p))
+    .map((pointer) => ({
+      rule,
+      pointer,
+      expected: `${status} with errors[].pointer ${JSON.stringify(pointer)}`,
+      reason: `errors[].pointer ${found.length ? found.map((p) => JSON.stringify(p)).join(', ') : '(none)'} does not name ${pointer}`,
+    }));
+}
+
+/** A known path with a wrong method: 405 with an Allow header listing `allowed`. */
+export function judgeMethodNotAllowed(exchange: JudgedExchange, rule: string, allowed: string): Violation[] {
+  const wrong = statusIs(exchange, rule, 405);
+  if (wrong.length > 0 || !exchange.answer) return wrong;
+  const allow = exchange.answer.headers['allow'];
+  const methods = (allow ?? '').split(',').map((m) => m.trim().toUpperCase());
+  return methods.includes(allowed)
+    ? []
+    : [{ rule, expected: `an Allow header listing ${allowed}`, reason: allow === undefined ? 'no Allow header' : `Allow: ${allow}` }];
+}

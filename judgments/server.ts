@@ -1,0 +1,41 @@
+/** Judgments of every answer (the profile's problem details, no 5xx). */
+import { mediaTypeIs, jsonOf, schemaValid } from './answer.js';
+import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
+import { PROFILE } from './rules.js';
+import { isObject } from '../contract/document.js';
+
+/** Profile: an error answer is application/problem+json with type, title, status (= the HTTP status), detail. */
+export function judgeProblemDetails(exchange: JudgedExchange, jc: JudgeContext): Violation[] {
+  const answer = exchange.answer;
+  if (!answer || answer.status < 400) return [];
+  const rule = PROFILE.problem;
+  const type = mediaTypeIs(answer, rule, 'application/problem+json');
+  if (type.length > 0) return type;
+  const parsed = jsonOf(answer, rule);
+  if ('violation' in parsed) return [parsed.violation];
+  const invalid = schemaValid(
+    parsed.value,
+    jc.contracts.strict.validator({ $ref: `#/components/schemas/${jc.model.problemSchema}` }),
+    rule,
+    'a problem object (type, title, status, detail)',
+  );
+  if (invalid.length > 0) return invalid;
+  const status = isObject(parsed.value) ? parsed.value['status'] : undefined;
+  return status === answer.status
+    ? []
+    : [{ rule, pointer: '/status', expected: `member status ${answer.status}`, reason: `member status is ${JSON.stringify(status)}` }];
+}
+
+/** Issue 4 (strict): no request is answered 5xx. */
+export function judgeNoServerError(exchange: JudgedExchange): Violation[] {
+  const answer = exchange.answer;
+  return answer && answer.status >= 500
+    ? [
+        {
+          rule: PROFILE.noServerError,
+          expected: 'no 5xx answer',
+          reason: `${exchange.request.method} ${exchange.request.path} answered ${answer.status}`,
+        },
+      ]
+    : [];
+}

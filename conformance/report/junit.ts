@@ -40,7 +40,8 @@ function counts(checks: readonly CheckResult[]): { tests: number; failures: numb
 /** The whole failure of a check: every failed case's details (or the message), then the cases sent. */
 function failureText(check: CheckResult): string {
   const details = check.failures && check.failures.length > 0 ? check.failures : check.failure ? [check.failure] : [];
-  const body = details.length > 0 ? details.map(formatFailure).join('\n\n') : (check.message ?? 'the check failed');
+  const body =
+    details.length > 0 ? details.map(formatFailure).join('\n\n') : `${check.message ?? 'the check failed'}\nrule:     ${check.rule}`;
   const failedCases = check.cases.filter((c) => c.status === 'failed');
   const cases =
     failedCases.length > 0

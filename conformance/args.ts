@@ -88,6 +88,9 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** Every option the parser accepts (--help documents each one). */
+export const OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
+
 /**
  * `help: true` when --help was asked for (the CLI prints HELP and exits 0); `listChecks` for
  * --list-checks (the CLI prints the checks of `config.level` and exits 0).

@@ -4,6 +4,11 @@
  */
 import type { CheckResult, Verdict } from './results.js';
 
+/** The raw control characters in a text (C0 but newline and tab, DEL, C1), as code points: an oracle for the tests. */
+export function rawControls(text: string): number[] {
+  return [...text].map((c) => c.codePointAt(0) ?? 0).filter((n) => (n < 0x20 && n !== 0x0a && n !== 0x09) || (n >= 0x7f && n <= 0x9f));
+}
+
 /** Text an answer may carry that no report may pass on raw. */
 export const HOSTILE_TEXT = `<script>alert("x")</script> & ]]> '\u001b[32mPASSED\u001b[0m\r\u0007\u0000\ufffe\ud800 😀`;
 

@@ -60,7 +60,7 @@ export function renderHtml(verdict: Verdict): string {
   const sections = STATUS_ORDER.map((status) => {
     const checks = verdict.checks.filter((c) => c.status === status);
     if (checks.length === 0) return '';
-    return `<h2 id="${status}">${HEADING[status]} (${checks.length})</h2>\n<table><thead><tr><th>verdict</th><th>operation</th><th>level</th><th>check</th></tr></thead><tbody>\n${checks.map(checkRow).join('\n')}\n</tbody></table>`;
+    return `<h2 id="${status}">${HEADING[status]} (${checks.length})</h2>\n<table class="checks"><colgroup><col class="c1"><col class="c2"><col class="c3"><col></colgroup><thead><tr><th>verdict</th><th>operation</th><th>level</th><th>check</th></tr></thead><tbody>\n${checks.map(checkRow).join('\n')}\n</tbody></table>`;
   }).join('\n');
   const coverage = verdict.coverage
     .map(
@@ -79,6 +79,7 @@ body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-colla
 td,th{border-bottom:1px solid #ddd;padding:.4em;text-align:left;vertical-align:top}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5em;margin:.3em 0}
 .passed .v{color:#17732b;font-weight:bold}.failed .v{color:#b00020;font-weight:bold}.skipped .v{color:#8a6d00;font-weight:bold}.not-run .v{color:#6a1b9a;font-weight:bold}
 .t{color:#555}.r{color:#888;font-size:12px}.m{color:#777}.n{text-align:right}.summary{font-size:16px}.hints{background:#fff6d6;padding:.2em 1em}
+table.checks{table-layout:fixed}.c1{width:7em}.c2{width:11em}.c3{width:4em}
 h1.passed{color:#17732b}h1.failed{color:#b00020}h1.incomplete{color:#8a6d00}
 </style></head><body>
 <h1 class="${verdict.outcome}">goods conformance: ${outcome}</h1>

@@ -86,6 +86,16 @@ describe('goods-conformance CLI', function () {
     );
   });
 
+  it('exit 2: the line names the URL without its userinfo and shows no credential', async () => {
+    const port = await closedPort();
+    const { code, stderr } = await cli(['--base-url', `http://gate-user:gate-Pass-1234@127.0.0.1:${port}`, '--order-number', 'A'], {
+      CONFORMANCE_TOKEN: 'tok-never-shown-123',
+    });
+    assert.equal(code, 2);
+    assert.match(stderr, new RegExp(`nothing is listening at http://127\\.0\\.0\\.1:${port} `));
+    assert.doesNotMatch(stderr, /gate-user|gate-Pass|tok-never/);
+  });
+
   it('exit 2: bad arguments', async () => {
     const { code, stderr } = await cli(['--level', 'sloppy']);
     assert.equal(code, 2);

@@ -8,14 +8,15 @@ import { parseConformanceArgs, HELP } from './args.js';
 import { CHECKS } from './checks/index.js';
 import { renderCheckList } from './report/check-list.js';
 import { runConformance } from './run.js';
-import { createRedactor, escapeControls, redactorFor, sanitizeText, type Redactor } from './secrets.js';
+import { createRedactor, redactorFor, sanitizeText, type Redactor } from './secrets.js';
 import { StartError } from './start-error.js';
 import { checksOfLevel } from './suite.js';
 
+// Until the options are read, only URL userinfo is known to hide; then every credential of the run.
+let redactor: Redactor = createRedactor([]);
+const shown = (text: string): string => sanitizeText(text, redactor);
+
 async function main(): Promise<number> {
-  // Until the options are read, only URL userinfo is known to hide; then every credential of the run.
-  let redactor: Redactor = createRedactor([]);
-  const shown = (text: string): string => sanitizeText(text, redactor);
   try {
     const parsed = parseConformanceArgs(process.argv.slice(2), process.env);
     if (parsed.help) {
@@ -48,7 +49,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 process.on('unhandledRejection', (reason) => {
-  process.stderr.write(`goods-conformance: internal error (unhandled rejection): ${escapeControls(String(reason))}\n`);
+  process.stderr.write(`goods-conformance: internal error (unhandled rejection): ${shown(String(reason))}\n`);
   process.exitCode = 2;
 });
 

@@ -200,6 +200,14 @@ describe('goods-conformance CLI against a hostile server: no secret in any outpu
       assert.ok(server.received.includes(`Bearer ${TOKEN}`));
       assert.ok(server.received.includes(`Bearer ${REJECTED}`));
       assert.ok(server.received.some((v) => v.startsWith('Basic ')));
+      // The create checks ran too (the order has a lot): POST requests with the token, the rejected token and Basic.
+      for (const authorization of [`Bearer ${TOKEN}`, `Bearer ${REJECTED}`]) {
+        assert.ok(
+          server.requests.some((r) => r.method === 'POST' && r.authorization === authorization),
+          authorization,
+        );
+      }
+      assert.ok(server.requests.some((r) => r.method === 'POST' && r.authorization.startsWith('Basic ')));
       const files = ['conformance.json', 'junit.xml', 'conformance.html'].map((f) => [f, readFileSync(join(output, f), 'utf8')] as const);
       for (const [where, text] of [['stdout', stdout], ['stderr', stderr], ...files] as const) {
         for (const secret of [TOKEN, REJECTED, USER, PASSWORD]) assert.deepEqual(leaks(text, secret), [], `${secret} in ${where}`);

@@ -50,6 +50,8 @@ export interface ConformanceConfig {
 
 /** The token used against the in-process mock when none is given. */
 export const MOCK_TOKEN = 'conformance-token';
+/** The default `--rejected-token` (documented, so not treated as a secret). */
+export const DEFAULT_REJECTED_TOKEN = 'invalid';
 /** The first fixture order: the default `--order-number` against the in-process mock. */
 export const MOCK_ORDER_NUMBER = 'ORD-2026-0001';
 
@@ -64,7 +66,7 @@ export function resolveConformanceConfig(partial: Partial<ConformanceConfig> = {
   const runMarker = partial.runMarker ?? newRunMarker();
   return {
     token: partial.baseUrl === undefined ? MOCK_TOKEN : '',
-    rejectedToken: 'invalid',
+    rejectedToken: DEFAULT_REJECTED_TOKEN,
     orderNumber: MOCK_ORDER_NUMBER,
     unknownOrderNumber: `CONFORMANCE-UNKNOWN ${runMarker}`,
     level: 'spec',

@@ -5,19 +5,20 @@
  * once (`report/results.ts`), writes the report files and answers the verdict. Throws StartError
  * when the run cannot start (exit code 2).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import tls from 'node:tls';
 import { readContract, type OpenApiDocument } from '../contract/document.js';
-import { basicCredentials, credentialCases } from './checks/auth.js';
+import { credentialCases } from './checks/auth.js';
 import { CHECKS } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
 import { CheckContext } from './context.js';
 import { coverageTable } from './coverage.js';
-import { renderHtml } from './report/html.js';
+import { writeReports } from './report/files.js';
+import { renderSummary } from './report/human.js';
 import type { CheckResult, UncheckedRule, Verdict } from './report/results.js';
+import { createRedactor, credentialsOf, redactingWriter, sanitizeVerdict, withoutUserinfo } from './secrets.js';
 import { StartError } from './start-error.js';
 import { checksOfLevel, runSuite } from './suite.js';
 
@@ -67,18 +68,6 @@ async function startTarget(config: ConformanceConfig): Promise<Target> {
   return { url: server.url.replace(/\/+$/, ''), close: () => server.close() };
 }
 
-/** The URL without userinfo (never shown). */
-export function shownUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.toString().replace(/\/+$/, '');
-  } catch {
-    return url;
-  }
-}
-
 /** Something accepts TCP connections at the URL's host and port. */
 function probeListening(url: URL, timeoutMs: number): Promise<void> {
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
@@ -87,7 +76,7 @@ function probeListening(url: URL, timeoutMs: number): Promise<void> {
     const socket = net.connect({ host, port });
     const fail = (reason: string): void => {
       socket.destroy();
-      reject(new StartError(`nothing is listening at ${shownUrl(url.href)} (${reason})`, 'start the server, or fix --base-url'));
+      reject(new StartError(`nothing is listening at ${withoutUserinfo(url.href)} (${reason})`, 'start the server, or fix --base-url'));
     };
     socket.setTimeout(timeoutMs, () => fail(`no connection within ${timeoutMs} ms`));
     socket.once('error', (error: NodeJS.ErrnoException) => fail(error.code ?? error.message));
@@ -131,21 +120,14 @@ async function protocolMismatch(base: string, timeoutMs: number): Promise<void> 
   const found = await tlsHandshake(url, Math.min(timeoutMs, 5000));
   if (url.protocol === 'https:' && found === 'plain')
     throw new StartError(
-      `${shownUrl(base)} answers plain HTTP, not TLS`,
+      `${withoutUserinfo(base)} answers plain HTTP, not TLS`,
       `use --base-url http://${url.host}${url.pathname.replace(/\/$/, '')}`,
     );
   if (url.protocol === 'http:' && found === 'tls')
     throw new StartError(
-      `${shownUrl(base)} speaks TLS (HTTPS), not plain HTTP`,
+      `${withoutUserinfo(base)} speaks TLS (HTTPS), not plain HTTP`,
       `use --base-url https://${url.host}${url.pathname.replace(/\/$/, '')}`,
     );
-}
-
-function writeReport(dir: string, name: string, text: string): string {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, name);
-  writeFileSync(file, text);
-  return file;
 }
 
 /** Groups checks by rule (for the lists of rules left out or unchecked). */
@@ -176,7 +158,18 @@ function hintsOf(ctx: CheckContext, config: ConformanceConfig): string[] {
 }
 
 export async function runConformance(config: ConformanceConfig, options: RunOptions = {}): Promise<RunResult> {
-  const write = options.write ?? ((text: string) => void process.stdout.write(text));
+  // Every credential the suite was given or builds from the token (other schemes, a prefix, another
+  // letter case, the Basic credential) is known to the one redactor (secrets.ts); everything printed
+  // or written goes through it.
+  const built: string[] = [];
+  for (const list of Object.values(credentialCases({ ...config, rejectedToken: config.token })))
+    for (const { authorization } of list) {
+      const credential = /^\S+\s+(\S.*)$/.exec(authorization ?? '')?.[1];
+      if (credential !== undefined && credential !== config.token) built.push(credential);
+    }
+  const secrets = credentialsOf(config);
+  const redactor = createRedactor(secrets.length > 0 ? [...secrets, ...built] : secrets);
+  const write = redactingWriter(options.write ?? ((text: string) => void process.stdout.write(text)), redactor);
   const startedAt = new Date();
   const target = await startTarget(config);
   try {
@@ -184,17 +177,10 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     const document = options.document ?? readContract();
     const deadline = config.deadlineMs === undefined ? undefined : startedAt.getTime() + config.deadlineMs;
     const ctx = new CheckContext({ config, baseUrl: target.url, document, ...(deadline !== undefined ? { deadline } : {}) });
-    ctx.expect.addSecret(basicCredentials(config.token));
-    // Every credential the suite builds from the token (other schemes, a prefix, another letter case) is a secret too.
-    for (const list of Object.values(credentialCases({ ...config, rejectedToken: config.token })))
-      for (const { authorization } of list) {
-        const credential = /^\S+\s+(\S.*)$/.exec(authorization ?? '')?.[1];
-        if (credential !== undefined) ctx.expect.addSecret(credential);
-      }
+    for (const secret of redactor.secrets) ctx.expect.addSecret(secret);
     const checks = checksOfLevel(options.checks ?? CHECKS, config.level);
     const outputDir = resolve(config.outputDir);
-    const files: string[] = [];
-    const shown = shownUrl(target.url);
+    const shown = withoutUserinfo(target.url);
     write(
       `goods conformance: level ${config.level}, ${checks.length} checks against ${shown}${config.baseUrl === undefined ? ' (in-process mock)' : ''}, seed ${config.seed}, --timeout ${config.timeoutMs} ms per request${config.deadlineMs !== undefined ? `, --deadline ${config.deadlineMs} ms` : ''}\n`,
     );
@@ -242,9 +228,9 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       recordsCreated: ctx.created,
       checks: results,
     };
-    if (config.reporters.includes('json')) files.push(writeReport(outputDir, 'conformance.json', `${JSON.stringify(verdict, null, 2)}\n`));
-    if (config.reporters.includes('html')) files.push(writeReport(outputDir, 'conformance.html', renderHtml(verdict)));
-    write(summary(verdict, ctx, files));
+    // The reports and the summary: sanitized (secrets.ts) and rendered as pure functions of the verdict.
+    const files = writeReports(verdict, { reporters: config.reporters, outputDir, redactor });
+    write(renderSummary(sanitizeVerdict(verdict, redactor), { color: options.color ?? false, files }));
     const requests = ctx.http.history
       .filter((e) => !e.notSent)
       .map(({ request }) => ({
@@ -256,23 +242,4 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
   } finally {
     await target.close();
   }
-}
-
-/** The closing lines of the human report. */
-function summary(verdict: Verdict, ctx: CheckContext, files: readonly string[]): string {
-  const { counts } = verdict;
-  const word = { passed: 'PASSED', failed: 'FAILED', incomplete: 'INCOMPLETE' }[verdict.outcome];
-  const lines = [
-    '',
-    `${word}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.notRun} not run of ${counts.total} checks (${counts.cases} cases sent; level ${verdict.level}) in ${verdict.durationMs} ms; exit code ${verdict.exitCode}`,
-  ];
-  for (const rule of verdict.unchecked) lines.push(`left unchecked (${rule.reason}): ${rule.rule} [${rule.checks.join(', ')}]`);
-  for (const rule of verdict.leftOut) lines.push(`left out by --read-only: ${rule.rule} [${rule.checks.join(', ')}]`);
-  for (const hint of verdict.hints) lines.push(`hint: ${hint}`);
-  lines.push(
-    `seed ${verdict.seed} (--seed ${verdict.seed} sends the same requests)`,
-    `run marker ${verdict.runMarker}: ${ctx.writes} create request(s) sent, ${ctx.created} record(s) created; find them by this marker in scancodes, notes, sample numbers`,
-    ...files.map((f) => `report: ${f}`),
-  );
-  return `${lines.join('\n')}\n`;
 }

@@ -76,7 +76,12 @@ function probeListening(url: URL, timeoutMs: number): Promise<void> {
     const socket = net.connect({ host, port });
     const fail = (reason: string): void => {
       socket.destroy();
-      reject(new StartError(`nothing is listening at ${withoutUserinfo(url.href)} (${reason})`, 'start the server, or fix --base-url'));
+      reject(
+        new StartError(
+          `nothing is listening at ${withoutUserinfo(url.href).replace(/\/+$/, '')} (${reason})`,
+          'start the server, or fix --base-url',
+        ),
+      );
     };
     socket.setTimeout(timeoutMs, () => fail(`no connection within ${timeoutMs} ms`));
     socket.once('error', (error: NodeJS.ErrnoException) => fail(error.code ?? error.message));

@@ -175,4 +175,23 @@ describe('browser: the dashboard at /__mock/', function () {
       [],
     );
   });
+
+  it('pages a large session 200 records at a time (Link rel="next"), so no session size breaks it', async () => {
+    const big = createGoodsClient({ baseUrl: mock.url, token: 't', session: 'big' });
+    for (let n = 0; n < 250; n++) {
+      assert.ok((await big.createLotTransfer({ fk_lot_id: 2101, source_scancode: `P${n}`, target_scancode: 'T', amount: 1 })).data);
+    }
+    await page.fill('#session', 'big');
+    await page.dispatchEvent('#session', 'change');
+    await waitForCount(page, '#transfers tbody tr', 200);
+    assert.equal(await page.textContent('#transfers-count'), '(1–200, more)');
+    assert.equal(await page.locator('#transfers-pager').isVisible(), true);
+    await page.click('#transfers-next');
+    await waitForCount(page, '#transfers tbody tr', 50);
+    assert.equal(await page.textContent('#transfers-count'), '(201–250)');
+    assert.deepEqual(await cells('transfers', 201).then((values) => values.slice(0, 1)), ['201']);
+    assert.equal(await page.locator('#transfers-next').isDisabled(), true);
+    await page.click('#transfers-first');
+    await waitForCount(page, '#transfers tbody tr', 200);
+  });
 });

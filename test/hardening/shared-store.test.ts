@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Agent } from 'node:http';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { CREATE_PATHS, type Resource } from './support/corpus-types.js';
-import { startMockProcess, type MockProcess } from './support/mock-process.js';
+import { runMockToExit, startMockProcess, type MockProcess } from './support/mock-process.js';
 import { postJson } from './support/post-json.js';
 import { discoverTarget, RESOURCES } from './support/run-corpus.js';
 
@@ -103,6 +103,12 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
   after(async () => {
     await Promise.all(replicas.map((replica) => replica.stop()));
     await redis.dispose();
+  });
+
+  it('refuses --store together with --state-file (exit 2, a usage error)', async () => {
+    const run = await runMockToExit(['--store', redis.url, '--state-file', 'never-written.jsonl']);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /--store and --state-file exclude each other/);
   });
 
   it('answers 2,000 concurrent creates spread over the replicas 201, ids unique and gapless, listed identically everywhere', async () => {

@@ -138,7 +138,12 @@ export class MemoryStore implements Store {
 
   create(name: string, plan: RecordPlan): Promise<string> {
     const limits = this.options.limits;
-    const session = this.session(name, false);
+    let session: Session;
+    try {
+      session = this.session(name, false);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (session.count >= limits.maxRecordsPerSession) return Promise.reject(sessionFull(limits, name));
     const { segments, slots } = planSegments(plan);
     const values = slots.map((slot) => (session.counters.get(slot.counter) ?? 0) + 1);

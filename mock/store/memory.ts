@@ -142,7 +142,7 @@ export class MemoryStore implements Store {
     try {
       session = this.session(name, false);
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     if (session.count >= limits.maxRecordsPerSession) return Promise.reject(sessionFull(limits, name));
     const { segments, slots } = planSegments(plan);

@@ -8,9 +8,10 @@ import type { JsonObject } from '../../contract/document.js';
 import { openJournal, type Journal } from '../journal.js';
 import { problem } from '../problems.js';
 import { mockFull, sessionFull, tooManySessions } from './limit-problems.js';
-import { planSegments, slotJson, slotValue } from './plan.js';
+import { slotRecordValue, slotValue } from './plan.js';
 import {
   DEFAULT_SESSION,
+  isSlot,
   type CounterSlot,
   type ListPage,
   type RecordPlan,
@@ -145,10 +146,21 @@ export class MemoryStore implements Store {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     if (session.count >= limits.maxRecordsPerSession) return Promise.reject(sessionFull(limits, name));
-    const { segments, slots } = planSegments(plan);
-    const values = slots.map((slot) => (session.counters.get(slot.counter) ?? 0) + 1);
-    let json = segments[0] ?? '';
-    for (let i = 0; i < slots.length; i++) json += `${slotJson(slots[i] as CounterSlot, values[i] ?? 0)}${segments[i + 1] ?? ''}`;
+    // The record object in the contract's member order, the counters filled (as the Redis script does).
+    const slots: CounterSlot[] = [];
+    const values: number[] = [];
+    const record: JsonObject = {};
+    for (const field of plan.fields) {
+      if (isSlot(field)) {
+        const value = (session.counters.get(field.counter) ?? 0) + 1;
+        slots.push(field);
+        values.push(value);
+        record[field.name] = slotRecordValue(field, value);
+      } else {
+        record[field.name] = field.value;
+      }
+    }
+    const json = JSON.stringify(record);
     const data = Buffer.from(json);
     if (this.totalBytes + data.length > limits.maxRecordedBytes) return Promise.reject(mockFull(limits));
     slots.forEach((slot, i) => session.counters.set(slot.counter, values[i] ?? 0));
@@ -160,7 +172,6 @@ export class MemoryStore implements Store {
       this.add(session, plan.resource, id, data);
       return Promise.resolve(json);
     }
-    const record = JSON.parse(json) as JsonObject;
     return this.journal.append({ op: 'create', session: name, resource: plan.resource, record }).then(
       () => {
         this.add(session, plan.resource, id, data);

@@ -68,9 +68,9 @@ export function planSegments(plan: RecordPlan): { segments: string[]; slots: Cou
   return { segments, slots };
 }
 
-/** The JSON of a slot's value. */
-export function slotJson(slot: CounterSlot, n: number): string {
-  return slot.kind === 'id' ? String(n) : JSON.stringify(formatSequence(slot.prefix ?? '', slot.width ?? 0, n));
+/** The value of a slot for counter value `n`: the id itself, or the sequence string. */
+export function slotRecordValue(slot: CounterSlot, n: number): number | string {
+  return slot.kind === 'id' ? n : formatSequence(slot.prefix ?? '', slot.width ?? 0, n);
 }
 
 /** The counter value a recorded member stands for (journal replay), or 0. */

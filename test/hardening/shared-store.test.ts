@@ -106,7 +106,7 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
   });
 
   it('refuses --store together with --state-file (exit 2, a usage error)', async () => {
-    const run = await runMockToExit(['--store', redis.url, '--state-file', 'never-written.jsonl']);
+    const run = await runMockToExit(['--port', '0', '--store', redis.url, '--state-file', 'never-written.jsonl']);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /--store and --state-file exclude each other/);
   });
@@ -255,9 +255,19 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
       replicas.every((replica) => replica.alive()),
       'no replica crashed',
     );
-    await redis.start();
-    for (const url of urls()) await until(`${url} healthy again`, async () => (await fetch(`${url}/__mock/health`)).status === 200);
-    assert.equal((await create(b, 'lot-transfers', lot, 2, 'outage')).status, 201);
-    assert.deepEqual(ids(await list(a, 'lot-transfers', 'outage')), [1], 'the refused create was not stored; the next got id 1');
+    // A replica started while Redis is down starts anyway, answers 503, and serves once Redis is back.
+    const late = await startMockProcess(['--quiet', '--store', redis.url, '--store-prefix', 'team', '--max-sessions', '20']);
+    try {
+      assert.equal((await create(late.url, 'lot-transfers', lot, 1, 'outage')).status, 503);
+      await redis.start();
+      for (const url of [...urls(), late.url]) {
+        await until(`${url} healthy again`, async () => (await fetch(`${url}/__mock/health`)).status === 200);
+      }
+      assert.equal((await create(b, 'lot-transfers', lot, 2, 'outage')).status, 201);
+      assert.equal((await create(late.url, 'lot-transfers', lot, 3, 'outage')).status, 201);
+      assert.deepEqual(ids(await list(a, 'lot-transfers', 'outage')), [1, 2], 'the refused creates were not stored; ids 1 and 2 follow');
+    } finally {
+      await late.stop();
+    }
   });
 });

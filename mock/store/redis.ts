@@ -37,8 +37,16 @@ export function displayUrl(url: string): string {
   }
 }
 
+const SHA1 = new Map<string, string>();
+
+/** The SHA-1 of a script (for EVALSHA), computed once per script. */
 function sha1(text: string): string {
-  return createHash('sha1').update(text).digest('hex');
+  let sha = SHA1.get(text);
+  if (sha === undefined) {
+    sha = createHash('sha1').update(text).digest('hex');
+    SHA1.set(text, sha);
+  }
+  return sha;
 }
 
 export class RedisStore implements Store {

@@ -142,6 +142,9 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
       }
       const samples = answers.filter((a) => a.resource === 'test-samples').map((a) => (JSON.parse(a.body) as Row)['sample_number']);
       assert.equal(new Set(samples).size, samples.length, 'sample numbers unique');
+      process.stdout.write(
+        `      ${CREATES} creates over ${replicas.length} replicas: ${JSON.stringify([...statuses])}; ${CREATES - samples.length} transfers and ${samples.length} samples, listed alike on every replica\n`,
+      );
     } finally {
       for (const agent of agents) agent.destroy();
     }
@@ -210,6 +213,9 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
       Array.from({ length: listed.length }, (_, k) => k + 1),
       'ids gapless',
     );
+    process.stdout.write(
+      `      replica kill -9: ${load.acknowledged.length} creates acknowledged, all stored; ${listed.length} listed; failures ${JSON.stringify([...load.failures])}\n`,
+    );
     replicas[1] = await startMockProcess(['--quiet', '--store', redis.url, '--store-prefix', 'team', '--max-sessions', '20']);
   });
 
@@ -233,6 +239,9 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
     const byId = new Map(listed.map((row) => [row['id'], row]));
     for (const row of load.acknowledged) assert.deepEqual(byId.get(row['id']), row, `acknowledged id ${String(row['id'])} survived`);
     assert.equal(new Set(ids(listed)).size, listed.length, 'ids unique');
+    process.stdout.write(
+      `      Redis kill -9: ${load.acknowledged.length} creates acknowledged, all stored after the restart; failures ${JSON.stringify([...load.failures])}\n`,
+    );
   });
 
   it('answers 503 problem while Redis is stopped (order info keeps answering, health says the store is down) and recovers by itself', async () => {

@@ -103,9 +103,12 @@ export class RedisStore implements Store {
   private unavailable(error: unknown): ProblemError {
     if (error instanceof ProblemError) return error;
     this.note(error instanceof Error ? error.message : String(error));
+    // Redis answered with an error (out of memory, read-only replica, ...): say which; otherwise it did not answer.
+    const refused = error instanceof Error && error.name === 'ReplyError';
+    const what = refused ? `refused the command (${error.message.replace(/[^\x20-\x7e]/g, '?').slice(0, 120)})` : 'did not answer';
     return problem(
       'storeUnavailable',
-      `The mock's shared store (Redis at ${this.where}) did not answer, so nothing was recorded or changed; the mock reconnects by itself: retry shortly, and check that Redis runs.`,
+      `The mock's shared store (Redis at ${this.where}) ${what}, so nothing was recorded or changed; ${refused ? 'check Redis (its memory, its role), then retry' : 'the mock reconnects by itself: retry shortly, and check that Redis runs'}.`,
       undefined,
       { 'Retry-After': '1' },
     );

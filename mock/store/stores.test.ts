@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { startRedis, type TestRedis } from '../../test/support/redis.js';
 import { ProblemError } from '../problems.js';
 import { MemoryStore } from './memory.js';
@@ -153,6 +154,33 @@ describe('mock/store: redis (a real redis-server)', function () {
     redis = await startRedis();
   });
   after(() => redis?.dispose());
+  it('answers 503 naming what Redis refused (out of memory), and stores nothing', async () => {
+    const admin = new Redis(redis?.url ?? '');
+    const store = await RedisStore.open({
+      url: redis?.url ?? '',
+      prefix: 'oom',
+      limits: LIMITS,
+      resources: ['samples'],
+      log: () => undefined,
+    });
+    try {
+      await admin.config('SET', 'maxmemory-policy', 'noeviction');
+      await admin.config('SET', 'maxmemory', '1');
+      const refused = await store.create('default', plan('x')).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      assert.ok(refused instanceof ProblemError);
+      assert.equal(refused.kind.status, 503);
+      assert.match(refused.detail, /refused the command \(OOM/);
+      await admin.config('SET', 'maxmemory', '0');
+      assert.equal((JSON.parse(await store.create('default', plan('y'))) as { id: number }).id, 1, 'the refused create took no id');
+    } finally {
+      await admin.config('SET', 'maxmemory', '0');
+      admin.disconnect();
+      await store.close();
+    }
+  });
   behaves('redis', () =>
     RedisStore.open({ url: redis?.url ?? '', prefix: `t${++prefixes}`, limits: LIMITS, resources: ['samples'], log: () => undefined }),
   );

@@ -32,7 +32,8 @@ export function checkJsonContentType(header: string | undefined): void {
 
 /**
  * Reads the whole body, or throws a 413 problem as soon as it is larger than `limit` bytes, or a 503
- * when the bytes being read by all requests together would pass the `budget` (issue 11, point 3).
+ * when the bytes being read by all requests together (beyond the first `budget.freePerRequest` of each)
+ * would pass the `budget` (issue 11, point 3).
  */
 export function readBody(req: IncomingMessage, limit: number, budget?: BodyBudget): Promise<Buffer> {
   const tooLarge = () => problem('payloadTooLarge', `The request body is larger than ${limit} bytes.`);
@@ -62,13 +63,15 @@ export function readBody(req: IncomingMessage, limit: number, budget?: BodyBudge
         finish(tooLarge());
         return;
       }
-      if (budget) {
-        if (!budget.take(chunk.length)) {
+      // The first bytes of every body are free (small requests are never refused for others' uploads).
+      const charged = budget ? Math.max(0, size - budget.freePerRequest) - Math.max(0, size - chunk.length - budget.freePerRequest) : 0;
+      if (budget && charged > 0) {
+        if (!budget.take(charged)) {
           chunks.length = 0;
           finish(budget.exhausted());
           return;
         }
-        held += chunk.length;
+        held += charged;
       }
       chunks.push(chunk);
     };

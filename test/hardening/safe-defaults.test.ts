@@ -179,7 +179,7 @@ describe('hardening: safe defaults of the mock CLI', function () {
           small,
           post([AUTH, JSON_TYPE, ['X-Mock-Session', 'b']], JSON.stringify({ fk_lot_id: lot, fk_user_id: 1, notes: 'n'.repeat(900) })),
         ],
-        ['busy', small, post([AUTH, JSON_TYPE], JSON.stringify({ fk_lot_id: lot, fk_user_id: 1, notes: 'n'.repeat(2000) }))],
+        ['busy', small, post([AUTH, JSON_TYPE], JSON.stringify({ fk_lot_id: lot, fk_user_id: 1, notes: 'n'.repeat(70_000) }))],
       ];
       for (const [label, target, data] of limitRequests) {
         const outcome = await send(target, data);

@@ -30,7 +30,8 @@ Options:
   --store-prefix P     prefix of the Redis keys (default goods-mock)
   --max-records-per-session N   records one session keeps (default 10000)
   --max-recorded-bytes N        bytes of recorded JSON, all sessions (default 134217728 = 128 MiB)
-  --max-body-bytes-in-flight N  request-body bytes read at once, all connections (default 67108864 = 64 MiB)
+  --max-body-bytes-in-flight N  request-body bytes read at once beyond the first 64 KiB of each, all
+                                connections (default 67108864 = 64 MiB)
   --max-connections N           open connections (default 1024)
   --quiet              no log line per request
   -h, --help           show this help

@@ -56,6 +56,19 @@ describe('bench/harness: runBench with tiny load (smoke)', function () {
     assert.equal(report.conformance.status, 'skipped');
   });
 
+  it('compares creates of the mock on Redis with the same mock in memory (issue 12)', () => {
+    assert.equal(report.redisStore.status, 'measured', JSON.stringify(report.redisStore));
+    if (report.redisStore.status !== 'measured') return;
+    const r = report.redisStore.value;
+    for (const run of [r.memory, r.redis]) {
+      assert.ok(run.answers > 0 && run.wrong === 0, JSON.stringify(run));
+      for (const value of [run.okPerSec, run.p99Ms, run.mockCpuUsPerCreate]) assert.ok(Number.isFinite(value) && value > 0, String(value));
+    }
+    assert.ok(r.redis.redisCpuUsPerCreate > 0, 'Redis did work for the creates');
+    assert.ok(r.ratio > 0);
+    assert.match(formatReport(report), /Redis store ÷ memory store/);
+  });
+
   it('evaluates every target, prints a table and serializes to JSON', () => {
     const ids = report.targets.map((t) => t.id);
     for (const id of [

@@ -10,6 +10,7 @@ import { runLoad, type LoadPlan, type LoadRun } from './load.js';
 import { treeCpuMs } from './proc-cpu.js';
 import { benchEntry, projectEntry, stopAll } from './processes.js';
 import { measureRecords } from './records.js';
+import { measureRedisStore } from './redis-store.js';
 import type { BenchReport, BenchSettings, LoadRow, Measured, RoundRun, ScenarioRatios, StartupResult } from './report.js';
 import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
 import { prismCommand, startServer, type RunningServer, type ServerId } from './servers.js';
@@ -225,6 +226,13 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
             }),
           },
     );
+    const redisStore = await attempt('creates on the Redis store against memory', log, async () => {
+      if (!settings.servers.includes('mock')) return { status: 'skipped' as const, reason: 'the mock is not benched' };
+      const value = await measureRedisStore(transfer, settings);
+      return value
+        ? { status: 'measured' as const, value }
+        : { status: 'not available' as const, reason: 'redis-server is not installed (/usr/bin/redis-server)' };
+    });
     const problems: string[] = [];
     for (const row of load.rows) {
       const bad = row.unexpected + row.errors + row.timeouts;
@@ -237,10 +245,13 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
       ['start-up', startup],
       ['conformance', conformance],
       ['records', records],
+      ['redis store', redisStore],
     ] as const)
       if (m.status === 'failed') problems.push(`${name}: ${m.reason}`);
     if (conformance.status === 'measured' && conformance.value.exitCode !== 0)
       problems.push(`the strict conformance run exited ${conformance.value.exitCode}`);
+    if (redisStore.status === 'measured' && redisStore.value.memory.wrong + redisStore.value.redis.wrong > 0)
+      problems.push(`store comparison: ${redisStore.value.memory.wrong} wrong answers in memory, ${redisStore.value.redis.wrong} on Redis`);
     if (records.status === 'measured' && records.value.unexpected + records.value.errors > 0)
       problems.push(`recording transfers: ${records.value.unexpected} wrong answers, ${records.value.errors} errors`);
     const cpuList = cpus();
@@ -258,6 +269,7 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
       startup,
       conformance,
       records,
+      redisStore,
       targets: evaluateTargets({ rows: load.rows, ratios, startup, conformance, records, replayRecords: REPLAY_TARGET_RECORDS }),
       problems,
       elapsedMs: performance.now() - startedAt,

@@ -1,7 +1,7 @@
 /**
  * Child-process entry of the mock for the bench: starts it through its public API
  * (`createMockServer`) in its normal configuration with logging off, prints its URL on stdout.
- * `--port N` (default 0: a free port) and `--state-file PATH` (turns on the journal). With an IPC channel it answers `{ type: 'memory' }` with
+ * `--port N` (default 0: a free port), `--state-file PATH` (turns on the journal) and `--store URL` (Redis). With an IPC channel it answers `{ type: 'memory' }` with
  * its memory after a full GC (when started with `--expose-gc`). Stops on SIGTERM/SIGINT or when the
  * parent goes away.
  */
@@ -9,14 +9,26 @@ import { parseArgs } from 'node:util';
 import { createMockServer } from '../mock/index.js';
 import type { MemoryReport } from './mock-memory.js';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, 'state-file': { type: 'string' } }, strict: true });
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '0' }, 'state-file': { type: 'string' }, store: { type: 'string' } },
+  strict: true,
+});
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.stderr.write(`--port must be an integer from 0 to 65535, not "${values.port}"\n`);
   process.exit(2);
 }
 
-const server = await createMockServer({ host: '127.0.0.1', port, quiet: true, stateFile: values['state-file'] });
+// The bench measures throughput and memory per record, not the limits: records and bytes are not capped here.
+const server = await createMockServer({
+  host: '127.0.0.1',
+  port,
+  quiet: true,
+  stateFile: values['state-file'],
+  store: values.store,
+  maxRecordsPerSession: Number.MAX_SAFE_INTEGER,
+  maxRecordedBytes: Number.MAX_SAFE_INTEGER,
+});
 process.stdout.write(`${server.url.replace(/\/$/, '')}\n`);
 
 process.on('message', (message: unknown) => {

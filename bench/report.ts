@@ -2,6 +2,7 @@
 import type { ConformanceTiming } from './conformance-run.js';
 import type { LoadRun } from './load.js';
 import type { RecordsResult } from './records.js';
+import type { RedisStoreResult } from './redis-store.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
 import type { TargetResult } from './targets.js';
@@ -80,6 +81,8 @@ export interface BenchReport {
   startup: Measured<StartupResult>;
   conformance: Measured<ConformanceTiming>;
   records: Measured<RecordsResult>;
+  /** Creates of one mock on Redis against the same mock in memory (issue 12). */
+  redisStore: Measured<RedisStoreResult>;
   targets: TargetResult[];
   /** True when some measurement failed or some server answered errors under load. */
   problems: string[];

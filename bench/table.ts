@@ -91,6 +91,25 @@ export function formatReport(report: BenchReport): string {
         `next id ${r.replay.nextId ?? '—'} (${r.replay.recordsReplayed ? 'ids continue' : 'JOURNAL NOT REPLAYED'})`,
     );
   } else out.push(`Records and replay: ${report.records.status}: ${report.records.reason}`);
+  if (report.redisStore.status === 'measured') {
+    const r = report.redisStore.value;
+    const storeRows = [
+      ['create-lot-transfer', 'req/s', 'p99 ms', 'mock CPU µs/create', 'Redis CPU µs/create'],
+      ['mock, memory store', num(r.memory.okPerSec), num(r.memory.p99Ms, 2), num(r.memory.mockCpuUsPerCreate), '—'],
+      [
+        `mock, Redis store (appendfsync ${r.appendfsync})`,
+        num(r.redis.okPerSec),
+        num(r.redis.p99Ms, 2),
+        num(r.redis.mockCpuUsPerCreate),
+        num(r.redis.redisCpuUsPerCreate),
+      ],
+    ];
+    out.push(
+      '',
+      columns(storeRows, [false, true, true, true, true]),
+      `Redis store ÷ memory store: ${ratio(r.ratio)} of the creates per second`,
+    );
+  } else out.push(`Redis store: ${report.redisStore.status}: ${report.redisStore.reason}`);
   out.push('');
 
   const targetRows = [['target', 'measured', 'verdict']];

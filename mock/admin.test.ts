@@ -99,6 +99,60 @@ describe('mock /__mock: inspection, reset and sessions', () => {
   });
 });
 
+describe('mock /__mock listings page (?limit, ?after, Link rel="next")', () => {
+  let server: MockServer;
+  before(async () => {
+    server = await startMock({ maxRecordsPerSession: 30 });
+  });
+  after(() => server.close());
+
+  it('pages in creation order with a Link to the next page while more remain, and refuses bad parameters', async () => {
+    for (let n = 0; n < 25; n++) assert.equal((await postJson(server, TRANSFERS_PATH, transfer(n))).status, 201);
+    const seen: number[] = [];
+    let next: string | null = '/__mock/lot-transfers?limit=10';
+    let pages = 0;
+    while (next !== null) {
+      const response: Response = await fetch(`${server.url}${next}`);
+      assert.equal(response.status, 200);
+      const page = (await response.json()) as { id: number }[];
+      assert.ok(Array.isArray(page) && page.length <= 10);
+      seen.push(...page.map((t) => t.id));
+      pages++;
+      const link = response.headers.get('link');
+      next = link === null ? null : (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? 'unparsable');
+    }
+    assert.equal(pages, 3);
+    assert.deepEqual(
+      seen,
+      Array.from({ length: 25 }, (_, i) => i + 1),
+    );
+    const tail = await fetch(`${server.url}/__mock/lot-transfers?after=20`);
+    assert.deepEqual(
+      ((await tail.json()) as { id: number }[]).map((t) => t.id),
+      [21, 22, 23, 24, 25],
+    );
+    assert.equal(tail.headers.get('link'), null);
+    for (const bad of ['limit=0', 'limit=10001', 'limit=x', 'after=-1', 'limit=1&limit=2']) {
+      const refused = await fetch(`${server.url}/__mock/lot-transfers?${bad}`);
+      assert.equal(refused.status, 400, bad);
+      assert.equal(((await refused.json()) as { type: string }).type, 'https://goods.example/problems/invalid-query');
+    }
+  });
+
+  it('refuses a create past --max-records-per-session with 507 naming the option and the reset; other sessions go on', async () => {
+    for (let n = 0; n < 5; n++) assert.equal((await postJson(server, SAMPLES_PATH, sample(n))).status, 201);
+    const full = await postJson(server, SAMPLES_PATH, sample(9));
+    assert.equal(full.status, 507);
+    const problem = (await full.json()) as { type: string; detail: string };
+    assert.equal(problem.type, 'https://goods.example/problems/session-full');
+    assert.match(problem.detail, /--max-records-per-session/);
+    assert.match(problem.detail, /\/__mock\/reset/);
+    assert.equal((await postJson(server, SAMPLES_PATH, sample(9), { 'X-Mock-Session': 'other' })).status, 201);
+    assert.equal((await fetch(`${server.url}/__mock/reset`, { method: 'POST' })).status, 204);
+    assert.equal((await postJson(server, SAMPLES_PATH, sample(9))).status, 201, 'a reset makes room');
+  });
+});
+
 describe('mock /__mock/reset with --admin-token', () => {
   let server: MockServer;
   before(async () => {

@@ -1,20 +1,22 @@
 /**
  * State inspection and control under `/__mock` (no bearer auth): health, the fixture order numbers,
  * the recorded objects of the session, and reset (optionally protected by an admin token). Every
- * route takes the `X-Mock-Session` header.
+ * route takes the `X-Mock-Session` header. Listings page (`?limit=`, `?after=`, `Link: rel="next"`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isDashboardPath, serveDashboard } from './dashboard.js';
-import type { Journal } from './journal.js';
 import { problem } from './problems.js';
 import { sendBody, sendEmpty, sendJson } from './respond.js';
-import { SESSION_HEADER, sessionName, type MockState } from './state.js';
+import { SESSION_HEADER, sessionName } from './state.js';
+import type { Store } from './store/types.js';
 
 export const ADMIN_PREFIX = '/__mock';
 
+/** Listings page: `?limit=N` (default and most below) and `?after=ID`; a page also stops near `PAGE_BYTES`. */
+export const LISTING = { defaultLimit: 10_000, maxLimit: 10_000, pageBytes: 8 * 1024 * 1024 };
+
 export interface AdminContext {
-  state: MockState;
-  journal?: Journal;
+  store: Store;
   orderNumbers: string[];
   /** The recorded resources, by their listing name (`lot-transfers`, `test-samples`). */
   resources: string[];
@@ -53,7 +55,10 @@ export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: 
   }
   const rest = pathname.slice(ADMIN_PREFIX.length);
   const session = sessionName(req.headers[SESSION_HEADER]);
-  if (rest === '/health') return sendJson(res, 200, { status: 'ok' });
+  if (rest === '/health') {
+    const store = await ctx.store.health();
+    return sendJson(res, store.up ? 200 : 503, { status: store.up ? 'ok' : 'store-down', store });
+  }
   if (rest === '/orders') return sendJson(res, 200, ctx.orderNumbers);
   if (rest === '/reset') {
     if (ctx.adminToken !== undefined && req.headers.authorization !== `Bearer ${ctx.adminToken}`) {
@@ -66,18 +71,41 @@ export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: 
         },
       );
     }
-    if (ctx.journal) {
-      try {
-        await ctx.journal.append({ op: 'reset', session });
-      } catch (error) {
-        ctx.log(`state file write failed: ${(error as Error).message}`);
-        throw problem('notDurable', 'The mock could not write its state file, so nothing was reset; check the disk and retry.');
-      }
-    }
-    ctx.state.reset(session);
+    await ctx.store.reset(session);
     return sendEmpty(res, 204);
   }
   const resource = rest.slice(1);
-  const body = `[${ctx.state.records(session, resource).join(',')}]`;
-  return sendBody(res, 200, 'application/json', body);
+  const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+  const limit = queryInteger(query, 'limit', LISTING.defaultLimit, 1, LISTING.maxLimit);
+  const after = queryInteger(query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
+  const page = await ctx.store.list(session, resource, { after, limit, maxBytes: LISTING.pageBytes });
+  const parts: Buffer[] = [OPEN];
+  page.records.forEach((record, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(record);
+  });
+  parts.push(CLOSE);
+  const headers: Record<string, string> = {};
+  if (page.nextAfter !== undefined) {
+    headers['Link'] = `<${ADMIN_PREFIX}/${resource}?limit=${limit}&after=${page.nextAfter}>; rel="next"`;
+  }
+  return sendBody(res, 200, 'application/json', Buffer.concat(parts), headers);
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+/** A whole-number query parameter within bounds, or its default. Throws a 400 problem. */
+function queryInteger(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
+  const values = query.getAll(name);
+  if (values.length === 0) return fallback;
+  const value = values[0] ?? '';
+  if (values.length > 1 || !/^\d{1,16}$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw problem(
+      'invalidQuery',
+      `The query parameter ${name} must be given once, as a whole number from ${min} to ${max}, not ${JSON.stringify(values.join(',').slice(0, 40))}.`,
+    );
+  }
+  return Number(value);
 }

@@ -15,15 +15,17 @@ import { checkBearer } from './auth.js';
 import { checkJsonContentType, parseJson, readBody } from './body.js';
 import type { MockConfig } from './config.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
-import { create, orderBodies, orderInfo, raiseCounters, reserveCounters, type CreateContext, type CreateOperation } from './handlers.js';
-import { DEFAULT_MAX_LINE_BYTES, openJournal, type Journal } from './journal.js';
+import { BodyBudget } from './body-budget.js';
+import { create, orderBodies, orderInfo, type CreateContext, type CreateOperation } from './handlers.js';
 import { pickPreferred, preferredAnswers, preferredCode, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
 import { problem, ProblemError, PROBLEMS } from './problems.js';
 import { recordModel } from './record-model.js';
 import { sendBody, sendEmpty, sendProblem } from './respond.js';
 import { createRouter } from './router.js';
-import { MockState, SESSION_HEADER, sessionName } from './state.js';
+import { SESSION_HEADER, sessionName } from './state.js';
+import { openStore } from './store/index.js';
+import { counterSlots } from './store/plan.js';
 
 /** The operations with a stateful handler, by operationId; every other operation goes to Prism. */
 const STATEFUL: Record<string, { kind: 'order-info' } | { kind: 'create'; resource: string }> = {
@@ -61,11 +63,9 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   const fixtures = loadFixtures(config.fixturesDir, compiled);
   const operations = listOperations(compiled.document);
   const router = createRouter(operations);
-  const state = new MockState(config.maxSessions);
   const bodies = orderBodies(fixtures);
   const orderNumbers = [...fixtures.orders.keys()];
 
-  let journal: Journal | undefined;
   const creates = new Map<string, CreateOperation>();
   for (const operation of operations) {
     const stateful = STATEFUL[operation.operationId];
@@ -82,51 +82,28 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   }
   const byResource = new Map([...creates.values()].map((op) => [op.resource, op]));
 
-  if (config.stateFile !== undefined) {
-    const stateFile = config.stateFile;
-    const opened = await openJournal(
-      stateFile,
-      log,
-      (entry) => {
-        if (entry.op === 'reset') {
-          state.reset(entry.session);
-          return;
-        }
-        const op = byResource.get(entry.resource);
-        if (!op) {
-          log(`state file ${stateFile}: unknown resource "${entry.resource}" skipped`);
-          return;
-        }
-        const session = state.session(entry.session, true);
-        raiseCounters(state, session, op, entry.record);
-        state.add(session, op.resource, JSON.stringify(entry.record));
-      },
-      {
-        // A record is at most a few times its request body: a longer line is damage.
-        maxLineBytes: Math.max(DEFAULT_MAX_LINE_BYTES, 4 * config.bodyLimitBytes),
-        // A damaged line that may have been a create: its ids are never handed out again (in its session
-        // when the line still names it, else conservatively in every session known so far).
-        onDamaged: ({ salvage, create: mayBeCreate }) => {
-          const op = salvage?.op === 'create' ? byResource.get(salvage.resource) : undefined;
-          if (salvage?.op === 'create' && op) reserveCounters(state, state.session(salvage.session, true), op, salvage.record);
-          else if (mayBeCreate)
-            for (const name of state.names())
-              for (const each of byResource.values()) reserveCounters(state, state.session(name, true), each);
-        },
-      },
-    );
-    journal = opened.journal;
-    if (opened.replayed > 0) log(`state file ${stateFile}: ${opened.replayed} entries replayed`);
-  }
-
-  const createContext: CreateContext = { state, lots: fixtures.lots, log, ...(journal ? { journal } : {}) };
+  // The state's one owner: memory, the journal (--state-file) or Redis (--store).
+  const store = await openStore({
+    ...(config.store !== undefined ? { store: config.store } : {}),
+    ...(config.stateFile !== undefined ? { stateFile: config.stateFile } : {}),
+    storePrefix: config.storePrefix,
+    bodyLimitBytes: config.bodyLimitBytes,
+    limits: {
+      maxSessions: config.maxSessions,
+      maxRecordsPerSession: config.maxRecordsPerSession,
+      maxRecordedBytes: config.maxRecordedBytes,
+    },
+    slots: new Map([...byResource].map(([resource, op]) => [resource, counterSlots(resource, op.model)])),
+    log,
+  });
+  const bodyBudget = new BodyBudget(config.maxBodyBytesInFlight);
+  const createContext: CreateContext = { store, lots: fixtures.lots };
   const adminContext: AdminContext = {
-    state,
+    store,
     orderNumbers,
     resources: [...byResource.keys()],
     log,
     ...(config.contractPath !== undefined ? { contractPath: config.contractPath } : {}),
-    ...(journal ? { journal } : {}),
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
   };
   const authPolicy = { tokens: config.tokens, rejectTokens: config.rejectTokens };
@@ -154,7 +131,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
         authorize(req);
         const session = sessionName(req.headers[SESSION_HEADER]);
         checkJsonContentType(req.headers['content-type']);
-        const body = parseJson(await readBody(req, config.bodyLimitBytes));
+        const body = parseJson(await readBody(req, config.bodyLimitBytes, bodyBudget));
         const json = await create(createContext, createOp, session, body);
         sendBody(res, 201, 'application/json', json);
       });
@@ -172,7 +149,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
         const url = new URL(req.url ?? '/', 'http://mock.invalid');
         let body: unknown;
         if (operation.requestBody) {
-          const raw = await readBody(req, config.bodyLimitBytes);
+          const raw = await readBody(req, config.bodyLimitBytes, bodyBudget);
           const text = raw.toString('utf8');
           try {
             body = (req.headers['content-type'] ?? '').includes('json') && text !== '' ? (JSON.parse(text) as unknown) : text;
@@ -260,7 +237,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     lotIds: [...fixtures.lots.keys()],
     prismOperations: fallbackOperations.map((op) => op.operationId),
     async close() {
-      await journal?.close();
+      await store.close();
     },
   };
 }

@@ -6,6 +6,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import contentType from 'content-type';
+import type { BodyBudget } from './body-budget.js';
 import { problem } from './problems.js';
 
 /** Checks the Content-Type header of a request that must carry JSON. Throws a 415 problem. */
@@ -29,8 +30,12 @@ export function checkJsonContentType(header: string | undefined): void {
   }
 }
 
-/** Reads the whole body, or throws a 413 problem as soon as it is larger than `limit` bytes. */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Reads the whole body, or throws a 413 problem as soon as it is larger than `limit` bytes, or a 503
+ * when the bytes being read by all requests together (beyond the first `budget.freePerRequest` of each)
+ * would pass the `budget` (issue 11, point 3).
+ */
+export function readBody(req: IncomingMessage, limit: number, budget?: BodyBudget): Promise<Buffer> {
   const tooLarge = () => problem('payloadTooLarge', `The request body is larger than ${limit} bytes.`);
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge());
@@ -38,9 +43,12 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    let held = 0;
     const finish = (error?: Error) => {
       if (done) return;
       done = true;
+      budget?.release(held);
+      held = 0;
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
@@ -54,6 +62,16 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
         chunks.length = 0;
         finish(tooLarge());
         return;
+      }
+      // The first bytes of every body are free (small requests are never refused for others' uploads).
+      const charged = budget ? Math.max(0, size - budget.freePerRequest) - Math.max(0, size - chunk.length - budget.freePerRequest) : 0;
+      if (budget && charged > 0) {
+        if (!budget.take(charged)) {
+          chunks.length = 0;
+          finish(budget.exhausted());
+          return;
+        }
+        held += charged;
       }
       chunks.push(chunk);
     };

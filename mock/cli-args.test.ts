@@ -81,4 +81,58 @@ describe('goods-mock arguments (mock/cli-args.ts)', () => {
     assert.equal(exampleToken({ tokens: ['t1', 't2'] }), 't1');
     assert.equal(exampleToken({}), 'dev-token');
   });
+
+  it('takes the shared store and the limits (issue 11 point 3, issue 12), refusing --store with --state-file', () => {
+    assert.deepEqual(
+      parseMockArgs([
+        '--store',
+        'redis://127.0.0.1:6380/2',
+        '--store-prefix',
+        'team-a',
+        '--max-records-per-session',
+        '50',
+        '--max-recorded-bytes',
+        '1048576',
+        '--max-body-bytes-in-flight',
+        '2097152',
+        '--max-connections',
+        '64',
+      ]),
+      {
+        kind: 'run',
+        config: {
+          store: 'redis://127.0.0.1:6380/2',
+          storePrefix: 'team-a',
+          maxRecordsPerSession: 50,
+          maxRecordedBytes: 1048576,
+          maxBodyBytesInFlight: 2097152,
+          maxConnections: 64,
+        },
+      },
+    );
+    assert.deepEqual(parseMockArgs([], { MOCK_STORE: 'redis://r:6379/0' }), { kind: 'run', config: { store: 'redis://r:6379/0' } });
+    assert.deepEqual(parseMockArgs(['--store', 'redis://a:1/0'], { MOCK_STORE: 'redis://r:6379/0' }), {
+      kind: 'run',
+      config: { store: 'redis://a:1/0' },
+    });
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['--store', 'redis://h:1/0', '--state-file', 's.jsonl'], {}, /--store and --state-file exclude each other/],
+      [['--state-file', 's.jsonl'], { MOCK_STORE: 'redis://h:1/0' }, /MOCK_STORE and --state-file exclude each other/],
+      [['--store', 'http://h:1/0'], {}, /--store must be a Redis URL/],
+      [['--store', 'redis://h:1/x'], {}, /--store must be a Redis URL/],
+      [['--store', 'redis://:secret@h:1/x'], {}, /^(?!.*secret)/],
+      [['--store-prefix', 'a b'], {}, /--store-prefix/],
+      [['--max-records-per-session', '0'], {}, /--max-records-per-session/],
+      [['--max-recorded-bytes', '10'], {}, /--max-recorded-bytes must be a whole number from 1024/],
+      [['--max-body-bytes-in-flight', 'x'], {}, /--max-body-bytes-in-flight/],
+      [['--max-connections', '0'], {}, /--max-connections/],
+    ];
+    for (const [args, env, pattern] of cases) {
+      assert.throws(
+        () => parseMockArgs(args, env),
+        (error: Error) => error instanceof UsageError && pattern.test(error.message),
+        args.join(' '),
+      );
+    }
+  });
 });

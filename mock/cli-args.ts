@@ -25,6 +25,14 @@ Options:
   --state-file PATH    keep recorded transfers and samples in this journal across restarts
   --admin-token T      require "Authorization: Bearer T" for POST /__mock/reset
   --max-sessions N     most X-Mock-Session sessions kept besides the default one (default 100)
+  --store URL          keep the state on Redis (redis://HOST:PORT/DB, or MOCK_STORE), shared by every
+                       replica with the same URL and prefix; excludes --state-file
+  --store-prefix P     prefix of the Redis keys (default goods-mock)
+  --max-records-per-session N   records one session keeps (default 10000)
+  --max-recorded-bytes N        bytes of recorded JSON, all sessions (default 134217728 = 128 MiB)
+  --max-body-bytes-in-flight N  request-body bytes read at once beyond the first 64 KiB of each, all
+                                connections (default 67108864 = 64 MiB)
+  --max-connections N           open connections (default 1024)
   --quiet              no log line per request
   -h, --help           show this help
 
@@ -43,6 +51,12 @@ const OPTIONS = {
   'state-file': { type: 'string' },
   'admin-token': { type: 'string' },
   'max-sessions': { type: 'string' },
+  store: { type: 'string' },
+  'store-prefix': { type: 'string' },
+  'max-records-per-session': { type: 'string' },
+  'max-recorded-bytes': { type: 'string' },
+  'max-body-bytes-in-flight': { type: 'string' },
+  'max-connections': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -116,6 +130,37 @@ export function parseMockArgs(args: string[], env: Record<string, string | undef
     config.adminToken = values['admin-token'];
   }
   if (values['max-sessions'] !== undefined) config.maxSessions = integer('max-sessions', values['max-sessions'], 0, 100_000);
+  const store = values.store ?? (env['MOCK_STORE'] === '' ? undefined : env['MOCK_STORE']);
+  if (store !== undefined) {
+    const from = values.store !== undefined ? '--store' : 'MOCK_STORE';
+    let url: URL | undefined;
+    try {
+      url = new URL(store);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^rediss?:$/.test(url.protocol) || url.hostname === '' || !/^(\/\d{0,5})?$/.test(url.pathname)) {
+      throw new UsageError(`${from} must be a Redis URL like redis://127.0.0.1:6379/0, not "${store.replace(/\/\/[^@/]*@/, '//***@')}"`);
+    }
+    if (config.stateFile !== undefined) {
+      throw new UsageError(`${from} and --state-file exclude each other: the state lives either on Redis or in the state file`);
+    }
+    config.store = store;
+  }
+  if (values['store-prefix'] !== undefined) {
+    if (!/^[A-Za-z0-9._:-]{1,64}$/.test(values['store-prefix'])) {
+      throw new UsageError('--store-prefix must be 1 to 64 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-"');
+    }
+    config.storePrefix = values['store-prefix'];
+  }
+  const GiB = 1024 * 1024 * 1024;
+  if (values['max-records-per-session'] !== undefined)
+    config.maxRecordsPerSession = integer('max-records-per-session', values['max-records-per-session'], 1, 100_000_000);
+  if (values['max-recorded-bytes'] !== undefined)
+    config.maxRecordedBytes = integer('max-recorded-bytes', values['max-recorded-bytes'], 1024, 64 * GiB);
+  if (values['max-body-bytes-in-flight'] !== undefined)
+    config.maxBodyBytesInFlight = integer('max-body-bytes-in-flight', values['max-body-bytes-in-flight'], 1024, 64 * GiB);
+  if (values['max-connections'] !== undefined) config.maxConnections = integer('max-connections', values['max-connections'], 1, 1_000_000);
   if (values.quiet) config.quiet = true;
   return { kind: 'run', config };
 }

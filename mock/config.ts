@@ -33,6 +33,18 @@ export interface MockConfig {
   bodyLimitBytes: number;
   /** Most isolated sessions (`X-Mock-Session`) kept at once. */
   maxSessions: number;
+  /** Shared state on Redis (`redis://HOST:PORT/DB`); excludes `stateFile`. */
+  store?: string;
+  /** Prefix of every Redis key, so several mocks can share one Redis. */
+  storePrefix: string;
+  /** Most records one session keeps (all resources together); 507 past it. */
+  maxRecordsPerSession: number;
+  /** Most bytes of recorded JSON, all sessions together; 507 past it. */
+  maxRecordedBytes: number;
+  /** Most request-body bytes being read at once, all connections together; 503 past it. */
+  maxBodyBytesInFlight: number;
+  /** Most open connections; a connection past it gets a 503 and is closed. */
+  maxConnections: number;
   /** Server timeouts in milliseconds; unset means the defaults of `SERVER_LIMITS` (mock/server.ts). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -51,6 +63,11 @@ export const DEFAULT_CONFIG: MockConfig = {
   log: (line) => process.stderr.write(`${line}\n`),
   bodyLimitBytes: 1024 * 1024,
   maxSessions: 100,
+  storePrefix: 'goods-mock',
+  maxRecordsPerSession: 10_000,
+  maxRecordedBytes: 128 * 1024 * 1024,
+  maxBodyBytesInFlight: 64 * 1024 * 1024,
+  maxConnections: 1024,
 };
 
 /** Fills the gaps of a partial config with the defaults. */

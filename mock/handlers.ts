@@ -2,13 +2,13 @@
  * The stateful handlers: order information from the fixtures, and the creates that record what they
  * answer. The rules of the created records come from the contract (see `record-model.ts`).
  */
-import { isObject, type JsonObject, type JsonValue } from '../contract/document.js';
+import { isObject, type JsonObject } from '../contract/document.js';
 import type { FixtureSet } from '../contract/fixtures.js';
 import type { Validator } from '../contract/schemas.js';
-import type { Journal } from './journal.js';
 import { problem } from './problems.js';
-import { formatSequence, parseSequence, type RecordModel } from './record-model.js';
-import type { MockState, Session } from './state.js';
+import type { RecordModel } from './record-model.js';
+import { recordPlan } from './store/plan.js';
+import type { Store } from './store/types.js';
 
 /** Serialized order-info answers, computed once: order number → body. */
 export function orderBodies(fixtures: FixtureSet): Map<string, Buffer> {
@@ -27,10 +27,8 @@ export function orderInfo(bodies: Map<string, Buffer>, number: string): Buffer {
 }
 
 export interface CreateContext {
-  state: MockState;
-  journal?: Journal;
+  store: Store;
   lots: FixtureSet['lots'];
-  log: (line: string) => void;
 }
 
 export interface CreateOperation {
@@ -38,31 +36,6 @@ export interface CreateOperation {
   model: RecordModel;
   /** The validator of the request body (readOnly members already stripped). */
   validate: Validator;
-}
-
-/** The name of a per-session counter (`lot-transfers#id`). */
-function counterKey(resource: string, member: string): string {
-  return `${resource}#${member}`;
-}
-
-/** Raises the counters of a session past a recorded object (journal replay). */
-export function raiseCounters(state: MockState, session: Session, op: CreateOperation, record: JsonObject): void {
-  for (const field of op.model.fields) {
-    const value = record[field.name];
-    if (field.rule.kind === 'id' && typeof value === 'number') state.raise(session, counterKey(op.resource, field.name), value);
-    if (field.rule.kind === 'sequence') state.raise(session, counterKey(op.resource, field.name), parseSequence(field.rule.prefix, value));
-  }
-}
-
-/**
- * Reserves the ids and sequences of a damaged journal line (replay): each counter moves one past its
- * value (the line's id was at least that), then past what the line still shows (`record`, salvaged).
- */
-export function reserveCounters(state: MockState, session: Session, op: CreateOperation, record: JsonObject = {}): void {
-  for (const field of op.model.fields) {
-    if (field.rule.kind === 'id' || field.rule.kind === 'sequence') state.next(session, counterKey(op.resource, field.name));
-  }
-  raiseCounters(state, session, op, record);
 }
 
 /** Validates a create body: a JSON object, readOnly members dropped, no schema violation, a known lot. */
@@ -95,45 +68,9 @@ export function checkCreateBody(op: CreateOperation, body: unknown, lots: Fixtur
   return input;
 }
 
-/** Builds the record to store: server-assigned members, the input, the contract's defaults. */
-export function buildRecord(
-  state: MockState,
-  session: Session,
-  op: CreateOperation,
-  input: JsonObject,
-  lots: FixtureSet['lots'],
-  now: string,
-): JsonObject {
-  const lot = lots.get(input[op.model.lotMember] as number)?.lot as unknown as JsonObject | undefined;
-  const record: JsonObject = {};
-  for (const { name, rule } of op.model.fields) {
-    let value: JsonValue | undefined;
-    if (rule.kind === 'id') value = state.next(session, counterKey(op.resource, name));
-    else if (rule.kind === 'timestamp') value = now;
-    else if (Object.hasOwn(input, name)) value = input[name];
-    else if (rule.kind === 'default')
-      value = typeof rule.value === 'object' && rule.value !== null ? structuredClone(rule.value) : rule.value;
-    else if (rule.kind === 'from-lot') value = lot?.[rule.member];
-    else if (rule.kind === 'sequence') value = formatSequence(rule.prefix, rule.width, state.next(session, counterKey(op.resource, name)));
-    if (value !== undefined) record[name] = value;
-  }
-  return record;
-}
-
-/** Runs a create: validate, build, journal (durably, when configured), record. Answers the JSON. */
+/** Runs a create: validate, then the store allocates the ids and records it in one step. Answers the JSON. */
 export async function create(ctx: CreateContext, op: CreateOperation, sessionName: string, body: unknown): Promise<string> {
   const input = checkCreateBody(op, body, ctx.lots);
-  const session = ctx.state.session(sessionName);
-  const record = buildRecord(ctx.state, session, op, input, ctx.lots, new Date().toISOString());
-  const json = JSON.stringify(record);
-  if (ctx.journal) {
-    try {
-      await ctx.journal.append({ op: 'create', session: sessionName, resource: op.resource, record });
-    } catch (error) {
-      ctx.log(`state file write failed: ${(error as Error).message}`);
-      throw problem('notDurable', 'The mock could not write its state file, so nothing was recorded; check the disk and retry.');
-    }
-  }
-  ctx.state.add(session, op.resource, json);
-  return json;
+  const lot = ctx.lots.get(input[op.model.lotMember] as number)?.lot as unknown as JsonObject | undefined;
+  return ctx.store.create(sessionName, recordPlan(op.resource, op.model, input, lot, new Date().toISOString()));
 }

@@ -18,6 +18,7 @@ export const PROBLEMS = {
   malformedJson: { type: `${BASE}invalid-body`, status: 400, title: 'Request body does not match the contract' },
   invalidPath: { type: `${BASE}invalid-path`, status: 400, title: 'Invalid request path' },
   invalidSession: { type: `${BASE}invalid-session`, status: 400, title: 'Invalid X-Mock-Session header' },
+  invalidQuery: { type: `${BASE}invalid-query`, status: 400, title: 'Invalid query parameter' },
   invalidPrefer: { type: `${BASE}invalid-prefer`, status: 400, title: 'Prefer asks for an undocumented answer' },
   unauthorized: { type: `${BASE}unauthorized`, status: 401, title: 'Missing or rejected bearer token' },
   notFound: { type: `${BASE}not-found`, status: 404, title: 'No such resource' },
@@ -27,7 +28,11 @@ export const PROBLEMS = {
   unsupportedMediaType: { type: `${BASE}unsupported-media-type`, status: 415, title: 'Unsupported media type' },
   unknownLot: { type: `${BASE}unknown-lot`, status: 422, title: 'Unknown lot' },
   tooManySessions: { type: `${BASE}too-many-sessions`, status: 429, title: 'Too many mock sessions' },
+  sessionFull: { type: `${BASE}session-full`, status: 507, title: 'The mock session holds its most records' },
+  mockFull: { type: `${BASE}mock-full`, status: 507, title: 'The mock holds its most recorded bytes' },
   internal: { type: `${BASE}internal-error`, status: 500, title: 'Internal error in the mock' },
+  busy: { type: `${BASE}mock-busy`, status: 503, title: 'The mock is at a limit of concurrent work' },
+  storeUnavailable: { type: `${BASE}store-unavailable`, status: 503, title: "The mock's shared store is unreachable" },
   notDurable: { type: `${BASE}state-not-durable`, status: 503, title: 'The create could not be saved durably' },
 } as const satisfies Record<string, ProblemKind>;
 

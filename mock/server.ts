@@ -29,8 +29,8 @@ export const SERVER_LIMITS = {
   maxHeaderSize: 16 * 1024,
 };
 
-function clientErrorAnswer(status: number, title: string, detail: string): string {
-  const body = JSON.stringify({ type: 'https://goods.example/problems/bad-request', title, status, detail });
+function clientErrorAnswer(status: number, title: string, detail: string, type = 'bad-request'): string {
+  const body = JSON.stringify({ type: `https://goods.example/problems/${type}`, title, status, detail });
   return (
     `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
     `Connection: close\r\n\r\n${body}`
@@ -66,6 +66,25 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
     (req, res) => app.handle(req, res),
   );
   server.keepAliveTimeout = keepAliveTimeout;
+  // Open connections (--max-connections): one past the limit gets a 503 problem and is closed, so
+  // floods of idle or stalled connections cannot exhaust memory or file descriptors.
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    if (open >= config.maxConnections) {
+      socket.on('error', () => undefined);
+      socket.end(
+        clientErrorAnswer(
+          503,
+          'Service Unavailable',
+          `The mock has ${config.maxConnections} connections open, its most (--max-connections); retry shortly, close idle connections, or raise the option.`,
+          'mock-busy',
+        ),
+      );
+      return;
+    }
+    open++;
+    socket.once('close', () => open--);
+  });
   // A CONNECT request has its own event; without a listener Node drops the connection unanswered.
   server.on('connect', (_req, socket: Socket) => {
     socket.end(clientErrorAnswer(400, 'Bad Request', 'CONNECT is not supported: this mock is not a proxy.'));

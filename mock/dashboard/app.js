@@ -115,6 +115,27 @@
   // ---- recorded transfers and samples, polled ------------------------------------------------
 
   const shown = { transfers: '', samples: '' };
+  // The listings page (issue 11): the dashboard shows PAGE records at a time, from `after` on, and
+  // follows the listing's `Link: rel="next"` header, so no session size breaks it.
+  const PAGE = 200;
+  const paging = {
+    transfers: { path: '/__mock/lot-transfers', after: 0, next: undefined, start: 0 },
+    samples: { path: '/__mock/test-samples', after: 0, next: undefined, start: 0 },
+  };
+
+  /** The `after` of a listing's rel="next" link, or undefined on the last page. */
+  function nextAfter(response) {
+    const link = response.headers.get('link') || '';
+    const match = /<([^>]+)>;\s*rel="next"/.exec(link);
+    if (!match) return undefined;
+    const after = new URL(match[1], location.origin).searchParams.get('after');
+    return after === null ? undefined : Number(after);
+  }
+
+  function fetchPage(kind, headers) {
+    const state = paging[kind];
+    return fetch(`${state.path}?limit=${PAGE}&after=${state.after}`, { headers });
+  }
 
   const COLUMNS = {
     transfers: (t) => [
@@ -129,8 +150,13 @@
     samples: (s) => [s.id, s.sample_number, s.fk_lot_id, s.lotnumber, s.fk_user_id, s.status, s.notes, s.created],
   };
 
-  function renderRecords(kind, records) {
-    const text = JSON.stringify(records);
+  function renderRecords(kind, records, next) {
+    const state = paging[kind];
+    state.next = next;
+    $(`${kind}-pager`).hidden = next === undefined && state.after === 0;
+    $(`${kind}-next`).disabled = next === undefined;
+    $(`${kind}-first`).disabled = state.after === 0;
+    const text = JSON.stringify([state.after, next, records]);
     if (text === shown[kind]) return;
     shown[kind] = text;
     const rows = records.map((record) => {
@@ -140,8 +166,11 @@
       return row;
     });
     $(kind).tBodies[0].replaceChildren(...rows);
-    $(`${kind}-count`).textContent = `(${records.length})`;
-    $(`${kind}-empty`).hidden = records.length > 0;
+    const paged = next !== undefined || state.after > 0;
+    $(`${kind}-count`).textContent = paged
+      ? `(${state.start + 1}–${state.start + records.length}${next !== undefined ? ', more' : ''})`
+      : `(${records.length})`;
+    $(`${kind}-empty`).hidden = records.length > 0 || state.after > 0;
   }
 
   let timer;
@@ -159,14 +188,11 @@
     clearTimeout(timer);
     try {
       const headers = sessionHeaders();
-      const [transfers, samples] = await Promise.all([
-        fetch('/__mock/lot-transfers', { headers }),
-        fetch('/__mock/test-samples', { headers }),
-      ]);
+      const [transfers, samples] = await Promise.all([fetchPage('transfers', headers), fetchPage('samples', headers)]);
       if (!transfers.ok) throw new Error(await describe(transfers));
       if (!samples.ok) throw new Error(await describe(samples));
-      renderRecords('transfers', await transfers.json());
-      renderRecords('samples', await samples.json());
+      renderRecords('transfers', await transfers.json(), nextAfter(transfers));
+      renderRecords('samples', await samples.json(), nextAfter(samples));
       $('health').textContent = 'up';
       $('health').className = 'badge ok';
       $('refreshed').textContent = new Date().toLocaleTimeString();
@@ -199,12 +225,35 @@
       const response = await fetch('/__mock/reset', { method: 'POST', headers });
       if (response.status === 204) {
         say(`Session "${name || 'default'}" reset: its transfers and samples are gone.`, 'ok');
+        firstPages();
         void poll();
       } else {
         say(`Reset refused: ${await describe(response)}`, 'error');
       }
     } catch (error) {
       say(`Reset failed: ${error.message}`, 'error');
+    }
+  }
+
+  for (const kind of ['transfers', 'samples']) {
+    $(`${kind}-next`).addEventListener('click', () => {
+      const state = paging[kind];
+      if (state.next === undefined) return;
+      state.start += PAGE;
+      state.after = state.next;
+      void poll();
+    });
+    $(`${kind}-first`).addEventListener('click', () => {
+      paging[kind].after = 0;
+      paging[kind].start = 0;
+      void poll();
+    });
+  }
+
+  function firstPages() {
+    for (const state of Object.values(paging)) {
+      state.after = 0;
+      state.start = 0;
     }
   }
 
@@ -221,6 +270,7 @@
     else url.searchParams.delete('session');
     history.replaceState(null, '', url);
     say(`Showing session "${name || 'default'}".`, 'ok');
+    firstPages();
     void poll();
   });
 

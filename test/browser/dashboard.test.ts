@@ -9,6 +9,7 @@ import { createGoodsClient, type GoodsClient } from '../../client/index.js';
 import { loadFixtures } from '../../contract/fixtures.js';
 import { createMockServer, type MockServer } from '../../mock/index.js';
 import { launchChromium, type Chromium } from '../support/browser.js';
+import { startRedis } from '../support/redis.js';
 
 /** The values of one attribute of every element matching `selector`, in document order. */
 async function attributes(page: Page, selector: string, name: string): Promise<(string | null)[]> {
@@ -174,5 +175,60 @@ describe('browser: the dashboard at /__mock/', function () {
       browser.problems.filter((p) => !p.includes('status of 401')),
       [],
     );
+  });
+
+  it('pages a large session 200 records at a time (Link rel="next"), so no session size breaks it', async () => {
+    const big = createGoodsClient({ baseUrl: mock.url, token: 't', session: 'big' });
+    for (let n = 0; n < 250; n++) {
+      assert.ok((await big.createLotTransfer({ fk_lot_id: 2101, source_scancode: `P${n}`, target_scancode: 'T', amount: 1 })).data);
+    }
+    await page.fill('#session', 'big');
+    await page.dispatchEvent('#session', 'change');
+    await waitForCount(page, '#transfers tbody tr', 200);
+    assert.equal(await page.textContent('#transfers-count'), '(1–200, more)');
+    assert.equal(await page.locator('#transfers-pager').isVisible(), true);
+    await page.click('#transfers-next');
+    await waitForCount(page, '#transfers tbody tr', 50);
+    assert.equal(await page.textContent('#transfers-count'), '(201–250)');
+    assert.deepEqual(await cells('transfers', 201).then((values) => values.slice(0, 1)), ['201']);
+    assert.equal(await page.locator('#transfers-next').isDisabled(), true);
+    await page.click('#transfers-first');
+    await waitForCount(page, '#transfers tbody tr', 200);
+  });
+});
+
+describe('browser: the dashboard of one replica shows records created through another (shared Redis store)', function () {
+  this.timeout(60_000);
+
+  it('lists on replica B, in Chromium, the transfer created through replica A', async () => {
+    const redis = await startRedis();
+    const replicas: MockServer[] = [];
+    let browser: Chromium | undefined;
+    try {
+      for (let n = 0; n < 2; n++) replicas.push(await createMockServer({ port: 0, quiet: true, store: redis.url, storePrefix: 'dash' }));
+      const [a, b] = replicas as [MockServer, MockServer];
+      const created = await createGoodsClient({ baseUrl: a.url, token: 't' }).createLotTransfer({
+        fk_lot_id: 2101,
+        source_scancode: 'VIA-A',
+        target_scancode: 'T',
+        amount: 2,
+      });
+      assert.ok(created.data, JSON.stringify(created));
+      browser = await launchChromium();
+      const tab = await browser.newPage();
+      await tab.goto(`${b.url}/__mock/`);
+      await tab.waitForSelector(`#transfers tbody tr[data-id="${created.data.id}"]`);
+      assert.deepEqual((await tab.locator(`#transfers tbody tr[data-id="${created.data.id}"] td`).allTextContents()).slice(0, 4), [
+        String(created.data.id),
+        '2101',
+        created.data.lotnumber,
+        'VIA-A → T',
+      ]);
+      assert.equal(await tab.textContent('#health'), 'up');
+    } finally {
+      await browser?.close();
+      await Promise.all(replicas.map((replica) => replica.close()));
+      await redis.dispose();
+    }
   });
 });

@@ -146,6 +146,7 @@ describe('hardening: safe defaults of the mock CLI', function () {
       ['too many sessions', post([AUTH, JSON_TYPE, ['X-Mock-Session', 'second']])],
       ['not HTTP', Buffer.from([0xff, 0xfe, 0x0d, 0x0a, 0x0d, 0x0a])],
       ['headers too large', requestBytes({ method: 'GET', target: '/', headers: [['X-Big', 'z'.repeat(20_000)]] })],
+      ['invalid query', requestBytes({ method: 'GET', target: '/__mock/lot-transfers?limit=many' })],
     ];
     const seen = new Set<string>();
     for (const [label, data] of requests) {
@@ -156,6 +157,41 @@ describe('hardening: safe defaults of the mock CLI', function () {
       if (outcome.answer.status < 400) continue;
       assert.equal(outcome.answer.headers['content-type'], 'application/problem+json', label);
       seen.add(String((JSON.parse(text) as Record<string, unknown>)['type']));
+    }
+    // The limits of issue 11 (point 3) and the shared store of issue 12, each on a mock set up to reach it.
+    const storeDown = await startMockProcess(['--quiet', '--store', 'redis://127.0.0.1:1/0']);
+    const small = await startMockProcess([
+      '--quiet',
+      '--max-records-per-session',
+      '1',
+      '--max-recorded-bytes',
+      '1024',
+      '--max-body-bytes-in-flight',
+      '1024',
+    ]);
+    try {
+      const limitRequests: [string, MockProcess, Buffer][] = [
+        ['store unavailable', storeDown, post([AUTH, JSON_TYPE])],
+        ['first record of a session', small, post([AUTH, JSON_TYPE, ['X-Mock-Session', 'a']])],
+        ['session full', small, post([AUTH, JSON_TYPE, ['X-Mock-Session', 'a']])],
+        [
+          'mock full',
+          small,
+          post([AUTH, JSON_TYPE, ['X-Mock-Session', 'b']], JSON.stringify({ fk_lot_id: lot, fk_user_id: 1, notes: 'n'.repeat(900) })),
+        ],
+        ['busy', small, post([AUTH, JSON_TYPE], JSON.stringify({ fk_lot_id: lot, fk_user_id: 1, notes: 'n'.repeat(70_000) }))],
+      ];
+      for (const [label, target, data] of limitRequests) {
+        const outcome = await send(target, data);
+        assert.ok(outcome.answer, `${label}: answered`);
+        const text = outcome.answer.body.toString('utf8');
+        assert.equal(leakIn(text), undefined, `${label}: ${text}`);
+        if (outcome.answer.status < 400) continue;
+        assert.equal(outcome.answer.headers['content-type'], 'application/problem+json', label);
+        seen.add(String((JSON.parse(text) as Record<string, unknown>)['type']));
+      }
+    } finally {
+      await Promise.all([storeDown.stop(), small.stop()]);
     }
     if (existsSync('/dev/full')) {
       const full = await startMockProcess(['--quiet', '--state-file', '/dev/full']);

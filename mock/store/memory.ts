@@ -1,0 +1,259 @@
+/**
+ * The embedded store: the state in this process, and with `--state-file` the durable JSONL journal
+ * (`../journal.ts`): every create and reset is on disk (group commit, fdatasync) before it is
+ * answered, a write that fails answers 503 and records nothing, and the journal is replayed on start
+ * (ids and sequences continue past everything replayed, so no id is ever handed out twice).
+ */
+import type { JsonObject } from '../../contract/document.js';
+import { DEFAULT_MAX_LINE_BYTES, openJournal, type DamagedLine, type Journal } from '../journal.js';
+import { problem } from '../problems.js';
+import { mockFull, sessionFull, tooManySessions } from './limit-problems.js';
+import { slotRecordValue, slotValue } from './plan.js';
+import {
+  DEFAULT_SESSION,
+  isSlot,
+  type CounterSlot,
+  type ListPage,
+  type RecordPlan,
+  type Store,
+  type StoreHealth,
+  type StoreLimits,
+} from './types.js';
+
+interface Recorded {
+  ids: number[];
+  data: Buffer[];
+}
+
+interface Session {
+  records: Map<string, Recorded>;
+  counters: Map<string, number>;
+  /** Records and bytes, created or being created. */
+  count: number;
+  bytes: number;
+}
+
+export interface MemoryStoreOptions {
+  limits: StoreLimits;
+  /** The counter slots of each resource (for raising counters on replay). */
+  slots: Map<string, CounterSlot[]>;
+  stateFile?: string;
+  /** Request bodies are at most this long: a journal line far longer than that is damage. */
+  bodyLimitBytes?: number;
+  log: (line: string) => void;
+}
+
+/** The index of the first id above `after` in an ascending list. */
+function firstAbove(ids: number[], after: number): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((ids[mid] ?? 0) <= after) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+export class MemoryStore implements Store {
+  readonly kind: StoreHealth['kind'];
+  private readonly sessions = new Map<string, Session>();
+  private totalBytes = 0;
+  private journal: Journal | undefined;
+
+  private constructor(private readonly options: MemoryStoreOptions) {
+    this.kind = options.stateFile !== undefined ? 'journal' : 'memory';
+    this.sessions.set(DEFAULT_SESSION, MemoryStore.fresh());
+  }
+
+  /** Opens the store, replaying the journal when there is one. Throws an Error naming the file. */
+  static async open(options: MemoryStoreOptions): Promise<MemoryStore> {
+    const store = new MemoryStore(options);
+    const stateFile = options.stateFile;
+    if (stateFile !== undefined) {
+      const opened = await openJournal(
+        stateFile,
+        options.log,
+        (entry) => {
+          if (entry.op === 'reset') store.clear(entry.session);
+          else store.replayCreate(stateFile, entry.session, entry.resource, entry.record);
+        },
+        {
+          // A record is at most a few times its request body: a longer line is damage.
+          maxLineBytes: Math.max(DEFAULT_MAX_LINE_BYTES, 4 * (options.bodyLimitBytes ?? 0)),
+          onDamaged: (damaged) => store.reserveDamaged(damaged),
+        },
+      );
+      store.journal = opened.journal;
+      if (opened.replayed > 0) options.log(`state file ${stateFile}: ${opened.replayed} entries replayed`);
+    }
+    return store;
+  }
+
+  private static fresh(): Session {
+    return { records: new Map(), counters: new Map(), count: 0, bytes: 0 };
+  }
+
+  private session(name: string, force: boolean): Session {
+    let session = this.sessions.get(name);
+    if (session) return session;
+    if (!force && this.sessions.size - 1 >= this.options.limits.maxSessions) throw tooManySessions(this.options.limits);
+    session = MemoryStore.fresh();
+    this.sessions.set(name, session);
+    return session;
+  }
+
+  private add(session: Session, resource: string, id: number, data: Buffer): void {
+    let list = session.records.get(resource);
+    if (!list) {
+      list = { ids: [], data: [] };
+      session.records.set(resource, list);
+    }
+    // Journal appends resolve in order, so records arrive in id order; keep the list sorted anyway.
+    const at = (list.ids[list.ids.length - 1] ?? 0) < id ? list.ids.length : firstAbove(list.ids, id);
+    list.ids.splice(at, 0, id);
+    list.data.splice(at, 0, data);
+  }
+
+  private replayCreate(stateFile: string, name: string, resource: string, record: JsonObject): void {
+    const slots = this.options.slots.get(resource);
+    if (!slots) {
+      this.options.log(`state file ${stateFile}: unknown resource "${resource}" skipped`);
+      return;
+    }
+    const session = this.session(name, true);
+    let id = 0;
+    for (const slot of slots) {
+      const value = slotValue(slot, record[slot.name]);
+      if (value > (session.counters.get(slot.counter) ?? 0)) session.counters.set(slot.counter, value);
+      if (slot.kind === 'id' && id === 0) id = value;
+    }
+    const data = Buffer.from(JSON.stringify(record));
+    session.count++;
+    session.bytes += data.length;
+    this.totalBytes += data.length;
+    this.add(session, resource, id, data);
+  }
+
+  /**
+   * A damaged journal line that may have been a create: its ids and sequences are never handed out
+   * again. Each counter moves one past its value (the line's id was at least that), then past what the
+   * line still shows; in the line's session when it still names it, else conservatively in every
+   * session replayed so far.
+   */
+  private reserveDamaged({ salvage, create }: DamagedLine): void {
+    const reserve = (session: Session, resource: string, record: JsonObject): void => {
+      for (const slot of this.options.slots.get(resource) ?? []) {
+        const next = Math.max((session.counters.get(slot.counter) ?? 0) + 1, slotValue(slot, record[slot.name]));
+        session.counters.set(slot.counter, next);
+      }
+    };
+    if (salvage?.op === 'create' && this.options.slots.has(salvage.resource)) {
+      reserve(this.session(salvage.session, true), salvage.resource, salvage.record);
+    } else if (create) {
+      for (const session of this.sessions.values()) for (const resource of this.options.slots.keys()) reserve(session, resource, {});
+    }
+  }
+
+  private clear(name: string): void {
+    const session = this.sessions.get(name);
+    if (!session) return;
+    for (const list of session.records.values()) {
+      for (const data of list.data) {
+        session.bytes -= data.length;
+        this.totalBytes -= data.length;
+      }
+    }
+    session.records.clear();
+    session.count = 0;
+  }
+
+  create(name: string, plan: RecordPlan): Promise<string> {
+    const limits = this.options.limits;
+    let session: Session;
+    try {
+      session = this.session(name, false);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    if (session.count >= limits.maxRecordsPerSession) return Promise.reject(sessionFull(limits, name));
+    // The record object in the contract's member order, the counters filled (as the Redis script does).
+    const slots: CounterSlot[] = [];
+    const values: number[] = [];
+    const record: JsonObject = {};
+    for (const field of plan.fields) {
+      if (isSlot(field)) {
+        const value = (session.counters.get(field.counter) ?? 0) + 1;
+        slots.push(field);
+        values.push(value);
+        record[field.name] = slotRecordValue(field, value);
+      } else {
+        record[field.name] = field.value;
+      }
+    }
+    const json = JSON.stringify(record);
+    const data = Buffer.from(json);
+    if (this.totalBytes + data.length > limits.maxRecordedBytes) return Promise.reject(mockFull(limits));
+    slots.forEach((slot, i) => session.counters.set(slot.counter, values[i] ?? 0));
+    const id = values[slots.findIndex((slot) => slot.kind === 'id')] ?? 0;
+    session.count++;
+    session.bytes += data.length;
+    this.totalBytes += data.length;
+    if (!this.journal) {
+      this.add(session, plan.resource, id, data);
+      return Promise.resolve(json);
+    }
+    return this.journal.append({ op: 'create', session: name, resource: plan.resource, record }).then(
+      () => {
+        this.add(session, plan.resource, id, data);
+        return json;
+      },
+      (error: unknown) => {
+        // The counters stay raised (an id handed out once is never reused); the reservation goes.
+        session.count--;
+        session.bytes -= data.length;
+        this.totalBytes -= data.length;
+        this.options.log(`state file write failed: ${(error as Error).message}`);
+        throw problem('notDurable', 'The mock could not write its state file, so nothing was recorded; check the disk and retry.');
+      },
+    );
+  }
+
+  list(name: string, resource: string, page: { after: number; limit: number; maxBytes: number }): Promise<ListPage> {
+    const list = this.sessions.get(name)?.records.get(resource);
+    if (!list) return Promise.resolve({ records: [] });
+    const start = firstAbove(list.ids, page.after);
+    const records: Buffer[] = [];
+    let bytes = 0;
+    let i = start;
+    for (; i < list.ids.length && records.length < page.limit; i++) {
+      const data = list.data[i] as Buffer;
+      if (records.length > 0 && bytes + data.length > page.maxBytes) break;
+      records.push(data);
+      bytes += data.length;
+    }
+    const last = list.ids[i - 1];
+    return Promise.resolve(i < list.ids.length && last !== undefined ? { records, nextAfter: last } : { records });
+  }
+
+  async reset(name: string): Promise<void> {
+    if (this.journal) {
+      try {
+        await this.journal.append({ op: 'reset', session: name });
+      } catch (error) {
+        this.options.log(`state file write failed: ${(error as Error).message}`);
+        throw problem('notDurable', 'The mock could not write its state file, so nothing was reset; check the disk and retry.');
+      }
+    }
+    this.clear(name);
+  }
+
+  health(): Promise<StoreHealth> {
+    const detail = this.journal ? `in memory, journaled to ${this.journal.path}` : 'in memory';
+    return Promise.resolve({ kind: this.kind, up: true, detail });
+  }
+
+  async close(): Promise<void> {
+    await this.journal?.close();
+  }
+}

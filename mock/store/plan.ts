@@ -1,0 +1,80 @@
+/**
+ * From the contract's record rules (`record-model.ts`) to a RecordPlan: everything a create knows
+ * before the store allocates its counters. Also the JSON of a filled plan, shared by both stores.
+ */
+import type { JsonObject, JsonValue } from '../../contract/document.js';
+import { formatSequence, parseSequence, type RecordModel } from '../record-model.js';
+import { isSlot, type CounterSlot, type RecordPlan } from './types.js';
+
+/** The name of a per-session counter (`lot-transfers#id`). */
+export function counterKey(resource: string, member: string): string {
+  return `${resource}#${member}`;
+}
+
+/** The counter slots of a resource's records (ids and sequences), in member order. */
+export function counterSlots(resource: string, model: RecordModel): CounterSlot[] {
+  const slots: CounterSlot[] = [];
+  for (const { name, rule } of model.fields) {
+    if (rule.kind === 'id') slots.push({ name, counter: counterKey(resource, name), kind: 'id' });
+    if (rule.kind === 'sequence')
+      slots.push({ name, counter: counterKey(resource, name), kind: 'sequence', prefix: rule.prefix, width: rule.width });
+  }
+  return slots;
+}
+
+/** The plan of a record: server-assigned members, the input, the contract's defaults. */
+export function recordPlan(resource: string, model: RecordModel, input: JsonObject, lot: JsonObject | undefined, now: string): RecordPlan {
+  const fields: RecordPlan['fields'] = [];
+  for (const { name, rule } of model.fields) {
+    let value: JsonValue | undefined;
+    if (rule.kind === 'id') {
+      fields.push({ name, counter: counterKey(resource, name), kind: 'id' });
+      continue;
+    }
+    if (rule.kind === 'timestamp') value = now;
+    else if (Object.hasOwn(input, name)) value = input[name];
+    else if (rule.kind === 'default') value = rule.value;
+    else if (rule.kind === 'from-lot') value = lot?.[rule.member];
+    else if (rule.kind === 'sequence') {
+      fields.push({ name, counter: counterKey(resource, name), kind: 'sequence', prefix: rule.prefix, width: rule.width });
+      continue;
+    }
+    if (value !== undefined) fields.push({ name, value });
+  }
+  return { resource, fields };
+}
+
+/**
+ * The plan as JSON text pieces around its slots: `segments[i]` comes before slot `i`, the last
+ * segment after the last slot. Slot values are written by `slotJson`.
+ */
+export function planSegments(plan: RecordPlan): { segments: string[]; slots: CounterSlot[] } {
+  const segments: string[] = [];
+  const slots: CounterSlot[] = [];
+  let current = '{';
+  let first = true;
+  for (const field of plan.fields) {
+    current += `${first ? '' : ','}${JSON.stringify(field.name)}:`;
+    first = false;
+    if (isSlot(field)) {
+      segments.push(current);
+      slots.push(field);
+      current = '';
+    } else {
+      current += JSON.stringify(field.value);
+    }
+  }
+  segments.push(`${current}}`);
+  return { segments, slots };
+}
+
+/** The value of a slot for counter value `n`: the id itself, or the sequence string. */
+export function slotRecordValue(slot: CounterSlot, n: number): number | string {
+  return slot.kind === 'id' ? n : formatSequence(slot.prefix ?? '', slot.width ?? 0, n);
+}
+
+/** The counter value a recorded member stands for (journal replay), or 0. */
+export function slotValue(slot: CounterSlot, value: JsonValue | undefined): number {
+  if (slot.kind === 'id') return typeof value === 'number' && Number.isSafeInteger(value) ? value : 0;
+  return parseSequence(slot.prefix ?? '', value);
+}

@@ -1,0 +1,187 @@
+/**
+ * The two stores behind one interface, given the same plans: counters and sequences filled in the
+ * record, paging by id and by bytes, the limits, resets that keep the counters. The memory store
+ * also replays its journal; the Redis store runs against a real redis-server.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { startRedis, type TestRedis } from '../../test/support/redis.js';
+import { ProblemError } from '../problems.js';
+import { MemoryStore } from './memory.js';
+import { RedisStore } from './redis.js';
+import type { CounterSlot, RecordPlan, Store, StoreLimits } from './types.js';
+
+const SLOTS: CounterSlot[] = [
+  { name: 'id', counter: 'samples#id', kind: 'id' },
+  { name: 'sample_number', counter: 'samples#sample_number', kind: 'sequence', prefix: 'S-"\\', width: 6 },
+];
+const LIMITS: StoreLimits = { maxSessions: 2, maxRecordsPerSession: 5, maxRecordedBytes: 4096 };
+
+function plan(notes: string): RecordPlan {
+  return {
+    resource: 'samples',
+    fields: [
+      SLOTS[0] as CounterSlot,
+      { name: 'notes', value: notes },
+      SLOTS[1] as CounterSlot,
+      { name: 'tags', value: ['a', { b: null }] },
+    ],
+  };
+}
+
+async function problemType(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ProblemError) return error.kind.type.replace('https://goods.example/problems/', '');
+    throw error;
+  }
+  return 'no problem';
+}
+
+function parsed(records: Buffer[]): Record<string, unknown>[] {
+  return records.map((record) => JSON.parse(record.toString()) as Record<string, unknown>);
+}
+
+function behaves(name: string, open: () => Promise<Store>, dispose: () => Promise<void> = () => Promise.resolve()): void {
+  describe(`mock/store: ${name}`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await open();
+    });
+    afterEach(async () => {
+      await store.close();
+      await dispose();
+    });
+
+    it('fills ids and sequences in member order, answers the exact JSON, and lists it', async () => {
+      const first = await store.create('default', plan('x'));
+      assert.equal(first, '{"id":1,"notes":"x","sample_number":"S-\\"\\\\000001","tags":["a",{"b":null}]}');
+      const second = JSON.parse(await store.create('default', plan('ü 😀'))) as Record<string, unknown>;
+      assert.deepEqual([second['id'], second['sample_number']], [2, 'S-"\\000002']);
+      const page = await store.list('default', 'samples', { after: 0, limit: 10, maxBytes: 1 << 20 });
+      assert.equal(page.records.map((r) => r.toString()).join('|'), `${first}|${JSON.stringify(second)}`);
+      assert.equal(page.nextAfter, undefined);
+    });
+
+    it('pages by id, by count and by bytes (at least one record a page)', async () => {
+      for (let n = 0; n < 4; n++) await store.create('default', plan(`n${n}`));
+      const byCount = await store.list('default', 'samples', { after: 0, limit: 3, maxBytes: 1 << 20 });
+      assert.deepEqual(
+        parsed(byCount.records).map((r) => r['id']),
+        [1, 2, 3],
+      );
+      assert.equal(byCount.nextAfter, 3);
+      const rest = await store.list('default', 'samples', { after: 3, limit: 3, maxBytes: 1 << 20 });
+      assert.deepEqual(
+        parsed(rest.records).map((r) => r['id']),
+        [4],
+      );
+      assert.equal(rest.nextAfter, undefined);
+      const byBytes = await store.list('default', 'samples', { after: 0, limit: 10, maxBytes: 1 });
+      assert.deepEqual(
+        parsed(byBytes.records).map((r) => r['id']),
+        [1],
+      );
+      assert.equal(byBytes.nextAfter, 1);
+    });
+
+    it('keeps sessions apart, resets one keeping its counters, and enforces every limit', async () => {
+      await store.create('a', plan('a1'));
+      await store.create('b', plan('b1'));
+      assert.equal(await problemType(store.create('c', plan('c1'))), 'too-many-sessions');
+      assert.equal(await problemType(store.create('default', plan('d'))), 'no problem', 'the default session never counts');
+      for (let n = 2; n <= 5; n++) await store.create('a', plan(`a${n}`));
+      assert.equal(await problemType(store.create('a', plan('a6'))), 'session-full');
+      await store.reset('a');
+      assert.deepEqual((await store.list('a', 'samples', { after: 0, limit: 10, maxBytes: 1 << 20 })).records, []);
+      assert.equal((JSON.parse(await store.create('a', plan('again'))) as { id: number }).id, 6, 'ids keep counting');
+      assert.equal((await store.list('b', 'samples', { after: 0, limit: 10, maxBytes: 1 << 20 })).records.length, 1);
+      assert.equal(await problemType(store.create('b', plan('x'.repeat(4000)))), 'mock-full');
+      assert.equal((JSON.parse(await store.create('b', plan('small'))) as { id: number }).id, 2, 'a refused create takes no id');
+      assert.equal((await store.health()).up, true);
+    });
+  });
+}
+
+const slots = new Map([['samples', SLOTS]]);
+behaves('memory', () => MemoryStore.open({ limits: LIMITS, slots, log: () => undefined }));
+
+let dir = '';
+behaves(
+  'journal',
+  async () => {
+    dir = await mkdtemp(join(tmpdir(), 'store-journal-'));
+    return MemoryStore.open({ limits: LIMITS, slots, stateFile: join(dir, 'state.jsonl'), log: () => undefined });
+  },
+  () => rm(dir, { recursive: true, force: true }),
+);
+
+describe('mock/store: the journal store replays records, resets and counters', () => {
+  it('continues ids and sequences after a restart and keeps a replayed reset', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'store-replay-'));
+    const open = () => MemoryStore.open({ limits: LIMITS, slots, stateFile: join(folder, 'state.jsonl'), log: () => undefined });
+    try {
+      const first = await open();
+      await first.create('a', plan('1'));
+      await first.create('a', plan('2'));
+      await first.reset('a');
+      await first.create('a', plan('3'));
+      await first.close();
+      const second = await open();
+      const listed = parsed((await second.list('a', 'samples', { after: 0, limit: 10, maxBytes: 1 << 20 })).records);
+      assert.deepEqual(
+        listed.map((r) => r['id']),
+        [3],
+      );
+      const next = JSON.parse(await second.create('a', plan('4'))) as Record<string, unknown>;
+      assert.deepEqual([next['id'], next['sample_number']], [4, 'S-"\\000004']);
+      await second.close();
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+let redis: TestRedis | undefined;
+let prefixes = 0;
+describe('mock/store: redis (a real redis-server)', function () {
+  this.timeout(30_000);
+  before(async () => {
+    redis = await startRedis();
+  });
+  after(() => redis?.dispose());
+  it('answers 503 naming what Redis refused (out of memory), and stores nothing', async () => {
+    const admin = new Redis(redis?.url ?? '');
+    const store = await RedisStore.open({
+      url: redis?.url ?? '',
+      prefix: 'oom',
+      limits: LIMITS,
+      resources: ['samples'],
+      log: () => undefined,
+    });
+    try {
+      await admin.config('SET', 'maxmemory-policy', 'noeviction');
+      await admin.config('SET', 'maxmemory', '1');
+      const refused = await store.create('default', plan('x')).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      assert.ok(refused instanceof ProblemError);
+      assert.equal(refused.kind.status, 503);
+      assert.match(refused.detail, /refused the command \(OOM/);
+      await admin.config('SET', 'maxmemory', '0');
+      assert.equal((JSON.parse(await store.create('default', plan('y'))) as { id: number }).id, 1, 'the refused create took no id');
+    } finally {
+      await admin.config('SET', 'maxmemory', '0');
+      admin.disconnect();
+      await store.close();
+    }
+  });
+  behaves('redis', () =>
+    RedisStore.open({ url: redis?.url ?? '', prefix: `t${++prefixes}`, limits: LIMITS, resources: ['samples'], log: () => undefined }),
+  );
+});

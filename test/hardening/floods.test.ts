@@ -1,0 +1,231 @@
+/**
+ * Issue 11, point 3: the floods that used to exhaust the mock's memory, against the CLI in a child
+ * process with its default limits. Its resident memory (VmHWM, the peak, from /proc) stays under a
+ * stated ceiling, every answer is a 2xx or a documented problem (never 500), and a normal client is
+ * answered throughout. Loop counts and durations are bounded; loopback only.
+ */
+import assert from 'node:assert/strict';
+import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { treeMemory } from '../../bench/proc-memory.js';
+import { exactSizeSample } from './support/corpus-bodies.js';
+import { CREATE_PATHS, ONE_MIB, ORDER_PATH } from './support/corpus-types.js';
+import { startMockProcess, type MockProcess } from './support/mock-process.js';
+import { discoverTarget } from './support/run-corpus.js';
+
+const TOKEN = 'flood-token';
+const MiB = 1024 * 1024;
+/**
+ * The stated ceiling of the mock's peak resident memory under each flood with the default limits
+ * (128 MiB of recorded JSON, 64 MiB of bodies in flight, 1,024 connections); see README "Limits".
+ */
+export const RSS_CEILING = 512 * MiB;
+
+/** A normal client: order info (and with `createLot`, a small create) every 50 ms while a flood runs; answers the statuses it got. */
+function normalClient(mock: MockProcess, createLot?: number) {
+  const statuses: (number | string)[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = Date.now();
+      try {
+        const answer = await fetch(`${mock.url}${ORDER_PATH}ORD-2026-0001`, {
+          headers: { Authorization: `Bearer ${TOKEN}` },
+          signal: AbortSignal.timeout(10_000),
+        });
+        await answer.arrayBuffer();
+        statuses.push(answer.status);
+        if (createLot !== undefined) {
+          const created = await fetch(`${mock.url}${CREATE_PATHS['lot-transfers']}`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json', 'X-Mock-Session': 'normal' },
+            body: JSON.stringify({ fk_lot_id: createLot, source_scancode: 'N', target_scancode: 'T', amount: 1 }),
+            signal: AbortSignal.timeout(10_000),
+          });
+          await created.arrayBuffer();
+          statuses.push(created.status);
+        }
+      } catch (error) {
+        statuses.push(String(error));
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 50 - (Date.now() - started))));
+    }
+  })();
+  return {
+    async stop(): Promise<(number | string)[]> {
+      running = false;
+      await loop;
+      return statuses;
+    },
+  };
+}
+
+function post(agent: Agent, mock: MockProcess, body: string, session: string): Promise<{ status: number; type?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: mock.host,
+        port: mock.port,
+        method: 'POST',
+        path: CREATE_PATHS['test-samples'],
+        agent,
+        headers: {
+          Authorization: `Bearer ${TOKEN}`,
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          'X-Mock-Session': session,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text.length < 4096 ? (text += chunk) : undefined));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          resolve(status === 201 ? { status } : { status, type: String((JSON.parse(text) as { type?: string }).type) });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function count<T>(values: T[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[String(value)] = (counts[String(value)] ?? 0) + 1;
+  return counts;
+}
+
+describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', function () {
+  this.timeout(90_000);
+  let mock: MockProcess;
+  let lot: number;
+  beforeEach(async () => {
+    mock = await startMockProcess(['--quiet']);
+    lot = (await discoverTarget(mock.url, TOKEN)).lotIds[0] ?? 0;
+  });
+  afterEach(() => mock.stop());
+
+  const peak = () => treeMemory(mock.child.pid ?? 0).peakRss;
+
+  it('valid 1 MiB creates across 100 sessions: 201 until 128 MiB are recorded, then 507 mock-full; memory bounded', async () => {
+    const normal = normalClient(mock);
+    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+    const body = exactSizeSample(lot, ONE_MIB);
+    const answers: { status: number; type?: string }[] = [];
+    try {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (next < 300) {
+            const i = next++;
+            answers.push(await post(agent, mock, body, `flood-${i % 99}`));
+          }
+        }),
+      );
+    } finally {
+      agent.destroy();
+    }
+    const statuses = await normal.stop();
+    const byStatus = count(answers.map((a) => `${a.status} ${a.type ?? ''}`.trim()));
+    const created = answers.filter((a) => a.status === 201).length;
+    assert.deepEqual(Object.keys(byStatus).sort(), ['201', '507 https://goods.example/problems/mock-full'], JSON.stringify(byStatus));
+    assert.ok(created >= 120 && created <= 128, `${created} creates of 1 MiB fit in 128 MiB`);
+    assert.deepEqual(count(statuses), { 200: statuses.length }, 'the normal client was answered 200 throughout');
+    const rss = peak();
+    assert.ok(rss < RSS_CEILING, `peak RSS ${(rss / MiB).toFixed(0)} MiB under ${RSS_CEILING / MiB} MiB`);
+    process.stdout.write(`      flood of 1 MiB creates: ${JSON.stringify(byStatus)}, peak RSS ${(rss / MiB).toFixed(0)} MiB\n`);
+    assert.ok(mock.alive());
+  });
+
+  it('2,000 connections stalling just under 1 MiB into their body: 503 mock-busy past the limits; memory bounded', async () => {
+    const normal = normalClient(mock, lot);
+    const sockets: Socket[] = [];
+    const answers: string[] = [];
+    const chunk = Buffer.alloc(ONE_MIB - 1024, 0x20);
+    const head = (n: number) =>
+      `POST ${CREATE_PATHS['test-samples']} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${ONE_MIB}\r\nX-Mock-Session: stall-${n % 50}\r\n\r\n`;
+    try {
+      await Promise.all(
+        Array.from(
+          { length: 2000 },
+          (_, n) =>
+            new Promise<void>((resolve) => {
+              const socket = connect({ host: mock.host, port: mock.port });
+              sockets.push(socket);
+              let text = '';
+              socket.on('data', (data: Buffer) => {
+                text += data.toString('latin1');
+                const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
+                if (status && text.includes('\r\n\r\n')) answers.push(`${status} ${/"type":"([^"]+)"/.exec(text)?.[1] ?? ''}`);
+              });
+              socket.on('error', () => resolve());
+              socket.on('close', () => resolve());
+              socket.once('connect', () => {
+                socket.write(head(n));
+                socket.write(chunk);
+                // Stalled: never sends the last KiB. Settled once written, answered or closed.
+                setTimeout(resolve, 4000);
+              });
+            }),
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const rss = peak();
+      const statuses = await normal.stop();
+      const byAnswer = count(answers);
+      process.stdout.write(`      stalled bodies: ${JSON.stringify(byAnswer)}, peak RSS ${(rss / MiB).toFixed(0)} MiB\n`);
+      for (const answer of Object.keys(byAnswer)) assert.match(answer, /^503 https:\/\/goods\.example\/problems\/mock-busy$/);
+      assert.ok((byAnswer['503 https://goods.example/problems/mock-busy'] ?? 0) >= 1900, 'past the limits, answered 503');
+      assert.ok(rss < RSS_CEILING, `peak RSS ${(rss / MiB).toFixed(0)} MiB under ${RSS_CEILING / MiB} MiB`);
+      assert.ok(statuses.length > 0);
+      const normalCounts = count(statuses);
+      assert.ok((normalCounts['201'] ?? 0) > 0, JSON.stringify(normalCounts));
+      assert.equal(
+        (normalCounts['200'] ?? 0) + (normalCounts['201'] ?? 0),
+        statuses.length,
+        `the normal client: ${JSON.stringify(normalCounts)}`,
+      );
+      assert.ok(mock.alive());
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  });
+
+  it("a huge session's listing pages (≤ 8 MiB a page, Link rel=next) instead of failing; memory bounded", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const body = exactSizeSample(lot, ONE_MIB);
+    let created = 0;
+    try {
+      for (let full = false; !full;) {
+        const answers = await Promise.all(Array.from({ length: 8 }, () => post(agent, mock, body, 'huge')));
+        created += answers.filter((a) => a.status === 201).length;
+        full = answers.some((a) => a.status === 507);
+      }
+    } finally {
+      agent.destroy();
+    }
+    const normal = normalClient(mock);
+    let next: string | undefined = '/__mock/test-samples';
+    let listed = 0;
+    let pages = 0;
+    while (next !== undefined) {
+      const response: Response = await fetch(`${mock.url}${next}`, { headers: { 'X-Mock-Session': 'huge' } });
+      assert.equal(response.status, 200);
+      const text = await response.text();
+      assert.ok(text.length <= 9 * MiB + 1024, `a page of ${text.length} bytes`);
+      listed += (JSON.parse(text) as unknown[]).length;
+      pages++;
+      next = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+    }
+    const statuses = await normal.stop();
+    const rss = peak();
+    process.stdout.write(`      huge session: ${created} records of 1 MiB in ${pages} pages, peak RSS ${(rss / MiB).toFixed(0)} MiB\n`);
+    assert.equal(listed, created, 'every record listed once over the pages');
+    assert.ok(pages >= 14, `${pages} pages`);
+    assert.deepEqual(count(statuses), { 200: statuses.length });
+    assert.ok(rss < RSS_CEILING, `peak RSS ${(rss / MiB).toFixed(0)} MiB under ${RSS_CEILING / MiB} MiB`);
+  });
+});

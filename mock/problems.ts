@@ -29,6 +29,10 @@ export const PROBLEMS = {
   tooManySessions: { type: `${BASE}too-many-sessions`, status: 429, title: 'Too many mock sessions' },
   internal: { type: `${BASE}internal-error`, status: 500, title: 'Internal error in the mock' },
   notDurable: { type: `${BASE}state-not-durable`, status: 503, title: 'The create could not be saved durably' },
+  /** `--proxy` mode: the proxied (upstream) server refused the connection or broke it before answering. */
+  upstreamUnreachable: { type: `${BASE}upstream-unreachable`, status: 502, title: 'The proxied server cannot be reached' },
+  /** `--proxy` mode: the proxied server sent no answer in time. */
+  upstreamTimeout: { type: `${BASE}upstream-timeout`, status: 504, title: 'The proxied server did not answer in time' },
 } as const satisfies Record<string, ProblemKind>;
 
 export type ProblemName = keyof typeof PROBLEMS;

@@ -42,7 +42,8 @@ function endToEnd(raw: string[]): string[] {
 /** Lower-case names, repeated headers joined with ", " (as the judgments read them). */
 function flat(headers: http.IncomingHttpHeaders): Record<string, string> {
   const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) result[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) result[name] = Array.isArray(value) ? value.join(', ') : value;
   return result;
 }
 
@@ -119,8 +120,14 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         options.log(`proxy: ${req.method ?? '?'} ${target.slice(0, 200)}: the upstream cannot be reached (${what})`);
         fail(
           error.code === 'ETIMEDOUT'
-            ? problem('upstreamTimeout', `The proxied server ${upstream.origin} did not answer within ${options.timeoutMs} ms; the proxy keeps running.`)
-            : problem('upstreamUnreachable', `The proxied server ${upstream.origin} cannot be reached (${error.code ?? error.message}); check that it runs and the --proxy URL, then retry. The proxy keeps running.`),
+            ? problem(
+                'upstreamTimeout',
+                `The proxied server ${upstream.origin} did not answer within ${options.timeoutMs} ms; the proxy keeps running.`,
+              )
+            : problem(
+                'upstreamUnreachable',
+                `The proxied server ${upstream.origin} cannot be reached (${error.code ?? error.message}); check that it runs and the --proxy URL, then retry. The proxy keeps running.`,
+              ),
         );
       });
       upstreamReq.on('response', (upstreamRes) => {

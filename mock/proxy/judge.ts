@@ -117,7 +117,8 @@ function documented(model: LevelModel, op: OperationSpec | undefined, status: nu
       const validate = isObject(schema) ? model.compiled.validator(schema) : undefined;
       headers.set(name.toLowerCase(), {
         required: header['required'] === true,
-        problems: (v) => (validate ? validate(v).map((e) => ({ pointer: e.pointer, detail: `${e.detail} (value ${JSON.stringify(v.slice(0, 60))})` })) : []),
+        problems: (v) =>
+          validate ? validate(v).map((e) => ({ pointer: e.pointer, detail: `${e.detail} (value ${JSON.stringify(v.slice(0, 60))})` })) : [],
       });
     }
   }
@@ -173,7 +174,9 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
     const routed = route(exchange.method, exchange.target);
     const operation = routed.kind === 'operation' ? routed.operation : undefined;
     const requestBody = parseBody(exchange.request.body, exchange.request.headers['content-encoding']);
-    const answerBody = exchange.answer.complete ? parseBody(exchange.answer.body, exchange.answer.headers['content-encoding']) : ({ kind: 'none' } as const);
+    const answerBody = exchange.answer.complete
+      ? parseBody(exchange.answer.body, exchange.answer.headers['content-encoding'])
+      : ({ kind: 'none' } as const);
     const requestErrors = new Map<Level, FieldError[] | undefined>();
     const answerErrors = new Map<Level, FieldError[] | undefined>();
     const responses = new Map<Level, DocumentedResponse | undefined>();
@@ -199,8 +202,15 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
       answerBody,
       requestSchemaErrors(l) {
         if (!requestErrors.has(l)) {
-          const schema = operation ? models[l].operations.get(operation.operationId)?.requestBody?.content.get('application/json') : undefined;
-          requestErrors.set(l, schema && requestBody.kind === 'json' && exchange.request.complete ? models[l].compiled.validator(schema)(requestBody.value) : undefined);
+          const schema = operation
+            ? models[l].operations.get(operation.operationId)?.requestBody?.content.get('application/json')
+            : undefined;
+          requestErrors.set(
+            l,
+            schema && requestBody.kind === 'json' && exchange.request.complete
+              ? models[l].compiled.validator(schema)(requestBody.value)
+              : undefined,
+          );
         }
         return requestErrors.get(l);
       },
@@ -246,7 +256,12 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
       const routed = route(method, target);
       return routed.kind === 'operation' ? routed.operation.operationId : UNKNOWN_OPERATION;
     },
-    judgments: JUDGMENTS.filter((j) => level === 'strict' || j.level === 'spec').map((j) => ({ id: j.id, side: j.side, level: j.level, rule: j.rule })),
+    judgments: JUDGMENTS.filter((j) => level === 'strict' || j.level === 'spec').map((j) => ({
+      id: j.id,
+      side: j.side,
+      level: j.level,
+      rule: j.rule,
+    })),
     operations: strictOps.map((op) => op.operationId),
   };
 }

@@ -103,10 +103,13 @@ const knownOperation: Judgment = {
   id: 'request.known-operation',
   level: 'spec',
   side: 'client',
-  rule: 'Spec fact 1: the operations exist at exactly the contract\'s methods and paths.',
+  rule: "Spec fact 1: the operations exist at exactly the contract's methods and paths.",
   judge(ctx) {
     if (ctx.operation) return none;
-    if (ctx.allow) return [{ in: 'method', pointer: '', reason: `${ctx.exchange.method} is not an operation of this path (it has ${ctx.allow.join(', ')})` }];
+    if (ctx.allow)
+      return [
+        { in: 'method', pointer: '', reason: `${ctx.exchange.method} is not an operation of this path (it has ${ctx.allow.join(', ')})` },
+      ];
     return [{ in: 'path', pointer: '', reason: 'the path names no operation of the contract' }];
   },
 };
@@ -141,7 +144,10 @@ const mediaType: Judgment = {
       {
         in: 'header',
         pointer: 'content-type',
-        reason: type === undefined ? `no Content-Type; send ${[...content.keys()].join(' or ')}` : `${type} is not ${[...content.keys()].join(' or ')}`,
+        reason:
+          type === undefined
+            ? `no Content-Type; send ${[...content.keys()].join(' or ')}`
+            : `${type} is not ${[...content.keys()].join(' or ')}`,
       },
     ];
   },
@@ -154,7 +160,8 @@ const requestJson: Judgment = {
   rule: 'The request body of a create is JSON.',
   judge(ctx) {
     if (!ctx.operation?.requestBody || !ctx.exchange.request.complete) return none;
-    if (ctx.requestBody.kind === 'none' && ctx.operation.requestBody.required) return [{ in: 'body', pointer: '', reason: 'the body is empty' }];
+    if (ctx.requestBody.kind === 'none' && ctx.operation.requestBody.required)
+      return [{ in: 'body', pointer: '', reason: 'the body is empty' }];
     if (ctx.requestBody.kind === 'invalid') return [{ in: 'body', pointer: '', reason: ctx.requestBody.reason }];
     return none;
   },
@@ -164,7 +171,7 @@ const requestSchema: Judgment = {
   id: 'request.body-schema',
   level: 'spec',
   side: 'client',
-  rule: 'The request body is an object of the contract\'s request schema (at strict: required members, no unknown member, bounds).',
+  rule: "The request body is an object of the contract's request schema (at strict: required members, no unknown member, bounds).",
   judge(ctx) {
     return schemaFindings(ctx.requestSchemaErrors(ctx.level), ctx.requestSchemaErrors('spec'), ctx.level);
   },
@@ -180,7 +187,13 @@ const noTwoXxWithoutBearer: Judgment = {
   judge(ctx) {
     if (!ctx.operation?.secured || !is2xx(ctx.exchange.answer.status)) return none;
     if (ctx.credentials !== 'missing' && ctx.credentials !== 'non-bearer') return none;
-    return [{ in: 'status', pointer: '', reason: `answered ${ctx.exchange.answer.status} to a request ${ctx.credentials === 'missing' ? 'without Authorization' : 'with a non-Bearer scheme'}` }];
+    return [
+      {
+        in: 'status',
+        pointer: '',
+        reason: `answered ${ctx.exchange.answer.status} to a request ${ctx.credentials === 'missing' ? 'without Authorization' : 'with a non-Bearer scheme'}`,
+      },
+    ];
   },
 };
 
@@ -188,7 +201,7 @@ const answerSchema: Judgment = {
   id: 'answer.schema',
   level: 'spec',
   side: 'server',
-  rule: 'Spec facts 3-5 (strict: the profile\'s answers): the answer is of a documented media type and its body matches the documented schema.',
+  rule: "Spec facts 3-5 (strict: the profile's answers): the answer is of a documented media type and its body matches the documented schema.",
   judge(ctx) {
     const response = ctx.response(ctx.level);
     if (!response || response.content.size === 0 || !ctx.exchange.answer.complete) return none;
@@ -196,7 +209,14 @@ const answerSchema: Judgment = {
     const specResponse = ctx.response('spec');
     const level: Level = specResponse && type !== undefined && specResponse.content.has(type) ? 'spec' : ctx.level;
     if (type === undefined || !response.content.has(type)) {
-      return [{ in: 'header', pointer: 'content-type', reason: `${type ?? 'no Content-Type'}, not ${[...response.content.keys()].join(' or ')}`, level: specResponse ? 'spec' : level }];
+      return [
+        {
+          in: 'header',
+          pointer: 'content-type',
+          reason: `${type ?? 'no Content-Type'}, not ${[...response.content.keys()].join(' or ')}`,
+          level: specResponse ? 'spec' : level,
+        },
+      ];
     }
     if (ctx.answerBody.kind === 'invalid') return [{ in: 'body', pointer: '', reason: ctx.answerBody.reason, level }];
     if (ctx.answerBody.kind === 'none') return [{ in: 'body', pointer: '', reason: 'the body is empty', level }];
@@ -221,7 +241,13 @@ const exactOrder: Judgment = {
     const requested = ctx.params[param];
     const answered = isObject(inner) ? inner[ORDER_NUMBER] : undefined;
     if (answered === requested) return none;
-    return [{ in: 'body', pointer: `/${token(member)}/${ORDER_NUMBER}`, reason: `is ${short(answered)}, the request asked for ${short(requested)}` }];
+    return [
+      {
+        in: 'body',
+        pointer: `/${token(member)}/${ORDER_NUMBER}`,
+        reason: `is ${short(answered)}, the request asked for ${short(requested)}`,
+      },
+    ];
   },
 };
 
@@ -241,7 +267,11 @@ const echo: Judgment = {
     for (const field of model.fields) {
       if (model.readOnly.includes(field.name) || !(field.name in sent)) continue;
       if (!isDeepStrictEqual(sent[field.name], answered[field.name])) {
-        findings.push({ in: 'body', pointer: `/${token(field.name)}`, reason: `is ${short(answered[field.name])}, the client sent ${short(sent[field.name])}` });
+        findings.push({
+          in: 'body',
+          pointer: `/${token(field.name)}`,
+          reason: `is ${short(answered[field.name])}, the client sent ${short(sent[field.name])}`,
+        });
       }
     }
     return findings;
@@ -256,7 +286,13 @@ const statusDocumented: Judgment = {
   judge(ctx) {
     const op = ctx.operation;
     if (!op || ctx.response('strict')) return none;
-    return [{ in: 'status', pointer: '', reason: `${ctx.exchange.answer.status} is not documented for ${op.operationId} (documented: ${op.responses.map((r) => r.status).join(', ')})` }];
+    return [
+      {
+        in: 'status',
+        pointer: '',
+        reason: `${ctx.exchange.answer.status} is not documented for ${op.operationId} (documented: ${op.responses.map((r) => r.status).join(', ')})`,
+      },
+    ];
   },
 };
 
@@ -307,12 +343,24 @@ const authStatus: Judgment = {
     const { status, headers } = ctx.exchange.answer;
     if (ctx.credentials !== 'bearer') {
       if (is2xx(status) || status === 401) return none; // a 2xx is answer.auth-no-2xx
-      return [{ in: 'status', pointer: '', reason: `${status} to a request ${ctx.credentials === 'missing' ? 'without Authorization' : ctx.credentials === 'malformed' ? 'with a malformed token' : 'with a non-Bearer scheme'}, not 401` }];
+      return [
+        {
+          in: 'status',
+          pointer: '',
+          reason: `${status} to a request ${ctx.credentials === 'missing' ? 'without Authorization' : ctx.credentials === 'malformed' ? 'with a malformed token' : 'with a non-Bearer scheme'}, not 401`,
+        },
+      ];
     }
     if (status !== 401) return none;
     const challenge = headers['www-authenticate'] ?? '';
     if (/^Bearer\b/i.test(challenge) && !/error\s*=\s*"?invalid_token"?/i.test(challenge)) {
-      return [{ in: 'header', pointer: 'www-authenticate', reason: 'a 401 to a well-formed bearer token (a rejected token) needs error="invalid_token"' }];
+      return [
+        {
+          in: 'header',
+          pointer: 'www-authenticate',
+          reason: 'a 401 to a well-formed bearer token (a rejected token) needs error="invalid_token"',
+        },
+      ];
     }
     return none;
   },
@@ -327,9 +375,23 @@ const inputStatus: Judgment = {
     const op = ctx.operation;
     if (!op?.requestBody || ctx.credentials !== 'bearer' || !ctx.exchange.request.complete) return none;
     const { status } = ctx.exchange.answer;
-    const expected = ctx.clientRules.has(mediaType.id) ? 415 : ctx.clientRules.has(requestJson.id) || ctx.clientRules.has(requestSchema.id) ? 400 : undefined;
-    if (expected !== undefined) return status === expected ? none : [{ in: 'status', pointer: '', reason: `${status} to a request the profile answers ${expected} (see the client problems of this exchange)` }];
-    if (status === 400 || status === 415) return [{ in: 'status', pointer: '', reason: `${status} to a request whose body the contract accepts` }];
+    const expected = ctx.clientRules.has(mediaType.id)
+      ? 415
+      : ctx.clientRules.has(requestJson.id) || ctx.clientRules.has(requestSchema.id)
+        ? 400
+        : undefined;
+    if (expected !== undefined)
+      return status === expected
+        ? none
+        : [
+            {
+              in: 'status',
+              pointer: '',
+              reason: `${status} to a request the profile answers ${expected} (see the client problems of this exchange)`,
+            },
+          ];
+    if (status === 400 || status === 415)
+      return [{ in: 'status', pointer: '', reason: `${status} to a request whose body the contract accepts` }];
     return none;
   },
 };
@@ -381,7 +443,11 @@ const defaults: Judgment = {
         expected = typeof lot === 'number' ? ctx.lotNumbers.get(lot) : undefined;
       }
       if (expected === undefined || isDeepStrictEqual(answered[field.name], expected)) continue;
-      findings.push({ in: 'body', pointer: `/${token(field.name)}`, reason: `is ${short(answered[field.name])}, the default is ${short(expected)}` });
+      findings.push({
+        in: 'body',
+        pointer: `/${token(field.name)}`,
+        reason: `is ${short(answered[field.name])}, the default is ${short(expected)}`,
+      });
     }
     return findings;
   },

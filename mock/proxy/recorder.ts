@@ -31,7 +31,8 @@ function describe(value: JsonValue): { orderNumber: string; lots: number[] } | u
   for (const member of Object.values(value)) {
     if (isObject(member) && typeof member['orderNumber'] === 'string') orderNumber = member['orderNumber'];
     if (Array.isArray(member)) {
-      for (const item of member) if (isObject(item) && typeof item['id'] === 'number' && typeof item['lotNumber'] === 'string') lots.push(item['id']);
+      for (const item of member)
+        if (isObject(item) && typeof item['id'] === 'number' && typeof item['lotNumber'] === 'string') lots.push(item['id']);
     }
   }
   return orderNumber === undefined ? undefined : { orderNumber, lots };

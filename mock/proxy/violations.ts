@@ -96,12 +96,22 @@ export class ViolationLog {
       this.byOperation.set(v.operation, (this.byOperation.get(v.operation) ?? 0) + 1);
       this.byRule.set(v.rule, (this.byRule.get(v.rule) ?? 0) + 1);
       const key = `${v.rule}\u0000${v.operation}`;
-      const tally = this.tallies.get(key) ?? { rule: v.rule, operation: v.operation, side: v.side, level: v.level, violations: 0, exchanges: 0, latest: [] };
+      const tally = this.tallies.get(key) ?? {
+        rule: v.rule,
+        operation: v.operation,
+        side: v.side,
+        level: v.level,
+        violations: 0,
+        exchanges: 0,
+        latest: [],
+      };
       tally.violations++;
       if (!rulesHit.has(key)) tally.exchanges++;
       rulesHit.add(key);
       if (v.level === 'spec') tally.level = 'spec';
-      tally.latest.push(`${exchange.method} ${redact.text(exchange.target)} → ${exchange.answer.status}: ${v.in}${v.pointer === '' ? '' : ` ${v.pointer}`}: ${v.reason}`);
+      tally.latest.push(
+        `${exchange.method} ${redact.text(exchange.target)} → ${exchange.answer.status}: ${v.in}${v.pointer === '' ? '' : ` ${v.pointer}`}: ${v.reason}`,
+      );
       if (tally.latest.length > LATEST_REASONS) tally.latest.shift();
       this.tallies.set(key, tally);
     }

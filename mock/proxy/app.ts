@@ -1,0 +1,173 @@
+/**
+ * `goods-mock --proxy URL`: the same bin, dashboard and `/__mock`, but every API request is forwarded
+ * to URL and its answer returned unchanged (forward.ts); each exchange is then judged (judge.ts) and
+ * its violations logged (one line each), counted and kept (violations.ts), optionally recorded as a
+ * fixture (recorder.ts); the reports are written on stop and on `POST /__mock/report` (report.ts).
+ * Nothing is recorded in the mock's own state. Judging runs after the answer was sent.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readContract } from '../../contract/document.js';
+import { CONTRACT_JSON_PATH } from '../../contract/paths.js';
+import { ADMIN_PREFIX, adminAllowed, handleAdmin, type AdminContext } from '../admin.js';
+import { STATEFUL, type MockApp } from '../app.js';
+import type { MockConfig } from '../config.js';
+import { applyCors, isPreflight, preflightHeaders } from '../cors.js';
+import { problem, ProblemError, PROBLEMS } from '../problems.js';
+import { sendEmpty, sendJson, sendProblem } from '../respond.js';
+import { MockState } from '../state.js';
+import type { ProxyConfig } from './config.js';
+import type { ProxyExchange, Violation } from './exchange.js';
+import { createForwarder } from './forward.js';
+import { createJudge } from './judge.js';
+import { Recorder } from './recorder.js';
+import { printable, Redactor } from './redact.js';
+import { writeReports } from './report.js';
+import { ViolationLog } from './violations.js';
+
+const VIOLATIONS_PATH = `${ADMIN_PREFIX}/violations`;
+const REPORT_PATH = `${ADMIN_PREFIX}/report`;
+
+/** The upstream URL without userinfo (for logs, reports and the dashboard). */
+export function publicUrl(url: URL): string {
+  const copy = new URL(url.href);
+  copy.username = '';
+  copy.password = '';
+  return copy.href.replace(/\/$/, '');
+}
+
+/** One log line per violation: side, operation, rule, where, reason (and the request it came from). */
+export function violationLine(v: Violation, exchange: ProxyExchange, redactor: Redactor): string {
+  const where = v.in === 'body' ? `body ${v.pointer === '' ? '""' : v.pointer}` : v.in === 'header' ? `header ${v.pointer}` : v.in;
+  const target = redactor.text(exchange.target).slice(0, 120);
+  return printable(
+    redactor.text(
+      `proxy: ${v.side} violation ${v.operation} ${v.rule} [${v.level}] ${where}: ${v.reason} (${exchange.method} ${target} → ${exchange.answer.status})`,
+    ),
+  );
+}
+
+export async function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<MockApp> {
+  const log = config.log;
+  const upstream = new URL(proxy.upstream);
+  const redactor = new Redactor();
+  if (upstream.password !== '') redactor.learn(decodeURIComponent(upstream.password));
+  const document = readContract(config.contractPath ?? CONTRACT_JSON_PATH);
+  const judge = createJudge(document, proxy.level);
+  const orderInfo = Object.entries(STATEFUL).find(([, s]) => s.kind === 'order-info')?.[0] ?? '';
+  const violations = new ViolationLog({
+    level: proxy.level,
+    upstream: publicUrl(upstream),
+    keep: proxy.keep,
+    bodyChars: proxy.bodyChars,
+    redactor,
+  });
+  const recorder = proxy.recordDir !== undefined ? new Recorder({ dir: proxy.recordDir, judge, redactor, log }) : undefined;
+  const forwarder = createForwarder({ upstream, timeoutMs: proxy.timeoutMs, log: (line) => log(printable(redactor.text(line))) });
+  const adminContext: AdminContext = {
+    state: new MockState(0),
+    orderNumbers: [],
+    resources: Object.values(STATEFUL).flatMap((s) => (s.kind === 'create' ? [s.resource] : [])),
+    log,
+    ...(config.contractPath !== undefined ? { contractPath: config.contractPath } : {}),
+    ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
+  };
+  const report = () =>
+    writeReports({ dir: proxy.outputDir, violations, judge, redactor, upstream: publicUrl(upstream), recorded: recorder?.recorded ?? 0 });
+
+  const judged = (exchange: ProxyExchange): void => {
+    redactor.learnAuthorization(exchange.request.headers['authorization']);
+    const operation = judge.operationOf(exchange.method, exchange.target);
+    let found: Violation[];
+    try {
+      found = judge.judge(exchange);
+      violations.add(exchange, operation, found);
+      recorder?.consider(exchange, operation, orderInfo);
+    } catch (error) {
+      log(
+        `proxy: internal error while judging ${printable(exchange.method)} ${printable(redactor.text(exchange.target)).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`,
+      );
+      return;
+    }
+    for (const v of found) log(violationLine(v, exchange, redactor));
+  };
+
+  const admin = async (req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> => {
+    const method = req.method ?? 'GET';
+    if (pathname === VIOLATIONS_PATH || pathname === REPORT_PATH) {
+      const allow = pathname === VIOLATIONS_PATH ? 'GET' : 'POST';
+      if (method === 'OPTIONS')
+        return sendEmpty(res, 204, { ...(isPreflight(req) ? preflightHeaders([allow]) : {}), Allow: `${allow}, OPTIONS` });
+      if (method !== allow) throw problem('methodNotAllowed', `${pathname} allows only ${allow}.`, undefined, { Allow: allow });
+      if (pathname === VIOLATIONS_PATH) return sendJson(res, 200, violations.snapshot());
+      if (config.adminToken !== undefined && req.headers.authorization !== `Bearer ${config.adminToken}`) {
+        throw problem(
+          'unauthorized',
+          `POST ${REPORT_PATH} needs "Authorization: Bearer <admin token>" (the --admin-token of this mock).`,
+          undefined,
+          {
+            'WWW-Authenticate': 'Bearer realm="goods-mock-admin"',
+          },
+        );
+      }
+      await recorder?.flush();
+      const files = await report();
+      return sendJson(res, 200, { files, total: violations.snapshot().total });
+    }
+    if (method === 'OPTIONS') {
+      const allowed = adminAllowed(adminContext, pathname);
+      if (!allowed) throw problem('notFound', `There is no resource at ${printable(pathname).slice(0, 200)}.`);
+      return sendEmpty(res, 204, { ...(isPreflight(req) ? preflightHeaders(allowed) : {}), Allow: [...allowed, 'OPTIONS'].join(', ') });
+    }
+    return handleAdmin(adminContext, req, res, pathname);
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const started = performance.now();
+    if (!config.quiet) {
+      res.on('finish', () => {
+        log(
+          printable(
+            `${req.method ?? '?'} ${redactor.text(req.url ?? '').slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms (proxied)`,
+          ),
+        );
+      });
+    }
+    const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    if (pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`)) {
+      applyCors(req, res, { origins: config.corsOrigins });
+      admin(req, res, pathname).catch((error: unknown) => {
+        if (error instanceof ProblemError) return sendProblem(res, error);
+        log(`proxy: internal error on ${printable(pathname).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+        sendProblem(
+          res,
+          new ProblemError(PROBLEMS.internal, 'The proxy failed unexpectedly on this request; it was logged and the proxy keeps running.'),
+        );
+      });
+      return;
+    }
+    forwarder.forward(req, res, judged);
+  };
+
+  let closing: Promise<void> | undefined;
+  return {
+    handle,
+    orderNumbers: [],
+    lotIds: [],
+    prismOperations: [],
+    close() {
+      closing ??= (async () => {
+        forwarder.close();
+        await recorder?.flush();
+        try {
+          const files = await report();
+          log(
+            `proxy: ${violations.snapshot().total} violation(s) in ${violations.snapshot().exchanges} exchange(s); reports: ${files.join(', ')}`,
+          );
+        } catch (error) {
+          log(`proxy: cannot write the reports into ${proxy.outputDir}: ${(error as Error).message}`);
+        }
+      })();
+      return closing;
+    },
+  };
+}

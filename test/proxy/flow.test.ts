@@ -54,7 +54,11 @@ describe('validating proxy: the client flow through it', () => {
     { faults: ['order-wrong-type'], level: 'spec', expected: ['server getOrderInfo answer.schema body /order/customerId'] },
     { faults: ['order-number-changed'], level: 'spec', expected: ['server getOrderInfo answer.exact-order body /order/orderNumber'] },
     { faults: ['create-id-string:createLotTransfer'], level: 'spec', expected: ['server createLotTransfer answer.schema body /id'] },
-    { faults: ['ignore-sent-lotnumber:createTestSample'], level: 'spec', expected: ['server createTestSample answer.echo body /lotnumber'] },
+    {
+      faults: ['ignore-sent-lotnumber:createTestSample'],
+      level: 'spec',
+      expected: ['server createTestSample answer.echo body /lotnumber'],
+    },
     { faults: ['order-203'], level: 'strict', expected: ['server getOrderInfo answer.status status'] },
     { faults: ['order-203'], level: 'spec', expected: [] },
     { faults: ['order-date-format'], level: 'strict', expected: ['server getOrderInfo answer.schema body /order/orderDate'] },
@@ -124,7 +128,10 @@ describe('validating proxy: the client flow through it', () => {
         assert.equal(snapshot.client, 0);
         for (const line of expected) {
           const [, operation, rule] = line.split(' ');
-          assert.ok(proxy.lines.some((l) => l.includes(`server violation ${operation ?? ''} ${rule ?? ''}`)), `a log line for ${line}`);
+          assert.ok(
+            proxy.lines.some((l) => l.includes(`server violation ${operation ?? ''} ${rule ?? ''}`)),
+            `a log line for ${line}`,
+          );
         }
       } finally {
         await proxy.close();
@@ -169,7 +176,10 @@ describe('validating proxy: the client flow through it', () => {
         'server createLotTransfer answer.input-status status',
         'server createLotTransfer answer.schema body /target_scancode',
       ]);
-      assert.ok(good.lines.some((l) => /client violation createLotTransfer request\.body-schema \[strict\] body \/colour/.test(l)), good.lines.join('\n'));
+      assert.ok(
+        good.lines.some((l) => /client violation createLotTransfer request\.body-schema \[strict\] body \/colour/.test(l)),
+        good.lines.join('\n'),
+      );
     } finally {
       await good.close();
       await lax.close();

@@ -63,11 +63,18 @@ export async function usualFlow(target: FlowTarget): Promise<number[]> {
   const refused = createGoodsClient({ baseUrl: target.baseUrl, token: target.badToken });
   const statuses: number[] = [];
   statuses.push((await client.getOrderInfo(target.orderNumber)).status);
-  statuses.push((await client.createLotTransfer({ fk_lot_id: target.lotId, source_scancode: 'SRC-1', target_scancode: 'TGT-1', amount: 2.5 })).status);
-  statuses.push((await client.createTestSample({ fk_lot_id: target.lotId, fk_user_id: 7, lotnumber: 'L-SENT-BY-CLIENT', notes: 'first sample' })).status);
+  statuses.push(
+    (await client.createLotTransfer({ fk_lot_id: target.lotId, source_scancode: 'SRC-1', target_scancode: 'TGT-1', amount: 2.5 })).status,
+  );
+  statuses.push(
+    (await client.createTestSample({ fk_lot_id: target.lotId, fk_user_id: 7, lotnumber: 'L-SENT-BY-CLIENT', notes: 'first sample' }))
+      .status,
+  );
   statuses.push((await client.getOrderInfo(UNKNOWN_ORDER)).status);
   statuses.push((await refused.getOrderInfo(target.orderNumber)).status);
-  statuses.push((await client.createLotTransfer({ fk_lot_id: UNKNOWN_LOT, source_scancode: 'SRC-1', target_scancode: 'TGT-1', amount: 1 })).status);
+  statuses.push(
+    (await client.createLotTransfer({ fk_lot_id: UNKNOWN_LOT, source_scancode: 'SRC-1', target_scancode: 'TGT-1', amount: 1 })).status,
+  );
   statuses.push((await client.createTestSample({ fk_lot_id: UNKNOWN_LOT, fk_user_id: 7 })).status);
   return statuses;
 }

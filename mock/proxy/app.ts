@@ -46,7 +46,7 @@ export function violationLine(v: Violation, exchange: ProxyExchange, redactor: R
   );
 }
 
-export async function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<MockApp> {
+export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<MockApp> {
   const log = config.log;
   const upstream = new URL(proxy.upstream);
   const redactor = new Redactor();
@@ -149,7 +149,7 @@ export async function createProxyApp(config: MockConfig, proxy: ProxyConfig): Pr
   };
 
   let closing: Promise<void> | undefined;
-  return {
+  return Promise.resolve({
     handle,
     orderNumbers: [],
     lotIds: [],
@@ -169,5 +169,5 @@ export async function createProxyApp(config: MockConfig, proxy: ProxyConfig): Pr
       })();
       return closing;
     },
-  };
+  });
 }

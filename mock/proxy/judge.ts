@@ -223,7 +223,7 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
         }
         return answerErrors.get(l);
       },
-      ...(operation && createModels.has(operation.operationId) ? { model: createModels.get(operation.operationId) as RecordModel } : {}),
+      ...(operation && createModels.has(operation.operationId) ? { model: createModels.get(operation.operationId) } : {}),
       lotNumbers,
       clientRules,
     };

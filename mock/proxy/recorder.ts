@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isObject, type JsonObject, type JsonValue } from '../../contract/document.js';
+import { isObject, type JsonValue } from '../../contract/document.js';
 import type { ProxyExchange } from './exchange.js';
 import type { Judge } from './judge.js';
 import { printable, REDACTED, type Redactor } from './redact.js';
@@ -100,7 +100,7 @@ export class Recorder {
       this.options.log(`${label} not recorded: the answer contains a credential`);
       return;
     }
-    const found = describe(value as JsonObject);
+    const found = describe(value);
     if (!found) return;
     const clash = found.lots.find((lot) => (this.lotOwners.get(lot) ?? found.orderNumber) !== found.orderNumber);
     if (clash !== undefined) {

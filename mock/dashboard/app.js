@@ -188,6 +188,77 @@
     }
   }
 
+  // ---- contract violations (only with goods-mock --proxy), polled ---------------------------
+
+  let shownViolations = '';
+
+  function renderViolations(report) {
+    const text = JSON.stringify(report);
+    if (text === shownViolations) return;
+    shownViolations = text;
+    $('violations-count').textContent = `(${report.total})`;
+    $('violations-summary').textContent =
+      `Proxy to ${report.upstream}, ${report.level} level: ${report.exchanges} exchanges judged, ` +
+      `${report.total} violations (${report.client} by clients, ${report.server} by the server).`;
+    const rules = Object.entries(report.byRule).map(([rule, count]) => {
+      const row = el('tr');
+      row.dataset.rule = rule;
+      row.append(el('td', rule), el('td', count));
+      return row;
+    });
+    $('violations-rules').tBodies[0].replaceChildren(...rules);
+    const rows = [];
+    for (const exchange of report.recent) {
+      for (const v of exchange.violations) {
+        const row = el('tr', undefined, v.side);
+        row.dataset.seq = exchange.seq;
+        const where = v.in === 'body' ? `body ${v.pointer || '(whole body)'}` : v.in === 'header' ? `header ${v.pointer}` : v.in;
+        for (const value of [exchange.seq, `${exchange.method} ${exchange.target}`, exchange.status, v.side, v.rule, where, v.reason])
+          row.append(el('td', value));
+        rows.push(row);
+      }
+    }
+    $('violations-recent').tBodies[0].replaceChildren(...rows);
+    $('violations-empty').hidden = report.total > 0;
+  }
+
+  async function pollViolations() {
+    try {
+      const response = await fetch('/__mock/violations');
+      if (response.ok) renderViolations(await response.json());
+    } catch {
+      // the health badge reports an unreachable mock
+    } finally {
+      setTimeout(pollViolations, POLL_MS);
+    }
+  }
+
+  async function writeReport() {
+    const headers = {};
+    const admin = $('admin-token').value.trim();
+    if (admin) headers.Authorization = `Bearer ${admin}`;
+    try {
+      const response = await fetch('/__mock/report', { method: 'POST', headers });
+      if (response.ok) say(`Reports written: ${(await response.json()).files.join(', ')}`, 'ok');
+      else say(`Reports refused: ${await describe(response)}`, 'error');
+    } catch (error) {
+      say(`Reports failed: ${error.message}`, 'error');
+    }
+  }
+
+  /** In proxy mode (GET /__mock/health says so) the violations panel is shown and polled. */
+  async function detectProxy() {
+    try {
+      const health = await (await fetch('/__mock/health')).json();
+      if (health.mode !== 'proxy') return;
+      $('violations-panel').hidden = false;
+      $('write-report').addEventListener('click', () => void writeReport());
+      void pollViolations();
+    } catch {
+      // not reachable now: the mock's own panels say so
+    }
+  }
+
   // ---- controls -----------------------------------------------------------------------------
 
   async function reset() {
@@ -244,6 +315,7 @@
     }
   }
 
+  void detectProxy();
   void loadOrders();
   void poll();
   void reference();

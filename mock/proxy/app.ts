@@ -26,6 +26,7 @@ import { ViolationLog } from './violations.js';
 
 const VIOLATIONS_PATH = `${ADMIN_PREFIX}/violations`;
 const REPORT_PATH = `${ADMIN_PREFIX}/report`;
+const HEALTH_PATH = `${ADMIN_PREFIX}/health`;
 
 /** The upstream URL without userinfo (for logs, reports and the dashboard). */
 export function publicUrl(url: URL): string {
@@ -93,6 +94,9 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
 
   const admin = async (req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> => {
     const method = req.method ?? 'GET';
+    if (pathname === HEALTH_PATH && method === 'GET') {
+      return sendJson(res, 200, { status: 'ok', mode: 'proxy', level: proxy.level, upstream: publicUrl(upstream) });
+    }
     if (pathname === VIOLATIONS_PATH || pathname === REPORT_PATH) {
       const allow = pathname === VIOLATIONS_PATH ? 'GET' : 'POST';
       if (method === 'OPTIONS')
@@ -123,17 +127,15 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
+    const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    const isAdmin = pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`);
     if (!config.quiet) {
       res.on('finish', () => {
-        log(
-          printable(
-            `${req.method ?? '?'} ${redactor.text(req.url ?? '').slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms (proxied)`,
-          ),
-        );
+        const line = `${req.method ?? '?'} ${redactor.text(req.url ?? '').slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`;
+        log(printable(isAdmin ? line : `${line} (proxied)`));
       });
     }
-    const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
-    if (pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`)) {
+    if (isAdmin) {
       applyCors(req, res, { origins: config.corsOrigins });
       admin(req, res, pathname).catch((error: unknown) => {
         if (error instanceof ProblemError) return sendProblem(res, error);

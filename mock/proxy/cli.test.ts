@@ -125,7 +125,7 @@ describe('goods-mock --proxy: the CLI', function () {
       const written = JSON.parse(readFileSync(join(output, REPORT_FILES.json), 'utf8')) as { counts: { failed: number } };
       assert.ok(written.counts.failed > 0);
       child.kill('SIGTERM');
-      const [code] = await exited;
+      const [code] = (await exited) as [number | null];
       assert.equal(code, 0, err);
       assert.match(err, /client violation createTestSample request\.body-schema \[strict\] body \/fk_user_id: must be >= 1/);
       assert.match(err, /client violation createTestSample request\.body-schema \[strict\] body \/token: is not a member/);

@@ -1,6 +1,6 @@
 /** argv → config: defaults, every option, and a StartError (exit 2) naming the fix for bad input. */
 import assert from 'node:assert/strict';
-import { parseConformanceArgs } from './args.js';
+import { HELP, OPTION_NAMES, parseConformanceArgs } from './args.js';
 import { MOCK_ORDER_NUMBER, MOCK_TOKEN } from './config.js';
 import { StartError } from './start-error.js';
 
@@ -51,6 +51,8 @@ describe('conformance command line', () => {
       'junit,html',
       '--output',
       'out',
+      '--deadline',
+      '120000',
     ]);
     assert.deepEqual(
       { ...c, runMarker: '' },
@@ -68,6 +70,7 @@ describe('conformance command line', () => {
         reporters: ['junit', 'html'],
         outputDir: 'out',
         runDeadlineMs: 55_000,
+        deadlineMs: 120_000,
         runMarker: '',
       },
     );
@@ -76,6 +79,43 @@ describe('conformance command line', () => {
   it('takes the token from CONFORMANCE_TOKEN; --token wins', () => {
     assert.equal(config(['--base-url', 'http://h:1', '--order-number', 'A'], { CONFORMANCE_TOKEN: 'env' }).token, 'env');
     assert.equal(config(['--base-url', 'http://h:1', '--order-number', 'A', '--token', 'cli'], { CONFORMANCE_TOKEN: 'env' }).token, 'cli');
+  });
+
+  it('--list-checks asks for the list (nothing sent); --deadline is optional (absent by default)', () => {
+    const parsed = parseConformanceArgs(['--list-checks', '--level', 'strict']);
+    assert.equal(parsed.help, false);
+    assert.equal(parsed.help === false && parsed.listChecks, true);
+    assert.equal(parsed.help === false && parsed.config.level, 'strict');
+    const plain = parseConformanceArgs([]);
+    assert.equal(plain.help === false && plain.listChecks, false);
+    assert.equal(config([]).deadlineMs, undefined);
+  });
+
+  it('--help: every option with its default, the environment variables and the exit codes 0/1/2/3', () => {
+    assert.deepEqual(parseConformanceArgs(['--help']), { help: true });
+    assert.deepEqual(parseConformanceArgs(['-h', '--level', 'x']), { help: true });
+    for (const name of OPTION_NAMES) assert.match(HELP, new RegExp(`^ +(?:-h, )?--${name}\\b`, 'm'), `--${name}`);
+    for (const [option, fallback] of [
+      ['base-url', 'the in-process mock'],
+      ['token', '$CONFORMANCE_TOKEN'],
+      ['order-number', 'ORD-2026-0001'],
+      ['rejected-token', 'invalid'],
+      ['unknown-order-number', 'CONFORMANCE-UNKNOWN <run marker>'],
+      ['level', 'spec'],
+      ['read-only', 'off'],
+      ['max-writes', '50'],
+      ['seed', 'random'],
+      ['timeout', '5000'],
+      ['deadline', 'none'],
+      ['reporter', 'spec'],
+      ['output', 'reports'],
+    ] as const) {
+      const entry = HELP.slice(HELP.indexOf(`  --${option} `) + 2).split(/\n {2}-/)[0] ?? '';
+      assert.ok(entry.includes(`default`) && entry.includes(fallback), `--${option}: ${entry}`);
+    }
+    for (const name of ['CONFORMANCE_TOKEN', 'NO_COLOR']) assert.match(HELP, new RegExp(`^ {2}${name} `, 'm'));
+    for (const code of [0, 1, 2, 3]) assert.match(HELP, new RegExp(`^ {2}${code} {2}\\S`, 'm'));
+    assert.match(HELP, /^ {2}2 {2}the run could not start \(bad options, nothing listening, TLS\/plain-HTTP mismatch\)/m);
   });
 
   for (const [argv, pattern] of [
@@ -87,6 +127,8 @@ describe('conformance command line', () => {
     [['--base-url', 'http://h:1', '--order-number', 'A'], /no token.*CONFORMANCE_TOKEN/],
     [['--base-url', 'http://h:1', '--token', 't'], /no order number/],
     [['--bogus'], /bad arguments/],
+    [['--deadline', '0'], /--deadline must be an integer ≥ 1/],
+    [['--deadline', 'soon'], /--deadline must be an integer/],
     [['--rejected-token', 'conformance-token'], /--rejected-token equals the token/],
   ] as const) {
     it(`refuses ${argv.join(' ')}`, () => {

@@ -4,15 +4,71 @@
  */
 import { parseArgs } from 'node:util';
 import { isLevel } from '../contract/levels.js';
-import { REPORTERS, resolveConformanceConfig, type ConformanceConfig, type ReporterName } from './config.js';
+import {
+  DEFAULT_REJECTED_TOKEN,
+  MOCK_ORDER_NUMBER,
+  MOCK_TOKEN,
+  REPORTERS,
+  resolveConformanceConfig,
+  type ConformanceConfig,
+  type ReporterName,
+} from './config.js';
 import { StartError } from './start-error.js';
 
-export const USAGE = `usage: goods-conformance [--base-url URL] [--token TOKEN] [--order-number NUMBER] [--level spec|strict]
-                         [--rejected-token TOKEN] [--unknown-order-number NUMBER] [--read-only]
-                         [--max-writes N] [--timeout MS] [--seed N] [--reporter spec|json|junit|html]
-                         [--output DIR]
---reporter takes one name or a comma-separated list (e.g. junit,html): one report file each, in --output.
-The token may also come from the environment variable CONFORMANCE_TOKEN.`;
+/** `--help`: every option with its default, the environment variables and the exit codes. */
+export const HELP = `Usage: goods-conformance [options]
+
+Checks that a server follows the goods-handling API's specification (level spec) and the project's
+profile (level strict). Without --base-url it starts the mock in-process and checks it.
+
+Target:
+  --base-url URL                 the server under test, http or https (default: the in-process mock on a
+                                 free loopback port); userinfo in the URL is never shown in any output
+  --token TOKEN                  a bearer token the server accepts (default: $CONFORMANCE_TOKEN; required
+                                 with --base-url; default against the mock: ${MOCK_TOKEN})
+  --order-number NUMBER          an existing order with lots (required with --base-url; default against
+                                 the mock: ${MOCK_ORDER_NUMBER})
+  --rejected-token TOKEN         a token the server must refuse (default: ${DEFAULT_REJECTED_TOKEN})
+  --unknown-order-number NUMBER  an order number no order has (default: CONFORMANCE-UNKNOWN <run marker>)
+
+What runs:
+  --level spec|strict            spec: only the specification's facts; strict: plus the profile (default spec)
+  --list-checks                  print every check of the level with its rule, level and the cases it
+                                 sends, then exit 0 (sends nothing)
+  --read-only                    send no POST request; the write checks are left out and listed (default off)
+  --max-writes N                 most requests meant to create a record (default 50; 0 = none)
+  --seed N                       seed of the generated request bodies; the same seed sends the same
+                                 requests (default: random, printed at the end)
+
+Time:
+  --timeout MS                   time limit of each request, never shortened (default 5000)
+  --deadline MS                  optional bound of the whole run; checks it cuts off are reported as not
+                                 run, never as failed (default: none)
+
+Reports:
+  --reporter NAMES               spec, json, junit, html, or a comma-separated list (default spec). The
+                                 console always gets the human report; json writes conformance.json,
+                                 junit junit.xml, html conformance.html
+  --output DIR                   folder of the report files (default reports)
+  -h, --help                     show this help
+
+Environment:
+  CONFORMANCE_TOKEN              the token when --token is not given (keeps it off the command line)
+  NO_COLOR                       set to anything: no colors on the console (colors only on a terminal)
+
+Every credential (token, rejected token, the Basic credential built from the token, URL userinfo) is
+replaced by <redacted> in everything printed or written, in plain, base64 and percent-encoded form;
+control characters of answers are shown escaped (\\x1b).
+
+Exit status:
+  0  every check of the level ran and passed (checks left out by --read-only are listed)
+  1  a check failed
+  2  the run could not start (bad options, nothing listening, TLS/plain-HTTP mismatch)
+  3  nothing failed, but checks were skipped or not run for another reason (write budget, an order
+     without lots, --deadline, a time-out); the summary names the rules left unchecked`;
+
+/** The first line of --help (kept for messages that point at the options). */
+export const USAGE = HELP.split('\n')[0] ?? '';
 
 const OPTIONS = {
   'base-url': { type: 'string' },
@@ -27,11 +83,19 @@ const OPTIONS = {
   seed: { type: 'string' },
   reporter: { type: 'string' },
   output: { type: 'string' },
+  deadline: { type: 'string' },
+  'list-checks': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** `help: true` when --help was asked for (the CLI prints USAGE and exits 0). */
-export type ParsedArgs = { help: true } | { help: false; config: ConformanceConfig };
+/** Every option the parser accepts (--help documents each one). */
+export const OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
+
+/**
+ * `help: true` when --help was asked for (the CLI prints HELP and exits 0); `listChecks` for
+ * --list-checks (the CLI prints the checks of `config.level` and exits 0).
+ */
+export type ParsedArgs = { help: true } | { help: false; listChecks: boolean; config: ConformanceConfig };
 
 function integer(name: string, text: string | undefined, min: number): number | undefined {
   if (text === undefined) return undefined;
@@ -111,6 +175,7 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
     seed: integer('seed', str('seed'), 0),
     reporters: reporters as ReporterName[] | undefined,
     outputDir: nonEmpty('output', str('output')),
+    deadlineMs: integer('deadline', str('deadline'), 1),
   });
   if (config.rejectedToken === config.token) {
     throw new StartError('--rejected-token equals the token', 'pass a token the server refuses, e.g. --rejected-token invalid');
@@ -118,5 +183,5 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
   if (config.unknownOrderNumber === config.orderNumber) {
     throw new StartError('--unknown-order-number equals --order-number', 'pass an order number that no order has');
   }
-  return { help: false, config };
+  return { help: false, listChecks: values['list-checks'] === true, config };
 }

@@ -1,29 +1,43 @@
 #!/usr/bin/env node
 /**
  * `goods-conformance` / `npm run conformance -- ...`: argv → config → runConformance → exit code.
- * 0: every check of the level passed; 1: a check failed; 2: the run could not start (one line:
- * the reason and the fix).
+ * 0: every check of the level ran and passed; 1: a check failed; 2: the run could not start (one
+ * line: the reason and the fix); 3: nothing failed, but checks were skipped or not run.
  */
-import { parseConformanceArgs, USAGE } from './args.js';
+import { parseConformanceArgs, HELP } from './args.js';
+import { CHECKS } from './checks/index.js';
+import { renderCheckList } from './report/check-list.js';
 import { runConformance } from './run.js';
+import { createRedactor, redactorFor, sanitizeText, type Redactor } from './secrets.js';
 import { StartError } from './start-error.js';
+import { checksOfLevel } from './suite.js';
+
+// Until the options are read, only URL userinfo is known to hide; then every credential of the run.
+let redactor: Redactor = createRedactor([]);
+const shown = (text: string): string => sanitizeText(text, redactor);
 
 async function main(): Promise<number> {
   try {
     const parsed = parseConformanceArgs(process.argv.slice(2), process.env);
     if (parsed.help) {
-      process.stdout.write(`${USAGE}\n`);
+      process.stdout.write(`${HELP}\n`);
       return 0;
     }
-    const result = await runConformance(parsed.config, { color: process.stdout.isTTY });
+    redactor = redactorFor(parsed.config);
+    if (parsed.listChecks) {
+      process.stdout.write(renderCheckList(checksOfLevel(CHECKS, parsed.config.level), parsed.config.level));
+      return 0;
+    }
+    const color = process.stdout.isTTY && (process.env['NO_COLOR'] ?? '') === '';
+    const result = await runConformance(parsed.config, { color });
     return result.exitCode;
   } catch (error) {
     if (error instanceof StartError) {
-      process.stderr.write(`goods-conformance: ${error.reason}; ${error.fix}\n`);
+      process.stderr.write(`goods-conformance: ${shown(error.reason)}; ${shown(error.fix)}\n`);
       return 2;
     }
     process.stderr.write(
-      `goods-conformance: the run could not start: ${error instanceof Error ? error.message : String(error)}; report this with the command line used\n`,
+      `goods-conformance: the run could not start: ${shown(error instanceof Error ? error.message : String(error))}; report this with the command line used\n`,
     );
     return 2;
   }
@@ -35,7 +49,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 process.on('unhandledRejection', (reason) => {
-  process.stderr.write(`goods-conformance: internal error (unhandled rejection): ${String(reason)}\n`);
+  process.stderr.write(`goods-conformance: internal error (unhandled rejection): ${shown(String(reason))}\n`);
   process.exitCode = 2;
 });
 

@@ -40,10 +40,14 @@ export interface ConformanceConfig {
   runMarker: string;
   /** Upper bound of the whole run, in milliseconds (checks still pending then fail fast). */
   runDeadlineMs: number;
+  /** `--deadline MS`: optional bound of the whole run; checks it cuts off are reported as not run. */
+  deadlineMs?: number;
 }
 
 /** The token used against the in-process mock when none is given. */
 export const MOCK_TOKEN = 'conformance-token';
+/** The rejected token when none is given (documented in --help: not a secret). */
+export const DEFAULT_REJECTED_TOKEN = 'invalid';
 /** The first fixture order: the default `--order-number` against the in-process mock. */
 export const MOCK_ORDER_NUMBER = 'ORD-2026-0001';
 
@@ -58,7 +62,7 @@ export function resolveConformanceConfig(partial: Partial<ConformanceConfig> = {
   const runMarker = partial.runMarker ?? newRunMarker();
   return {
     token: partial.baseUrl === undefined ? MOCK_TOKEN : '',
-    rejectedToken: 'invalid',
+    rejectedToken: DEFAULT_REJECTED_TOKEN,
     orderNumber: MOCK_ORDER_NUMBER,
     unknownOrderNumber: `CONFORMANCE-UNKNOWN ${runMarker}`,
     level: 'spec',

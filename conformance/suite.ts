@@ -26,7 +26,6 @@ export interface SuiteOptions {
   ctx: CheckContext;
   write: (text: string) => void;
   color: boolean;
-  junitFile?: string;
   /** Upper bound of one check, in ms (the HTTP client bounds each request much tighter). */
   timeoutMs: number;
 }
@@ -54,13 +53,15 @@ async function runOne(check: Check, ctx: CheckContext): Promise<Omit<CheckResult
     operations: check.operations,
     title: check.title,
     rule: check.rule,
+    cases: [],
   };
-  if (check.write && ctx.config.readOnly) return { ...base, status: 'skipped', message: '--read-only: the check sends POST requests' };
+  if (check.write && ctx.config.readOnly)
+    return { ...base, status: 'skipped', reason: 'read-only', message: '--read-only: the check sends POST requests' };
   try {
     await check.run(ctx);
     return { ...base, status: 'passed' };
   } catch (error) {
-    if (error instanceof CheckSkipped) return { ...base, status: 'skipped', message: error.message };
+    if (error instanceof CheckSkipped) return { ...base, status: 'skipped', reason: 'not-applicable', message: error.message };
     if (error instanceof CheckFailure) return { ...base, status: 'failed', message: error.message, failure: error.details };
     const message = `the check could not complete: ${error instanceof Error ? error.message : String(error)}`;
     return { ...base, status: 'failed', message };
@@ -74,7 +75,6 @@ export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
     results: byTest,
     write: options.write,
     color: options.color,
-    ...(options.junitFile ? { junitFile: options.junitFile } : {}),
   };
   const mocha = new Mocha({ reporter: HumanReporter, reporterOptions, timeout: options.timeoutMs, bail: false });
   const root = Mocha.Suite.create(mocha.suite, `goods conformance (${options.ctx.config.level})`);

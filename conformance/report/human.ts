@@ -1,62 +1,127 @@
 /**
- * The human report, as a mocha reporter: one line per check (verdict, level, operation, id, title);
- * for a failure the request, status, first part of the answer and the rule; for a skip the reason.
- * With `junitFile` it also attaches mocha's own XUnit reporter (JUnit XML, as CI tools read it) to
- * the same runner. (mocha-junit-reporter 2.2.1 cannot subclass mocha 12's reporter classes.)
+ * The human report. `renderCheckLine` (one check: verdict, level, id, title; for a failure the
+ * request, status, first part of the answer and the rule; for a skip or a check not run, why) and
+ * `renderSummary` (the closing lines) are pure functions of the results; `HumanReporter` is the mocha
+ * reporter that prints the lines live as checks end.
+ *
+ * Every text taken from a result is passed through `escapeControls`: an answer's ESC, CR or BEL never
+ * reaches the terminal raw (a hostile server cannot draw a fake "PASSED"); only the tool's own colors
+ * are real escape sequences. Redaction happens before (sanitizeVerdict / sanitizeCheck / the redacting
+ * writer of the run).
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Mocha from 'mocha';
-import type { CheckResult } from './results.js';
+import { escapeControls } from '../secrets.js';
+import type { CheckResult, CheckStatus, UncheckedRule, Verdict } from './results.js';
 
 export interface HumanReporterOptions {
   results: WeakMap<Mocha.Runnable, CheckResult>;
   write: (text: string) => void;
   color: boolean;
-  junitFile?: string;
 }
 
 const paint = (on: boolean, code: number, text: string): string => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
 
-export class HumanReporter extends Mocha.reporters.Base {
-  private readonly junit: Mocha.reporters.XUnit | undefined;
-
-  constructor(runner: Mocha.Runner, options: Mocha.MochaOptions) {
-    super(runner, options);
-    const opts = options.reporterOptions as HumanReporterOptions;
-    const { write, color } = opts;
-    if (opts.junitFile !== undefined) {
-      mkdirSync(dirname(opts.junitFile), { recursive: true });
-      this.junit = new Mocha.reporters.XUnit(runner, { reporterOptions: { output: opts.junitFile, suiteName: 'goods conformance' } });
-    }
-    runner.on(Mocha.Runner.constants.EVENT_SUITE_BEGIN, (suite: Mocha.Suite) => {
-      if (suite.parent !== undefined && !suite.parent.root) write(`\n${paint(color, 1, suite.title)}\n`);
-    });
-    const line = (test: Mocha.Runnable): void => {
-      const result = opts.results.get(test);
-      if (!result) return;
-      const verdict = { passed: paint(color, 32, 'PASS'), failed: paint(color, 31, 'FAIL'), skipped: paint(color, 33, 'SKIP') }[
-        result.status
-      ];
-      write(`  ${verdict}  ${`[${result.level}]`.padEnd(8)} ${result.id}  ${paint(color, 2, result.title)}\n`);
-      if (result.status === 'failed' && result.message) write(`${indent(result.message, 8)}\n`);
-      if (result.status === 'skipped' && result.message) write(`${indent(`skipped: ${result.message}`, 8)}\n`);
-    };
-    runner.on(Mocha.Runner.constants.EVENT_TEST_PASS, line);
-    runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, line);
-    runner.on(Mocha.Runner.constants.EVENT_TEST_PENDING, line);
-  }
-
-  /** Called by mocha at the end of the run: lets the JUnit file be flushed and closed first. */
-  override done(failures: number, fn?: (failures: number) => void): void {
-    if (this.junit) this.junit.done(failures, (f: number) => fn?.(f));
-    else fn?.(failures);
-  }
-}
+const LABEL: Record<CheckStatus, { text: string; color: number }> = {
+  passed: { text: 'PASS', color: 32 },
+  failed: { text: 'FAIL', color: 31 },
+  skipped: { text: 'SKIP', color: 33 },
+  'not-run': { text: 'NRUN', color: 35 },
+};
 
 function indent(text: string, by: number): string {
   return text
     .split('\n')
     .map((l) => `${' '.repeat(by)}${l}`)
     .join('\n');
+}
+
+/** The console lines of one check (ends with a newline). Pure. */
+export function renderCheckLine(result: CheckResult, color: boolean): string {
+  const label = LABEL[result.status];
+  const safe = escapeControls;
+  let text = `  ${paint(color, label.color, label.text)}  ${`[${result.level}]`.padEnd(8)} ${safe(result.id)}  ${paint(color, 2, safe(result.title))}\n`;
+  if (result.status === 'failed' && result.message) text += `${indent(safe(result.message), 8)}\n`;
+  if (result.status === 'skipped' && result.message) text += `${indent(`skipped: ${safe(result.message)}`, 8)}\n`;
+  if (result.status === 'not-run') text += `${indent(safe(notRunMessage(result)), 8)}\n`;
+  return text;
+}
+
+/** "not run: blocked by ..." for a check that could not run. */
+export function notRunMessage(result: Pick<CheckResult, 'blockedBy' | 'message'>): string {
+  const blocked = result.blockedBy ?? result.message ?? 'an earlier problem';
+  const extra =
+    result.message !== undefined && result.blockedBy !== undefined && result.message !== result.blockedBy ? ` (${result.message})` : '';
+  return `not run: blocked by ${blocked}${extra}`;
+}
+
+const REASON_TEXT: Record<UncheckedRule['reason'], string> = {
+  'read-only': '--read-only',
+  'not-applicable': 'not applicable to these answers',
+  'write-budget': '--max-writes spent',
+  deadline: '--deadline reached',
+  'timed-out-operation': 'an earlier request of the operation timed out',
+  'no-lots': 'the order has no lots',
+  setup: 'a prerequisite answer was missing',
+};
+
+function ruleLines(rules: readonly UncheckedRule[]): string {
+  return rules
+    .map((r) => `  - [${r.level}] ${escapeControls(r.rule)} (${REASON_TEXT[r.reason]}; ${r.checks.map(escapeControls).join(', ')})\n`)
+    .join('');
+}
+
+export interface SummaryOptions {
+  color: boolean;
+  /** Report files written. */
+  files?: readonly string[];
+}
+
+/**
+ * The closing lines: PASSED (exit 0 only), FAILED (exit 1) or INCOMPLETE (exit 3) with the counts;
+ * the failed checks; the spec facts left unchecked and why; what --read-only left out; hints on a
+ * likely configuration mistake; seed, run marker, report files. Pure.
+ */
+export function renderSummary(verdict: Verdict, options: SummaryOptions): string {
+  const { counts } = verdict;
+  const word =
+    verdict.outcome === 'passed' && verdict.exitCode === 0 && counts.failed === 0
+      ? paint(options.color, 32, 'PASSED')
+      : verdict.outcome === 'failed' || counts.failed > 0
+        ? paint(options.color, 31, 'FAILED')
+        : paint(options.color, 33, 'INCOMPLETE');
+  let text = `\n${word}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.notRun} not run of ${counts.total} checks (${counts.cases} cases, level ${verdict.level}) in ${verdict.durationMs} ms\n`;
+  const failed = verdict.checks.filter((c) => c.status === 'failed');
+  if (failed.length > 0) {
+    text += `failed:\n${failed.map((c) => `  - ${escapeControls(c.id)}: ${escapeControls(c.title)}\n`).join('')}`;
+  }
+  if (verdict.unchecked.length > 0) {
+    text += `${verdict.outcome === 'incomplete' ? 'nothing failed, but these rules were not checked' : 'also not checked'}:\n${ruleLines(verdict.unchecked)}`;
+  }
+  if (verdict.leftOut.length > 0) text += `left out by --read-only (your choice; not checked):\n${ruleLines(verdict.leftOut)}`;
+  for (const hint of verdict.hints) text += `${paint(options.color, 33, 'hint')}: ${escapeControls(hint)}\n`;
+  text +=
+    `exit code ${verdict.exitCode}\n` +
+    `seed ${verdict.seed} (--seed ${verdict.seed} sends the same requests)\n` +
+    `run marker ${escapeControls(verdict.runMarker)}: ${verdict.writes} create request(s) sent, ${verdict.recordsCreated} record(s) created; find them by this marker in scancodes, notes, sample numbers\n` +
+    (options.files ?? []).map((f) => `report: ${escapeControls(f)}\n`).join('');
+  return text;
+}
+
+/** The live console report of a run (mocha reporter): a heading per operation, one entry per check. */
+export class HumanReporter extends Mocha.reporters.Base {
+  constructor(runner: Mocha.Runner, options: Mocha.MochaOptions) {
+    super(runner, options);
+    const opts = options.reporterOptions as HumanReporterOptions;
+    const { write, color } = opts;
+    runner.on(Mocha.Runner.constants.EVENT_SUITE_BEGIN, (suite: Mocha.Suite) => {
+      if (suite.parent !== undefined && !suite.parent.root) write(`\n${paint(color, 1, escapeControls(suite.title))}\n`);
+    });
+    const line = (test: Mocha.Runnable): void => {
+      const result = opts.results.get(test);
+      if (result) write(renderCheckLine(result, color));
+    };
+    runner.on(Mocha.Runner.constants.EVENT_TEST_PASS, line);
+    runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, line);
+    runner.on(Mocha.Runner.constants.EVENT_TEST_PENDING, line);
+  }
 }

@@ -1,9 +1,39 @@
-/** What a run found: one result per check, and the verdict written by the `json` reporter. */
+/**
+ * What a run found: THE results model. The runner produces it once; every report (human, JSON, JUnit,
+ * HTML) is a pure function of it. `conformance.schema.json` (next to this file) describes the JSON
+ * report, which is this `Verdict` serialized.
+ */
 import type { Level } from '../../contract/levels.js';
 import type { FailureDetails } from '../failure.js';
 import type { Target } from '../http.js';
 
-export type CheckStatus = 'passed' | 'failed' | 'skipped';
+/**
+ * - `passed`: the check ran every one of its cases and none broke the rule;
+ * - `failed`: at least one case broke the rule (every failed case is in `failures`);
+ * - `skipped`: the check does not apply or the user left it out (`reason` says which);
+ * - `not-run`: the check should have run but could not (write budget, deadline, an earlier time-out of
+ *   its operation, no lots to use): `blockedBy` says what blocked it. Never counted as failed.
+ */
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'not-run';
+
+/** Why a check was skipped or not run. `read-only` is the only reason the user chose. */
+export type SkipReason =
+  | 'read-only' // --read-only: the user chose to leave write checks out (exit 0 allowed)
+  | 'not-applicable' // the rule does not apply to what the server answered (e.g. no 2xx to judge)
+  | 'write-budget' // --max-writes spent
+  | 'deadline' // --deadline reached
+  | 'timed-out-operation' // an earlier request of the same operation timed out
+  | 'no-lots' // the order has no lots to name in create requests
+  | 'setup'; // a prerequisite answer was missing (e.g. the main order did not answer 2xx)
+
+/** One case a check sends: a member of a documented partition class of the rule's inputs. */
+export interface CaseResult {
+  /** Stable name of the case, e.g. `amount: negative number`, `lot 2002`, `scheme Basic`. */
+  name: string;
+  status: CheckStatus;
+  /** For failed cases: the failure message; for skipped / not-run: why. */
+  message?: string;
+}
 
 export interface CheckResult {
   id: string;
@@ -14,10 +44,38 @@ export interface CheckResult {
   title: string;
   rule: string;
   status: CheckStatus;
-  /** The failure (formatted) or the reason for the skip. */
+  /** The failure (formatted, of the first failed case), the reason for the skip, or what blocked it. */
   message?: string;
+  /** Set for `skipped` and `not-run`. */
+  reason?: SkipReason;
+  /** For `not-run`: what blocked it (a check id, or a description such as `the deadline`). */
+  blockedBy?: string;
+  /** The first failure's details (rule, request with credentials redacted, status, answer excerpt). */
   failure?: FailureDetails;
+  /** Every failed case's details (a check reports every problem it finds, not only the first). */
+  failures?: FailureDetails[];
+  /** The cases the check sent (its documented partition classes plus any seeded extra cases). */
+  cases: CaseResult[];
   durationMs: number;
+}
+
+/** One row of the coverage table: a rule, the cases sent for it, its verdict. */
+export interface CoverageRow {
+  rule: string;
+  level: Level;
+  checks: string[];
+  /** Cases sent for this rule over all its checks. */
+  casesSent: number;
+  /** Worst status among its checks: failed > not-run > skipped > passed. */
+  verdict: CheckStatus;
+}
+
+/** Rules left unchecked, grouped: by the user's choice (`leftOut`) or for another reason (`unchecked`). */
+export interface UncheckedRule {
+  rule: string;
+  level: Level;
+  checks: string[];
+  reason: SkipReason;
 }
 
 export interface Verdict {
@@ -25,14 +83,27 @@ export interface Verdict {
   level: Level;
   seed: number;
   runMarker: string;
+  /** The base URL, credentials (userinfo) removed. */
   target: string;
+  /** ISO 8601. */
   startedAt: string;
   durationMs: number;
+  /** `passed` (exit 0), `failed` (exit 1), `incomplete` (exit 3: nothing failed, but checks were not run). */
+  outcome: 'passed' | 'failed' | 'incomplete';
+  exitCode: 0 | 1 | 3;
+  /** true only for exit code 0. */
   passed: boolean;
-  counts: { total: number; passed: number; failed: number; skipped: number };
-  /** Operations at least one check ran against (not skipped). */
+  counts: { total: number; passed: number; failed: number; skipped: number; notRun: number; cases: number };
+  /** Operations at least one check ran against (passed or failed). */
   operationsTested: Target[];
-  /** Requests meant to create a record, and 2xx answers to POST requests. */
+  /** Rules the user chose to leave out (--read-only). */
+  leftOut: UncheckedRule[];
+  /** Rules left unchecked for another reason (exit 3 when nothing failed). */
+  unchecked: UncheckedRule[];
+  /** Hints on a likely configuration mistake (e.g. the main order answered 404: check --order-number). */
+  hints: string[];
+  coverage: CoverageRow[];
+  /** Requests meant to create a record (counted against --max-writes), and 2xx answers to POST requests. */
   writes: number;
   recordsCreated: number;
   checks: CheckResult[];

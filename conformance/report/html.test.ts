@@ -1,0 +1,65 @@
+/** The HTML report: failures first, then not run, skipped, passed; escaped; self-contained; the coverage table. */
+import assert from 'node:assert/strict';
+import { renderHtml } from './html.js';
+import { CHECKS, HOSTILE_TEXT, rawControls, verdictOf } from './verdict-fixture.js';
+
+describe('HTML report (conformance.html)', () => {
+  const html = renderHtml(verdictOf());
+
+  it('shows the failures first, then the checks not run, skipped, passed', () => {
+    const at = (id: string): number => html.indexOf(`<code>${id}</code>`);
+    const order = ['failed', 'not-run', 'skipped', 'passed'].map((s) => html.indexOf(`<h2 id="${s}">`));
+    assert.ok(order.every((i) => i > 0));
+    assert.deepEqual(
+      [...order].sort((a, b) => a - b),
+      order,
+    );
+    for (const check of CHECKS) {
+      const section = { failed: 0, 'not-run': 1, skipped: 2, passed: 3 }[check.status];
+      const position = at(check.id);
+      assert.ok(position > (order[section] ?? Infinity), check.id);
+      const next = order[section + 1];
+      if (next !== undefined) assert.ok(position < next, check.id);
+    }
+    assert.match(html, /<h1 class="failed">goods conformance: FAILED<\/h1>/);
+    assert.match(html, /not run: blocked by --max-writes 3 \(spent\)/);
+  });
+
+  it('every failed case is shown, with the rule', () => {
+    assert.match(html, /lot 2002: the answer is another order/);
+    assert.match(html, /failed: order with a space/);
+  });
+
+  it('has the coverage table: rule → cases sent → verdict', () => {
+    const table = html.slice(html.indexOf('<h2 id="coverage">'));
+    assert.match(table, /<th>rule<\/th><th>level<\/th><th>checks<\/th><th>cases sent<\/th><th>verdict<\/th>/);
+    assert.match(
+      table,
+      /Spec fact 3: `order\.orderNumber` equals the requested number<\/td><td>spec<\/td><td><code>getOrderInfo\.exact-order<\/code><\/td><td class="n">3<\/td><td class="v">FAILED<\/td>/,
+    );
+    assert.equal((table.match(/<tr class=/g) ?? []).length, CHECKS.length);
+  });
+
+  it('hints, rules not checked and rules left out by --read-only are listed', () => {
+    assert.match(html, /<b>hint:<\/b> the main order answered 404: check --order-number/);
+    assert.match(html, /<h2>Not checked<\/h2><ul class="rules"><li>\[spec\] Spec fact 5: creates echo what was sent/);
+    assert.match(html, /<h2>Left out by --read-only<\/h2>/);
+  });
+
+  it('escapes every text (markup, control characters) and is self-contained', () => {
+    assert.ok(!html.includes('<script'));
+    assert.ok(html.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'));
+    assert.deepEqual(rawControls(html), []);
+    assert.ok(html.includes('\\x1b[32mPASSED'));
+    assert.doesNotMatch(html, /\b(?:src|href)=|@import|url\(/);
+    assert.ok(HOSTILE_TEXT.includes('<script>'));
+  });
+
+  it('says PASSED only for exit 0 and INCOMPLETE for exit 3', () => {
+    const passed = renderHtml(verdictOf(CHECKS.filter((c) => c.status === 'passed')));
+    assert.match(passed, /<h1 class="passed">goods conformance: PASSED<\/h1>/);
+    const incomplete = renderHtml(verdictOf(CHECKS.filter((c) => c.status !== 'failed')));
+    assert.match(incomplete, /<h1 class="incomplete">goods conformance: INCOMPLETE<\/h1>/);
+    assert.match(incomplete, /exit code <b>3<\/b>/);
+  });
+});

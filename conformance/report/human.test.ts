@@ -1,0 +1,73 @@
+/** The human report: live lines and the summary (PASSED only for exit 0, FAILED, INCOMPLETE), control characters escaped. */
+import assert from 'node:assert/strict';
+import { renderCheckLine, renderSummary } from './human.js';
+import { CHECKS, rawControls, verdictOf } from './verdict-fixture.js';
+
+const ESC = '\u001b';
+
+describe('human report', () => {
+  it('one line per check with its verdict; failures with details, skips and checks not run with why', () => {
+    const lines = CHECKS.map((c) => renderCheckLine(c, false));
+    assert.match(
+      lines[0] ?? '',
+      /^ {2}FAIL {2}\[spec\] {3}getOrderInfo\.exact-order {2}the answer describes the requested order\n {8}the answer's/,
+    );
+    assert.match(lines[1] ?? '', /^ {2}PASS {2}\[strict\] getOrderInfo\.status-200/);
+    assert.match(
+      lines[2] ?? '',
+      /^ {2}NRUN {2}\[spec\] {3}createLotTransfer\.echo-members .*\n {8}not run: blocked by --max-writes 3 \(spent\) \(the write budget was spent\)\n$/,
+    );
+    assert.match(lines[3] ?? '', /SKIP .*\n {8}skipped: --read-only: the check sends POST requests\n$/);
+  });
+
+  it('an answer cannot reach the terminal raw: ESC, CR, BEL shown escaped; only the tool colors its labels', () => {
+    const hostile = CHECKS[4];
+    assert.ok(hostile);
+    const plain = renderCheckLine(hostile, false);
+    assert.deepEqual(rawControls(plain), [], plain);
+    assert.match(plain, /\\x1b\[32mPASSED\\x1b\[0m\\x0d\\x07/);
+    const colored = renderCheckLine(hostile, true);
+    // The tool's own sequences: label on/off, title dim on/off.
+    assert.equal(colored.split(ESC).length - 1, 4);
+    assert.ok(colored.startsWith(`  ${ESC}[31mFAIL${ESC}[0m`));
+  });
+
+  it('FAILED for exit 1, with the failed checks, the rules not checked and the hints', () => {
+    const text = renderSummary(verdictOf(), { color: false, files: ['reports/junit.xml'] });
+    assert.match(text, /^\nFAILED: 2 passed, 2 failed, 1 skipped, 1 not run of 6 checks \(7 cases, level strict\) in 4321 ms\n/);
+    assert.match(text, /failed:\n {2}- getOrderInfo\.exact-order: the answer describes the requested order\n/);
+    assert.match(
+      text,
+      /also not checked:\n {2}- \[spec\] Spec fact 5: creates echo what was sent \(--max-writes spent; createLotTransfer\.echo-members\)\n/,
+    );
+    assert.match(text, /hint: the main order answered 404: check --order-number\n/);
+    assert.match(
+      text,
+      /exit code 1\nseed 42 \(--seed 42 sends the same requests\)\nrun marker CONF-20261122T030000-ABCD: 3 create request/,
+    );
+    assert.match(text, /report: reports\/junit\.xml\n$/);
+    assert.doesNotMatch(text, /^PASSED/m);
+  });
+
+  it('INCOMPLETE for exit 3: names the rules left unchecked; --read-only leaves are listed apart', () => {
+    const text = renderSummary(verdictOf(CHECKS.filter((c) => c.status !== 'failed')), { color: false });
+    assert.match(text, /^\nINCOMPLETE: 2 passed, 0 failed, 1 skipped, 1 not run of 4 checks/);
+    assert.match(text, /nothing failed, but these rules were not checked:\n {2}- \[spec\] Spec fact 5: creates echo what was sent/);
+    assert.match(
+      text,
+      /left out by --read-only \(your choice; not checked\):\n {2}- \[strict\] Profile: create success is 201 \(--read-only; createTestSample\.status-201\)/,
+    );
+    assert.match(text, /exit code 3\n/);
+  });
+
+  it('PASSED only for exit 0 (a read-only run lists what it left out)', () => {
+    const readOnly = CHECKS.filter((c) => c.status === 'passed' || c.reason === 'read-only');
+    const text = renderSummary(verdictOf(readOnly), { color: true });
+    assert.ok(text.startsWith(`\n${ESC}[32mPASSED${ESC}[0m: 2 passed, 0 failed, 1 skipped, 0 not run of 3 checks`));
+    assert.match(text, /left out by --read-only/);
+    assert.match(text, /exit code 0\n/);
+    // A verdict that says passed while a check failed is shown as FAILED.
+    const inconsistent = verdictOf(CHECKS, { outcome: 'passed', exitCode: 0, passed: true });
+    assert.match(renderSummary(inconsistent, { color: false }), /^\nFAILED/);
+  });
+});

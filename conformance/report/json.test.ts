@@ -1,0 +1,44 @@
+/** The JSON report validates against its JSON Schema (conformance.schema.json); the schema can fail. */
+import assert from 'node:assert/strict';
+import { renderJson } from './json.js';
+import { reportProblems } from './schema.js';
+import { CHECKS, verdictOf } from './verdict-fixture.js';
+
+const read = (text: string): unknown => JSON.parse(text) as unknown;
+
+describe('JSON report (conformance.json) and its JSON Schema', () => {
+  it('a report with every status, failures, cases, coverage, hints is valid', () => {
+    assert.deepEqual(reportProblems(read(renderJson(verdictOf()))), []);
+    assert.deepEqual(reportProblems(read(renderJson(verdictOf([])))), []);
+    const passed = CHECKS.filter((c) => c.status === 'passed');
+    assert.deepEqual(reportProblems(read(renderJson(verdictOf(passed)))), []);
+  });
+
+  it('the renderer is the verdict as it is (a pure function, no member added or lost)', () => {
+    const verdict = verdictOf();
+    assert.deepEqual(read(renderJson(verdict)), JSON.parse(JSON.stringify(verdict)) as unknown);
+    assert.equal(renderJson(verdict), renderJson(verdictOf()));
+  });
+
+  for (const [what, change, pattern] of [
+    ['a target with userinfo', { target: 'https://u:p@h.example' }, /\/target/],
+    ['outcome and exit code that disagree', { outcome: 'passed', exitCode: 1 }, /must match exactly one schema/],
+    ['an unknown member', { extra: 1 }, /must NOT have additional properties/],
+    ['a non-ISO timestamp', { startedAt: 'Sun, 22 Nov 2026 03:00:00 GMT' }, /\/startedAt must match format "date-time"/],
+  ] as const) {
+    it(`rejects ${what}`, () => {
+      const problems = reportProblems({ ...(read(renderJson(verdictOf())) as object), ...change });
+      assert.ok(
+        problems.some((p) => pattern.test(p)),
+        problems.join('\n'),
+      );
+    });
+  }
+
+  it('rejects a check not run without what blocked it, and a skipped check without its reason', () => {
+    const notRun = CHECKS.map((c) => (c.status === 'not-run' ? { ...c, blockedBy: undefined } : c));
+    assert.ok(reportProblems(read(renderJson(verdictOf(notRun)))).some((p) => /blockedBy/.test(p)));
+    const skipped = CHECKS.map((c) => (c.status === 'skipped' ? { ...c, reason: undefined } : c));
+    assert.ok(reportProblems(read(renderJson(verdictOf(skipped)))).some((p) => /reason/.test(p)));
+  });
+});

@@ -1,11 +1,14 @@
 /**
- * The proxy's reports: what it judged, as the suite's results model (one check per judgment and
- * operation; `failed` when an exchange broke it, `passed` when exchanges of that operation were judged
- * and none did, `skipped` when none went through), written as JSON and JUnit into the output folder.
+ * The proxy's reports, with the suite's own results model and renderers (conformance/report/: the
+ * JSON report of `conformance.schema.json` and the JUnit XML CI systems read). What the proxy judged
+ * becomes one check per judgment and operation: `failed` when an exchange broke it (its latest
+ * violations as the failed cases), `passed` when exchanges of that operation were judged and none
+ * broke it, `skipped` (not applicable) when no exchange of that operation went through. The
+ * renderers are loaded when a report is written, not at start-up.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Level } from '../../contract/levels.js';
+import type { CheckResult, CoverageRow, Verdict } from '../../conformance/report/results.js';
 import { REPORT_FILES } from './config.js';
 import { UNKNOWN_OPERATION } from './exchange.js';
 import type { Judge } from './judge.js';
@@ -21,119 +24,105 @@ export interface ReportInput {
   recorded: number;
 }
 
-type Status = 'passed' | 'failed' | 'skipped';
+type Target = CheckResult['operation'];
 
-export interface ProxyCheck {
-  id: string;
-  level: Level;
-  operation: string;
-  operations: string[];
-  title: string;
-  rule: string;
-  status: Status;
-  message?: string;
-  reason?: 'not-applicable';
-  cases: { name: string; status: Status; message?: string }[];
-  durationMs: number;
-}
+/** The run marker of the proxy's reports (the suite puts its run's marker there). */
+export const PROXY_RUN_MARKER = 'goods-mock --proxy';
 
-export interface ProxyResults {
-  tool: 'goods-mock-proxy';
-  level: Level;
-  target: string;
-  startedAt: string;
-  durationMs: number;
-  outcome: 'passed' | 'failed';
-  passed: boolean;
-  counts: { total: number; passed: number; failed: number; skipped: number; exchanges: number; violations: number };
-  recorded: number;
-  checks: ProxyCheck[];
-}
-
-/** The results model of what the proxy saw so far. */
-export function proxyResults(input: ReportInput): ProxyResults {
-  const { violations, judge } = input;
-  const snapshot = violations.snapshot();
+/** What the proxy saw so far, as the suite's results model. */
+export function proxyVerdict(input: ReportInput): Verdict {
+  const { violations, judge, redactor } = input;
+  const isTarget = (id: string): id is Target => id === 'server' || judge.operations.includes(id);
   const byOperation = violations.exchangesByOperation();
   const tallies = new Map(violations.ruleTallies().map((t) => [`${t.rule}\u0000${t.operation}`, t]));
-  const checks: ProxyCheck[] = [];
+  const checks: CheckResult[] = [];
   for (const operation of [...judge.operations, UNKNOWN_OPERATION]) {
-    const judgedHere = byOperation.get(operation) ?? 0;
+    const target = operation === UNKNOWN_OPERATION ? 'server' : operation;
+    if (!isTarget(target)) continue;
+    const judged = byOperation.get(operation) ?? 0;
     for (const judgment of judge.judgments) {
       const tally = tallies.get(`${judgment.id}\u0000${operation}`);
-      const status: Status = tally ? 'failed' : judgedHere > 0 ? 'passed' : 'skipped';
-      const cases: ProxyCheck['cases'] = tally
-        ? tally.latest.map((line) => ({
-            name: line.split(':', 1)[0] ?? line,
-            status: 'failed' as const,
-            message: printable(input.redactor.text(line)),
-          }))
-        : [];
-      checks.push({
-        id: `${operation}.${judgment.id}`,
+      const base = {
+        id: `${target}.${judgment.id}`,
         level: tally?.level ?? judgment.level,
-        operation,
-        operations: [operation],
-        title: `${judgment.side}: ${judgment.rule}`,
+        operation: target,
+        operations: [target],
+        title: `${judgment.side === 'client' ? 'the client' : 'the server'}: ${judgment.rule}`,
         rule: judgment.rule,
-        status,
-        ...(tally
-          ? {
-              message: `${tally.violations} violation(s) in ${tally.exchanges} of ${judgedHere} exchange(s); latest: ${cases.map((c) => c.message).join(' | ')}`,
-            }
-          : status === 'skipped'
-            ? { message: `no exchange of ${operation} went through the proxy`, reason: 'not-applicable' as const }
-            : {}),
-        cases,
         durationMs: 0,
-      });
+      };
+      if (tally) {
+        const latest = tally.latest.map((line) => printable(redactor.text(line)));
+        checks.push({
+          ...base,
+          status: 'failed',
+          message: `${tally.violations} violation(s) in ${tally.exchanges} of ${judged} exchange(s) judged; latest: ${latest.join(' | ')}`,
+          failure: { rule: judgment.rule, expected: judgment.rule, actual: latest[latest.length - 1] ?? '' },
+          cases: [
+            ...latest.map((line, i) => ({
+              name: `violation ${i + 1} of the latest ${latest.length}`,
+              status: 'failed' as const,
+              message: line,
+            })),
+            { name: `${judged} exchange(s) judged`, status: 'failed' as const },
+          ],
+        });
+      } else if (judged > 0) {
+        checks.push({ ...base, status: 'passed', cases: [{ name: `${judged} exchange(s) judged`, status: 'passed' }] });
+      } else {
+        checks.push({
+          ...base,
+          status: 'skipped',
+          reason: 'not-applicable',
+          message: `no exchange of ${operation} went through the proxy`,
+          cases: [],
+        });
+      }
     }
   }
-  const count = (s: Status): number => checks.filter((c) => c.status === s).length;
+  const count = (status: CheckResult['status']): number => checks.filter((c) => c.status === status).length;
+  const coverage = new Map<string, CoverageRow>();
+  for (const check of checks) {
+    const row = coverage.get(check.rule) ?? { rule: check.rule, level: check.level, checks: [], casesSent: 0, verdict: 'passed' as const };
+    row.checks.push(check.id);
+    row.casesSent +=
+      check.status === 'skipped' ? 0 : (byOperation.get(check.operation === 'server' ? UNKNOWN_OPERATION : check.operation) ?? 0);
+    const rank = { failed: 3, 'not-run': 2, skipped: 1, passed: 0 } as const;
+    if (rank[check.status] > rank[row.verdict]) row.verdict = check.status;
+    coverage.set(check.rule, row);
+  }
+  const failed = count('failed') > 0;
+  const snapshot = violations.snapshot();
   return {
-    tool: 'goods-mock-proxy',
+    tool: 'goods-conformance',
     level: judge.level,
+    seed: 0,
+    runMarker: PROXY_RUN_MARKER,
     target: input.upstream,
     startedAt: violations.startedAt.toISOString(),
     durationMs: Date.now() - violations.startedAt.getTime(),
-    outcome: count('failed') > 0 ? 'failed' : 'passed',
-    passed: count('failed') === 0,
+    outcome: failed ? 'failed' : 'passed',
+    exitCode: failed ? 1 : 0,
+    passed: !failed,
     counts: {
       total: checks.length,
       passed: count('passed'),
       failed: count('failed'),
       skipped: count('skipped'),
-      exchanges: snapshot.exchanges,
-      violations: snapshot.total,
+      notRun: 0,
+      cases: snapshot.exchanges,
     },
-    recorded: input.recorded,
+    operationsTested: [...new Set(checks.filter((c) => c.status !== 'skipped').map((c) => c.operation))],
+    leftOut: [],
+    unchecked: [],
+    hints: [
+      `validating proxy: ${snapshot.exchanges} exchange(s) judged at the ${judge.level} level, ${snapshot.total} violation(s) (${snapshot.client} by clients, ${snapshot.server} by the server), ${input.recorded} order(s) recorded`,
+    ],
+    coverage: [...coverage.values()],
+    writes: 0,
+    recordsCreated: 0,
     checks,
   };
-}
-
-const xml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
-
-/** JUnit XML of the results. */
-export function renderProxyJunit(results: ProxyResults): string {
-  const cases = results.checks
-    .map((c) => {
-      const inner =
-        c.status === 'failed'
-          ? `<failure message="${xml(c.message ?? '')}" type="${xml(c.rule)}">${xml(c.message ?? '')}</failure>`
-          : c.status === 'skipped'
-            ? `<skipped message="${xml(c.message ?? '')}"/>`
-            : '';
-      return `    <testcase classname="${xml(c.operation)}" name="${xml(c.id)}" time="0">${inner}</testcase>`;
-    })
-    .join('\n');
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="goods-mock proxy" tests="${results.counts.total}" failures="${results.counts.failed}" skipped="${results.counts.skipped}" errors="0">
-  <testsuite name="goods-mock proxy (${results.level})" timestamp="${results.startedAt}" tests="${results.counts.total}" failures="${results.counts.failed}" skipped="${results.counts.skipped}" errors="0" time="${(results.durationMs / 1000).toFixed(3)}">
-${cases}
-  </testsuite>
-</testsuites>
-`;
 }
 
 async function writeAtomically(path: string, text: string): Promise<void> {
@@ -142,13 +131,17 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   await rename(temporary, path);
 }
 
-/** Writes the JSON and JUnit reports; answers the files written. */
+/** Writes the JSON and JUnit reports (credentials redacted); answers the files written. */
 export async function writeReports(input: ReportInput): Promise<string[]> {
-  const results = proxyResults(input);
+  const [{ renderJson }, { renderJunit }] = await Promise.all([
+    import('../../conformance/report/json.js'),
+    import('../../conformance/report/junit.js'),
+  ]);
+  const verdict = proxyVerdict(input);
   await mkdir(input.dir, { recursive: true });
   const json = join(input.dir, REPORT_FILES.json);
   const junit = join(input.dir, REPORT_FILES.junit);
-  await writeAtomically(json, `${input.redactor.text(JSON.stringify(results, null, 2))}\n`);
-  await writeAtomically(junit, input.redactor.text(renderProxyJunit(results)));
+  await writeAtomically(json, input.redactor.text(renderJson(verdict)));
+  await writeAtomically(junit, input.redactor.text(renderJunit(verdict)));
   return [json, junit];
 }

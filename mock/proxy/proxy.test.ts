@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { readBody } from '../../test/support/http.js';
 import { startMock, AUTH, ORDER_PATH, rawRequest, TRANSFERS_PATH } from '../testing.js';
 import { createMockServer, type MockServer } from '../server.js';
@@ -190,6 +191,65 @@ describe('validating proxy: the wire', () => {
       await proxy.close();
       silent.closeAllConnections();
       silent.close();
+    }
+  });
+});
+
+describe('validating proxy: what it judges', () => {
+  it('judges a gzip-compressed answer (decompressed for the judgments, forwarded compressed byte for byte)', async () => {
+    const broken = gzipSync(JSON.stringify({ order: { orderNumber: 'OTHER' }, containers: [], charges: [], lots: [] }));
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': broken.length });
+      res.end(broken);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const proxy = await proxyTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    try {
+      const bytes = await new Promise<Buffer>((resolve, reject) => {
+        httpRequest(`${proxy.url}${ORDER_PATH}ORD-1`, { headers: AUTH }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(Buffer.concat(chunks)));
+        })
+          .on('error', reject)
+          .end();
+      });
+      assert.deepEqual(bytes, broken);
+      const seen = await snapshot(proxy);
+      const found = seen.recent[0]?.violations.map((v) => `${v.rule} ${v.pointer}`) ?? [];
+      assert.ok(found.includes('answer.exact-order /order/orderNumber'), found.join(', '));
+    } finally {
+      await proxy.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('a client that leaves mid-request costs nothing: no judgment, the proxy keeps answering', async () => {
+    const mock = await startMock();
+    const proxy = await proxyTo(mock.url);
+    try {
+      await new Promise<void>((resolve) => {
+        const req = httpRequest(`${proxy.url}${TRANSFERS_PATH}`, {
+          method: 'POST',
+          headers: { ...AUTH, 'Content-Type': 'application/json', 'Content-Length': '1000' },
+        });
+        req.on('error', () => resolve());
+        req.write('{"fk_lot_id":');
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 50);
+      });
+      const answer = await fetch(`${proxy.url}${ORDER_PATH}ORD-2026-0001`, { headers: AUTH });
+      assert.equal(answer.status, 200);
+      await answer.arrayBuffer();
+      const seen = await snapshot(proxy);
+      assert.equal(seen.total, 0);
+    } finally {
+      await proxy.close();
+      await mock.close();
     }
   });
 });

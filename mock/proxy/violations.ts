@@ -58,6 +58,8 @@ export interface RuleTally {
 }
 
 const LATEST_REASONS = 5;
+/** Characters past the cut that are still redacted (longer than any form of a credential). */
+const REDACTION_MARGIN = 1024;
 
 export interface ViolationLogOptions {
   level: Level;
@@ -135,11 +137,14 @@ export class ViolationLog {
   private message(message: ProxyExchange['request']): KeptMessage {
     const redact = this.options.redactor;
     const encoding = message.headers['content-encoding'];
+    // Cut first (with a margin, so a secret across the cut is still found whole), then redact, then cut again.
+    const windowBytes = this.options.bodyChars * 4 + REDACTION_MARGIN;
+    const window = message.body.subarray(0, windowBytes).toString('utf8');
     const raw =
       encoding !== undefined && encoding !== 'identity'
         ? `(${message.body.length} bytes, Content-Encoding ${encoding})`
-        : printable(redact.text(message.body.toString('utf8')));
-    const truncated = raw.length > this.options.bodyChars || !message.complete;
+        : printable(redact.text(window));
+    const truncated = raw.length > this.options.bodyChars || !message.complete || message.body.length > windowBytes;
     return {
       headers: redact.headers(message.headers),
       body: raw.length > this.options.bodyChars ? `${raw.slice(0, this.options.bodyChars)}…` : raw,

@@ -77,6 +77,8 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
 
   const judged = (exchange: ProxyExchange): void => {
     redactor.learnAuthorization(exchange.request.headers['authorization']);
+    redactor.learnFromText(exchange.target);
+    if (exchange.request.body.length > 0) redactor.learnFromText(exchange.request.body.subarray(0, 64 * 1024).toString('utf8'));
     const operation = judge.operationOf(exchange.method, exchange.target);
     let found: Violation[];
     try {

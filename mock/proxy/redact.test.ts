@@ -41,6 +41,19 @@ describe('proxy redactor', () => {
     });
   });
 
+  it('hides credential-named JSON members and query parameters, and learns their values for every other form', () => {
+    const redactor = new Redactor();
+    redactor.learnFromText('{"user":"bob","client_secret":"s3cr3t-value-1","apiKey":"k3y-value-22"}');
+    redactor.learnFromText('/path?access_token=q%2Btok-33333&x=1');
+    assert.equal(redactor.text('{"client_secret": "s3cr3t-value-1", "n": 1}'), `{"client_secret": "${REDACTED}", "n": 1}`);
+    assert.equal(redactor.text('?access_token=abcdef&x=1'), `?access_token=${REDACTED}&x=1`);
+    for (const secret of ['s3cr3t-value-1', 'k3y-value-22', 'q+tok-33333']) {
+      assert.equal(redactor.text(`echo ${Buffer.from(secret).toString('base64')}`), `echo ${REDACTED}`, secret);
+      assert.equal(redactor.text(`echo ${secret} end`), `echo ${REDACTED} end`, secret);
+    }
+    assert.equal(redactor.text('{"tokenCount": 3, "name": "x"}'), '{"tokenCount": 3, "name": "x"}', 'numbers and other members stay');
+  });
+
   it('keeps at most 256 secrets (the latest) and ignores very short ones', () => {
     const redactor = new Redactor();
     for (let i = 0; i < 300; i++) redactor.learn(`secret-number-${i}`);

@@ -3,7 +3,10 @@
  * credentials of the requests it forwarded) is replaced by `[REDACTED]` in what it logs, lists and
  * reports: plain, base64 (standard and URL-safe, at any byte offset inside a longer base64 text),
  * percent-encoded and JSON-escaped. Credential headers are replaced whole, and `Bearer <token>` /
- * `Basic <credentials>` anywhere in a text too. The secrets kept are capped (the latest ones win).
+ * `Basic <credentials>` anywhere in a text too, as are the values of JSON members and query/form
+ * parameters named like a credential (`token`, `access_token`, `password`, `client_secret`, `apiKey`,
+ * ...), whose values are learnt too (so their other forms are found). The secrets kept are capped (the
+ * latest ones win).
  */
 export const REDACTED = '[REDACTED]';
 
@@ -13,12 +16,19 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'coo
 const MIN_SECRET = 6;
 const MAX_SECRETS = 256;
 
+/** Names of JSON members, query and form parameters whose values are credentials. */
+const SECRET_NAME = String.raw`(?:[A-Za-z_-]*(?:token|password|passwd|secret|api[-_]?key|access[-_]?key|client[-_]?secret|authorization))`;
+const SECRET_MEMBER = new RegExp(String.raw`("${SECRET_NAME}"\s*:\s*")((?:[^"\\]|\\.)*)(")`, 'gi');
+const SECRET_PARAMETER = new RegExp(String.raw`((?:^|[?&;\s])${SECRET_NAME}=)([^&#\s"']*)`, 'gi');
+
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The base64 texts that contain `secret` wherever it starts in a longer byte string (offsets 0, 1, 2). */
 function base64Forms(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
-  const forms: string[] = [];
+  // The secret encoded on its own, padding included; then the part of it any longer base64 text shows.
+  const whole = bytes.toString('base64');
+  const forms: string[] = [whole, whole.replace(/=+$/, ''), bytes.toString('base64url')];
   for (let offset = 0; offset < 3; offset++) {
     const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
       .toString('base64')
@@ -55,6 +65,20 @@ export class Redactor {
     }
   }
 
+  /** Learns the values of credential-named JSON members and query/form parameters of a text (a body, a target). */
+  learnFromText(text: string): void {
+    for (const match of text.matchAll(SECRET_MEMBER)) this.learn(match[2] ?? '');
+    for (const match of text.matchAll(SECRET_PARAMETER)) {
+      const value = match[2] ?? '';
+      this.learn(value);
+      try {
+        this.learn(decodeURIComponent(value.replace(/\+/g, ' ')));
+      } catch {
+        // not percent-encoded: learnt as it is
+      }
+    }
+  }
+
   learn(secret: string): void {
     if (secret.length < MIN_SECRET || this.secrets.has(secret)) {
       if (this.secrets.has(secret)) {
@@ -79,7 +103,11 @@ export class Redactor {
       const forms = [...this.secrets.values()].flat().sort((a, b) => b.length - a.length);
       this.pattern = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join('|'), 'g') : /(?!)/g;
     }
-    return value.replace(this.pattern, REDACTED).replace(/\b(Bearer|Basic)(\s+)(?!\[REDACTED\])[A-Za-z0-9\-._~+/]+=*/gi, `$1$2${REDACTED}`);
+    return value
+      .replace(this.pattern, REDACTED)
+      .replace(/\b(Bearer|Basic)(\s+)(?!\[REDACTED\])[A-Za-z0-9\-._~+/]+=*/gi, `$1$2${REDACTED}`)
+      .replace(SECRET_MEMBER, (_m, before: string, secret: string, after: string) => `${before}${secret === '' ? '' : REDACTED}${after}`)
+      .replace(SECRET_PARAMETER, (_m, before: string, secret: string) => `${before}${secret === '' ? '' : REDACTED}`);
   }
 
   /** Headers with credential headers replaced whole and secrets removed from the others. */

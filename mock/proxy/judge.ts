@@ -145,6 +145,14 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
   const lotMember = [...createModels.values()].flatMap((m) => m.fields).find((f) => f.rule.kind === 'from-lot');
   const lotNumberMember = lotMember?.rule.kind === 'from-lot' ? lotMember.rule.member : undefined;
 
+  // The documented response of (level, operation, status), worked out once: at most levels × operations × 500 entries.
+  const documentedCache = new Map<string, DocumentedResponse | undefined>();
+  const documentedOnce = (l: Level, op: OperationSpec | undefined, status: number): DocumentedResponse | undefined => {
+    const key = `${l} ${op?.operationId ?? ''} ${status}`;
+    if (!documentedCache.has(key)) documentedCache.set(key, documented(models[l], op, status));
+    return documentedCache.get(key);
+  };
+
   const route = (method: string, target: string): RouteResult => {
     const pathname = target.split('?', 1)[0] ?? '/';
     try {
@@ -181,7 +189,7 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
     const answerErrors = new Map<Level, FieldError[] | undefined>();
     const responses = new Map<Level, DocumentedResponse | undefined>();
     const response = (l: Level): DocumentedResponse | undefined => {
-      if (!responses.has(l)) responses.set(l, documented(models[l], operation, exchange.answer.status));
+      if (!responses.has(l)) responses.set(l, documentedOnce(l, operation, exchange.answer.status));
       return responses.get(l);
     };
     const clientRules = new Set<string>();

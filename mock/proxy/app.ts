@@ -27,6 +27,7 @@ import { ViolationLog } from './violations.js';
 const VIOLATIONS_PATH = `${ADMIN_PREFIX}/violations`;
 const REPORT_PATH = `${ADMIN_PREFIX}/report`;
 const HEALTH_PATH = `${ADMIN_PREFIX}/health`;
+const NOT_JUDGED = new Set(['OPTIONS', 'HEAD']);
 
 /** The upstream URL without userinfo (for logs, reports and the dashboard). */
 export function publicUrl(url: URL): string {
@@ -76,6 +77,8 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     writeReports({ dir: proxy.outputDir, violations, judge, redactor, upstream: publicUrl(upstream), recorded: recorder?.recorded ?? 0 });
 
   const judged = (exchange: ProxyExchange): void => {
+    // CORS preflights and HEAD requests are HTTP's, not the contract's operations: forwarded, not judged.
+    if (NOT_JUDGED.has(exchange.method.toUpperCase())) return;
     redactor.learnAuthorization(exchange.request.headers['authorization']);
     redactor.learnFromText(exchange.target);
     if (exchange.request.body.length > 0) redactor.learnFromText(exchange.request.body.subarray(0, 64 * 1024).toString('utf8'));

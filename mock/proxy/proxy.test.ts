@@ -226,6 +226,30 @@ describe('validating proxy: what it judges', () => {
     }
   });
 
+  it('forwards CORS preflights and HEAD requests without judging them (they are HTTP, not operations)', async () => {
+    const mock = await startMock();
+    const proxy = await proxyTo(mock.url);
+    try {
+      const preflight = await fetch(`${proxy.url}${TRANSFERS_PATH}`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'http://localhost:5173',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization',
+        },
+      });
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), '*', 'the upstream answer, unchanged');
+      const head = await fetch(`${proxy.url}${ORDER_PATH}ORD-2026-0001`, { method: 'HEAD', headers: AUTH });
+      await head.arrayBuffer();
+      const seen = await snapshot(proxy);
+      assert.deepEqual([seen.exchanges, seen.total], [0, 0]);
+    } finally {
+      await proxy.close();
+      await mock.close();
+    }
+  });
+
   it('a client that leaves mid-request costs nothing: no judgment, the proxy keeps answering', async () => {
     const mock = await startMock();
     const proxy = await proxyTo(mock.url);

@@ -140,9 +140,17 @@ export function parseMockArgs(args: string[], env: Record<string, string | undef
 }
 
 const PROXY_ONLY = ['level', 'record', 'output', 'keep', 'proxy-timeout'] as const;
+const MOCK_ONLY = ['fixtures', 'state-file', 'latency', 'token', 'reject-token', 'max-sessions'] as const;
 
 /** The `--proxy` options (undefined without --proxy; the proxy-only options without it are a UsageError). */
-function proxyConfig(values: Partial<Record<'proxy' | (typeof PROXY_ONLY)[number], string>>): ProxyConfig | undefined {
+function proxyConfig(
+  values: Partial<Record<'proxy' | (typeof PROXY_ONLY)[number], string> & Record<(typeof MOCK_ONLY)[number], string | string[]>>,
+): ProxyConfig | undefined {
+  if (values.proxy !== undefined) {
+    // Options of the mock's own handlers would silently do nothing in front of a real server.
+    const inert = MOCK_ONLY.find((name) => values[name] !== undefined);
+    if (inert) throw new UsageError(`--${inert} has no effect with --proxy (the upstream answers); leave it out`);
+  }
   if (values.proxy === undefined) {
     const stray = PROXY_ONLY.find((name) => values[name] !== undefined);
     if (stray) throw new UsageError(`--${stray} works only with --proxy URL (the validating proxy)`);

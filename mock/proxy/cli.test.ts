@@ -64,6 +64,8 @@ describe('goods-mock --proxy: options', () => {
       [['--proxy', 'http://x.example', '--keep', '0'], /--keep must be a whole number from 1/],
       [['--proxy', 'http://x.example', '--record', ''], /--record needs a folder/],
       [['--level', 'strict'], /--level works only with --proxy/],
+      [['--proxy', 'http://x.example', '--state-file', 's.jsonl'], /--state-file has no effect with --proxy/],
+      [['--proxy', 'http://x.example', '--token', 'abc'], /--token has no effect with --proxy/],
       [['--record', 'x'], /--record works only with --proxy/],
     ];
     for (const [args, pattern] of cases) {

@@ -55,7 +55,6 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
   if (upstream.password !== '') redactor.learn(decodeURIComponent(upstream.password));
   const document = readContract(config.contractPath ?? CONTRACT_JSON_PATH);
   const judge = createJudge(document, proxy.level);
-  const orderInfo = Object.entries(STATEFUL).find(([, s]) => s.kind === 'order-info')?.[0] ?? '';
   const violations = new ViolationLog({
     level: proxy.level,
     upstream: publicUrl(upstream),
@@ -87,7 +86,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     try {
       found = judge.judge(exchange);
       violations.add(exchange, operation, found);
-      recorder?.consider(exchange, operation, orderInfo);
+      recorder?.consider(exchange, operation);
     } catch (error) {
       log(
         `proxy: internal error while judging ${printable(exchange.method)} ${printable(redactor.text(exchange.target)).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`,

@@ -17,7 +17,7 @@ import {
 } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
 import { compileContract, type CompiledContract, type FieldError } from '../../contract/schemas.js';
-import { recordModel, type RecordModel } from '../record-model.js';
+import { collectProperties, recordModel, type RecordModel } from '../record-model.js';
 import { createRouter, type RouteResult } from '../router.js';
 import { MAX_JUDGED_BYTES, UNKNOWN_OPERATION, type ProxyExchange, type Violation } from './exchange.js';
 import { JUDGMENTS, type Credentials, type DocumentedResponse, type JudgeContext, type ParsedBody } from './judgments.js';
@@ -34,6 +34,41 @@ export interface Judge {
   judgments: { id: string; side: string; level: Level; rule: string }[];
   /** The contract's operationIds. */
   operations: string[];
+  /** How an order-info answer names its order and lots (read from the contract). */
+  links: OrderLinks;
+}
+
+/**
+ * How an order-info answer links to the request: the member holding the order header and its member
+ * equal to the path parameter (`order` + `Number` for the parameter `number`), the id member of
+ * created records and lots (the read-only integer), and the lot member creates default from
+ * (`x-default-from: lot.lotNumber`). All read from the contract, none typed here.
+ */
+export interface OrderLinks {
+  orderInfoOperation?: string;
+  orderMember?: string;
+  orderNumberMember?: string;
+  idMember: string;
+  lotNumberMember?: string;
+}
+
+function orderLinks(doc: OpenApiDocument, operations: OperationSpec[], creates: RecordModel[]): OrderLinks {
+  const idMember = creates.flatMap((m) => m.fields).find((f) => f.rule.kind === 'id')?.name ?? 'id';
+  const from = creates.flatMap((m) => m.fields).find((f) => f.rule.kind === 'from-lot')?.rule;
+  const links: OrderLinks = { idMember, ...(from?.kind === 'from-lot' ? { lotNumberMember: from.member } : {}) };
+  const info = operations.find((op) => op.method === 'get' && op.pathParams.length === 1);
+  const param = info?.pathParams[0];
+  const schema = info?.responses.find((r) => r.status.startsWith('2'))?.content.get('application/json');
+  if (!info || param === undefined || !schema) return links;
+  links.orderInfoOperation = info.operationId;
+  for (const [member, memberSchema] of collectProperties(doc, schema)) {
+    const wanted = `${member}${param.charAt(0).toUpperCase()}${param.slice(1)}`;
+    if (collectProperties(doc, memberSchema).has(wanted)) {
+      links.orderMember = member;
+      links.orderNumberMember = wanted;
+    }
+  }
+  return links;
 }
 
 const MAX_LOTS = 10_000;
@@ -142,8 +177,8 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
     }
   }
   const lotNumbers = new Map<number, string>();
-  const lotMember = [...createModels.values()].flatMap((m) => m.fields).find((f) => f.rule.kind === 'from-lot');
-  const lotNumberMember = lotMember?.rule.kind === 'from-lot' ? lotMember.rule.member : undefined;
+  const links = orderLinks(models.strict.compiled.document, strictOps, [...createModels.values()]);
+  const lotNumberMember = links.lotNumberMember;
 
   // The documented response of (level, operation, status), worked out once: at most levels × operations × 500 entries.
   const documentedCache = new Map<string, DocumentedResponse | undefined>();
@@ -168,12 +203,14 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
     for (const value of Object.values(body.value)) {
       if (!Array.isArray(value)) continue;
       for (const item of value) {
-        if (!isObject(item) || typeof item['id'] !== 'number' || typeof item[lotNumberMember] !== 'string') continue;
-        if (lotNumbers.size >= MAX_LOTS && !lotNumbers.has(item['id'])) {
+        const id = isObject(item) ? item[links.idMember] : undefined;
+        const lotNumber = isObject(item) ? item[lotNumberMember] : undefined;
+        if (typeof id !== 'number' || typeof lotNumber !== 'string') continue;
+        if (lotNumbers.size >= MAX_LOTS && !lotNumbers.has(id)) {
           const oldest = lotNumbers.keys().next();
           if (!oldest.done) lotNumbers.delete(oldest.value);
         }
-        lotNumbers.set(item['id'], item[lotNumberMember]);
+        lotNumbers.set(id, lotNumber);
       }
     }
   };
@@ -233,6 +270,7 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
       },
       ...(operation && createModels.has(operation.operationId) ? { model: createModels.get(operation.operationId) } : {}),
       lotNumbers,
+      links,
       clientRules,
     };
     const violations: Violation[] = [];
@@ -271,5 +309,6 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
       rule: j.rule,
     })),
     operations: strictOps.map((op) => op.operationId),
+    links,
   };
 }

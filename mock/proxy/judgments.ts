@@ -11,6 +11,7 @@ import type { Level } from '../../contract/levels.js';
 import type { FieldError } from '../../contract/schemas.js';
 import type { RecordModel } from '../record-model.js';
 import type { Place, ProxyExchange, Side } from './exchange.js';
+import type { OrderLinks } from './judge.js';
 
 export interface Finding {
   in: Place;
@@ -51,6 +52,8 @@ export interface JudgeContext {
   model?: RecordModel;
   /** Lot numbers by lot id, learnt from order-info answers that went through the proxy. */
   lotNumbers: ReadonlyMap<number, string>;
+  /** How an order-info answer names its order (read from the contract). */
+  links: OrderLinks;
   /** Whether the judged level found client problems of these kinds (filled before server judgments run). */
   clientRules: ReadonlySet<string>;
 }
@@ -71,9 +74,6 @@ export interface Judgment {
   rule: string;
   judge(ctx: JudgeContext): Finding[];
 }
-
-/** The order header's member that the order-info rule compares with the requested number (spec fact 3). */
-const ORDER_NUMBER = 'orderNumber';
 
 const is2xx = (status: number): boolean => status >= 200 && status <= 299;
 const none: Finding[] = [];
@@ -234,17 +234,16 @@ const exactOrder: Judgment = {
     if (!op || op.method !== 'get' || op.pathParams.length !== 1 || !is2xx(ctx.exchange.answer.status)) return none;
     if (ctx.answerBody.kind !== 'json' || !isObject(ctx.answerBody.value)) return none;
     const param = op.pathParams[0] ?? '';
-    // The member of the answer that carries the order header (the one with the order number).
-    const found = Object.entries(ctx.answerBody.value).find(([, v]) => isObject(v) && ORDER_NUMBER in v);
-    if (!found) return none;
-    const [member, inner] = found;
+    const { orderMember, orderNumberMember } = ctx.links;
+    if (orderMember === undefined || orderNumberMember === undefined) return none;
+    const inner = ctx.answerBody.value[orderMember];
     const requested = ctx.params[param];
-    const answered = isObject(inner) ? inner[ORDER_NUMBER] : undefined;
+    const answered = isObject(inner) ? inner[orderNumberMember] : undefined;
     if (answered === requested) return none;
     return [
       {
         in: 'body',
-        pointer: `/${token(member)}/${ORDER_NUMBER}`,
+        pointer: `/${token(orderMember)}/${token(orderNumberMember)}`,
         reason: `is ${short(answered)}, the request asked for ${short(requested)}`,
       },
     ];

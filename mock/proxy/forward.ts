@@ -137,12 +137,17 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         upstreamRes.on('data', (chunk: Buffer) => answerCapture.add(chunk));
         upstreamRes.pipe(res);
         upstreamRes.on('error', () => res.destroy());
+        // The upstream broke off mid-answer: the client must not take the cut body for a whole one.
+        upstreamRes.on('close', () => {
+          if (!upstreamRes.complete) res.destroy();
+        });
         res.on('finish', () => {
           if (!upstreamRes.complete) return;
           done({
             method: req.method ?? 'GET',
             target,
-            request: { headers: flat(req.headers), body: requestCapture.bytes(), complete: requestCapture.complete },
+            // An upstream may answer before the request body is in (an early 413): then the body is not judged.
+            request: { headers: flat(req.headers), body: requestCapture.bytes(), complete: requestCapture.complete && req.complete },
             answer: {
               status: upstreamRes.statusCode ?? 0,
               headers: flat(upstreamRes.headers),

@@ -226,6 +226,45 @@ describe('validating proxy: what it judges', () => {
     }
   });
 
+  it('an upstream that answers before the body is in (early 413) is judged on its answer only, not on a cut request body', async () => {
+    const early = createServer((req, res) => {
+      const body = JSON.stringify({ type: 'https://x.example/too-large', title: 'Too large', status: 413, detail: 'too large' });
+      res.writeHead(413, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), connection: 'close' });
+      res.end(body);
+      req.resume();
+    });
+    early.listen(0, '127.0.0.1');
+    await once(early, 'listening');
+    const proxy = await proxyTo(`http://127.0.0.1:${(early.address() as AddressInfo).port}`, { level: 'strict' });
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest(
+          `${proxy.url}${TRANSFERS_PATH}`,
+          { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.write('{"fk_lot_id": 2001, "source_scancode": "');
+        setTimeout(() => req.end('A", "target_scancode": "B", "amount": 1}'), 200);
+      });
+      assert.equal(status, 413);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const seen = await snapshot(proxy);
+      assert.deepEqual(
+        seen.recent.flatMap((e) => e.violations.map((v) => v.rule)),
+        [],
+        'no client problem invented from the cut body',
+      );
+    } finally {
+      await proxy.close();
+      early.closeAllConnections();
+      early.close();
+    }
+  });
+
   it('forwards CORS preflights and HEAD requests without judging them (they are HTTP, not operations)', async () => {
     const mock = await startMock();
     const proxy = await proxyTo(mock.url);

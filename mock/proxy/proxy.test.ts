@@ -265,6 +265,36 @@ describe('validating proxy: what it judges', () => {
     }
   });
 
+  it("an upstream that breaks off mid-answer breaks the client's answer too (never a cut body taken for whole), and is not judged", async () => {
+    const cut = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 1000 });
+      res.write('{"order":');
+      setTimeout(() => res.destroy(), 30);
+    });
+    cut.listen(0, '127.0.0.1');
+    await once(cut, 'listening');
+    const proxy = await proxyTo(`http://127.0.0.1:${(cut.address() as AddressInfo).port}`);
+    try {
+      const outcome = await new Promise<string>((resolve) => {
+        httpRequest(`${proxy.url}${ORDER_PATH}ORD-1`, { headers: AUTH }, (res) => {
+          res.on('data', () => undefined);
+          res.on('end', () => resolve('ended'));
+          res.on('error', () => resolve('broken'));
+          res.on('aborted', () => resolve('broken'));
+        })
+          .on('error', () => resolve('broken'))
+          .end();
+      });
+      assert.equal(outcome, 'broken');
+      assert.equal((await snapshot(proxy)).exchanges, 0);
+      assert.equal((await fetch(`${proxy.url}/__mock/health`)).status, 200, 'the proxy keeps running');
+    } finally {
+      await proxy.close();
+      cut.closeAllConnections();
+      cut.close();
+    }
+  });
+
   it('forwards CORS preflights and HEAD requests without judging them (they are HTTP, not operations)', async () => {
     const mock = await startMock();
     const proxy = await proxyTo(mock.url);

@@ -26,7 +26,7 @@ import { createRouter } from './router.js';
 import { MockState, SESSION_HEADER, sessionName } from './state.js';
 
 /** The operations with a stateful handler, by operationId; every other operation goes to Prism. */
-export const STATEFUL: Record<string, { kind: 'order-info' } | { kind: 'create'; resource: string }> = {
+const STATEFUL: Record<string, { kind: 'order-info' } | { kind: 'create'; resource: string }> = {
   getOrderInfo: { kind: 'order-info' },
   createLotTransfer: { kind: 'create', resource: 'lot-transfers' },
   createTestSample: { kind: 'create', resource: 'test-samples' },

@@ -225,9 +225,14 @@
   async function pollViolations() {
     try {
       const response = await fetch('/__mock/violations');
-      if (response.ok) renderViolations(await response.json());
-    } catch {
-      // the health badge reports an unreachable mock
+      if (!response.ok) throw new Error(await describe(response));
+      renderViolations(await response.json());
+      $('health').textContent = 'up';
+      $('health').className = 'badge ok';
+      $('refreshed').textContent = new Date().toLocaleTimeString();
+    } catch (error) {
+      $('health').textContent = error instanceof TypeError ? 'unreachable' : 'error';
+      $('health').className = 'badge bad';
     } finally {
       setTimeout(pollViolations, POLL_MS);
     }
@@ -246,17 +251,24 @@
     }
   }
 
-  /** In proxy mode (GET /__mock/health says so) the violations panel is shown and polled. */
+  /**
+   * In proxy mode (GET /__mock/health says so) the violations panel is shown and polled; the mock's own
+   * panels (fixture orders, recorded transfers and samples, sessions) do not apply and are hidden.
+   */
   async function detectProxy() {
     try {
       const health = await (await fetch('/__mock/health')).json();
-      if (health.mode !== 'proxy') return;
-      $('violations-panel').hidden = false;
-      $('write-report').addEventListener('click', () => void writeReport());
-      void pollViolations();
+      if (health.mode !== 'proxy') return false;
     } catch {
-      // not reachable now: the mock's own panels say so
+      return false;
     }
+    $('violations-panel').hidden = false;
+    for (const id of ['orders-title', 'transfers-title', 'samples-title']) $(id).parentElement.hidden = true;
+    for (const id of ['reset', 'reload-orders']) $(id).hidden = true;
+    $('session').parentElement.hidden = true;
+    $('write-report').addEventListener('click', () => void writeReport());
+    void pollViolations();
+    return true;
   }
 
   // ---- controls -----------------------------------------------------------------------------
@@ -315,8 +327,10 @@
     }
   }
 
-  void detectProxy();
-  void loadOrders();
-  void poll();
+  void detectProxy().then((proxy) => {
+    if (proxy) return;
+    void loadOrders();
+    void poll();
+  });
   void reference();
 })();

@@ -8,13 +8,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readContract } from '../../contract/document.js';
 import { CONTRACT_JSON_PATH } from '../../contract/paths.js';
-import { ADMIN_PREFIX, adminAllowed, handleAdmin, type AdminContext } from '../admin.js';
-import { STATEFUL, type MockApp } from '../app.js';
+import { ADMIN_PREFIX } from '../admin.js';
+import type { MockApp } from '../app.js';
 import type { MockConfig } from '../config.js';
 import { applyCors, isPreflight, preflightHeaders } from '../cors.js';
+import { isDashboardPath, serveDashboard } from '../dashboard.js';
 import { problem, ProblemError, PROBLEMS } from '../problems.js';
 import { sendEmpty, sendJson, sendProblem } from '../respond.js';
-import { MockState } from '../state.js';
 import type { ProxyConfig } from './config.js';
 import type { ProxyExchange, Violation } from './exchange.js';
 import { createForwarder } from './forward.js';
@@ -64,14 +64,6 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
   });
   const recorder = proxy.recordDir !== undefined ? new Recorder({ dir: proxy.recordDir, judge, redactor, log }) : undefined;
   const forwarder = createForwarder({ upstream, timeoutMs: proxy.timeoutMs, log: (line) => log(printable(redactor.text(line))) });
-  const adminContext: AdminContext = {
-    state: new MockState(0),
-    orderNumbers: [],
-    resources: Object.values(STATEFUL).flatMap((s) => (s.kind === 'create' ? [s.resource] : [])),
-    log,
-    ...(config.contractPath !== undefined ? { contractPath: config.contractPath } : {}),
-    ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
-  };
   const report = () =>
     writeReports({ dir: proxy.outputDir, violations, judge, redactor, upstream: publicUrl(upstream), recorded: recorder?.recorded ?? 0 });
 
@@ -98,7 +90,10 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
 
   const admin = async (req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> => {
     const method = req.method ?? 'GET';
-    if (pathname === HEALTH_PATH && method === 'GET') {
+    if (pathname === HEALTH_PATH) {
+      if (method === 'OPTIONS')
+        return sendEmpty(res, 204, { ...(isPreflight(req) ? preflightHeaders(['GET']) : {}), Allow: 'GET, OPTIONS' });
+      if (method !== 'GET') throw problem('methodNotAllowed', `${pathname} allows only GET.`, undefined, { Allow: 'GET' });
       return sendJson(res, 200, { status: 'ok', mode: 'proxy', level: proxy.level, upstream: publicUrl(upstream) });
     }
     if (pathname === VIOLATIONS_PATH || pathname === REPORT_PATH) {
@@ -121,12 +116,16 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
       const files = await report();
       return sendJson(res, 200, { files, total: violations.snapshot().total });
     }
-    if (method === 'OPTIONS') {
-      const allowed = adminAllowed(adminContext, pathname);
-      if (!allowed) throw problem('notFound', `There is no resource at ${printable(pathname).slice(0, 200)}.`);
-      return sendEmpty(res, 204, { ...(isPreflight(req) ? preflightHeaders(allowed) : {}), Allow: [...allowed, 'OPTIONS'].join(', ') });
+    if (isDashboardPath(pathname)) {
+      if (!serveDashboard(req, res, config.contractPath !== undefined ? { contractPath: config.contractPath } : {})) {
+        throw problem('notFound', 'The dashboard is not available in this build.');
+      }
+      return;
     }
-    return handleAdmin(adminContext, req, res, pathname);
+    throw problem(
+      'notFound',
+      `In proxy mode ${ADMIN_PREFIX} has ${[HEALTH_PATH, VIOLATIONS_PATH, REPORT_PATH].join(', ')} and the dashboard (${ADMIN_PREFIX}/); nothing is recorded here, so there is no ${printable(pathname).slice(0, 200)}.`,
+    );
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {

@@ -54,6 +54,9 @@ describe('browser: the violations panel of goods-mock --proxy', function () {
     await page.goto(`${proxy.url}/__mock/`);
     await page.locator('#violations-panel').waitFor({ state: 'visible' });
     await page.locator('#violations-empty').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('#orders').isVisible(), false, 'the mock-only panels are hidden');
+    assert.equal(await page.locator('#reset').isVisible(), false);
+    await page.locator('#health.ok').waitFor({ state: 'visible' });
     const client = createGoodsClient({ baseUrl: proxy.url, token: REFERENCE_TOKEN });
     assert.equal((await client.getOrderInfo('ORD-2026-0001')).status, 200);
     const row = page.locator('#violations-recent tbody tr.server');

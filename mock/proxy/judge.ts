@@ -50,12 +50,35 @@ export interface OrderLinks {
   orderNumberMember?: string;
   idMember: string;
   lotNumberMember?: string;
+  /** The member of a validation problem listing the problems (`errors`), and each entry's JSON-pointer member (`pointer`). */
+  errorsMember?: string;
+  pointerMember?: string;
+  /** The request member of a create that names a lot (`fk_lot_id`). */
+  lotMember?: string;
 }
 
 function orderLinks(doc: OpenApiDocument, operations: OperationSpec[], creates: RecordModel[]): OrderLinks {
   const idMember = creates.flatMap((m) => m.fields).find((f) => f.rule.kind === 'id')?.name ?? 'id';
   const from = creates.flatMap((m) => m.fields).find((f) => f.rule.kind === 'from-lot')?.rule;
   const links: OrderLinks = { idMember, ...(from?.kind === 'from-lot' ? { lotNumberMember: from.member } : {}) };
+  const lotMember = creates[0]?.lotMember;
+  if (lotMember !== undefined) links.lotMember = lotMember;
+  // The validation problem: an array member whose items have a `format: json-pointer` member.
+  for (const op of operations) {
+    for (const response of op.responses) {
+      for (const schema of response.content.values()) {
+        for (const [member, memberSchema] of collectProperties(doc, schema)) {
+          const items = deref(doc, memberSchema)?.['items'];
+          for (const [name, itemSchema] of collectProperties(doc, items)) {
+            if (deref(doc, itemSchema)?.['format'] === 'json-pointer') {
+              links.errorsMember = member;
+              links.pointerMember = name;
+            }
+          }
+        }
+      }
+    }
+  }
   const info = operations.find((op) => op.method === 'get' && op.pathParams.length === 1);
   const param = info?.pathParams[0];
   const schema = info?.responses.find((r) => r.status.startsWith('2'))?.content.get('application/json');

@@ -452,6 +452,35 @@ const defaults: Judgment = {
   },
 };
 
+const errorPointers: Judgment = {
+  id: 'answer.error-pointers',
+  level: 'strict',
+  side: 'server',
+  rule: 'Profile: a 400 lists every problem of the body in `errors[].pointer` (RFC 6901, one entry per problem); a 422 names the lot member.',
+  judge(ctx) {
+    const { errorsMember, pointerMember, lotMember } = ctx.links;
+    const { status } = ctx.exchange.answer;
+    if (!ctx.operation?.requestBody || errorsMember === undefined || pointerMember === undefined) return none;
+    if ((status !== 400 && status !== 422) || ctx.answerBody.kind !== 'json' || !isObject(ctx.answerBody.value)) return none;
+    const entries = ctx.answerBody.value[errorsMember];
+    if (!Array.isArray(entries)) return none; // answer.schema reports a missing list
+    const listed = new Set(entries.flatMap((e) => (isObject(e) && typeof e[pointerMember] === 'string' ? [e[pointerMember]] : [])));
+    const wanted =
+      status === 400
+        ? [...new Set((ctx.requestSchemaErrors('strict') ?? []).map((e) => e.pointer))]
+        : lotMember !== undefined
+          ? [`/${token(lotMember)}`]
+          : [];
+    return wanted
+      .filter((pointer) => !listed.has(pointer))
+      .map((pointer) => ({
+        in: 'body' as const,
+        pointer: `/${token(errorsMember)}`,
+        reason: `no entry has ${pointerMember} ${JSON.stringify(pointer)} (listed: ${[...listed].map((p) => JSON.stringify(p)).join(', ') || 'none'})`,
+      }));
+  },
+};
+
 /** Every judgment, client ones first (the server ones read which client rules were broken). */
 export const JUDGMENTS: readonly Judgment[] = [
   knownOperation,
@@ -471,4 +500,5 @@ export const JUDGMENTS: readonly Judgment[] = [
   problemStatus,
   noServerError,
   defaults,
+  errorPointers,
 ];

@@ -188,6 +188,38 @@ describe('validating proxy: the client flow through it', () => {
     }
   });
 
+  it('a 400 that does not point at every problem of the body is the server problem (strict); the mock points at each', async () => {
+    const mock = await startMock();
+    const reference = await startReferenceServer(['wrong-type-pointer-root:createLotTransfer']);
+    const good = await startProxy(mock.url, 'strict');
+    const vague = await startProxy(reference.url, 'strict');
+    const body = JSON.stringify({ fk_lot_id: LOT, source_scancode: 'S', target_scancode: 'T', amount: 'two' });
+    try {
+      for (const [proxy, token] of [
+        [good, 'any-token'],
+        [vague, REFERENCE_TOKEN],
+      ] as const) {
+        const answer = await fetch(`${proxy.url}/goodsReception/rest/v1/lot-transfers/create`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body,
+        });
+        assert.equal(answer.status, 400);
+        await answer.arrayBuffer();
+      }
+      assert.deepEqual(await violationLines(good), ['client createLotTransfer request.body-schema body /amount']);
+      assert.deepEqual(await violationLines(vague), [
+        'client createLotTransfer request.body-schema body /amount',
+        'server createLotTransfer answer.error-pointers body /errors',
+      ]);
+    } finally {
+      await good.close();
+      await vague.close();
+      await reference.close();
+      await mock.close();
+    }
+  });
+
   it('at spec level only what the specification says is a client problem (an unknown member is not)', async () => {
     const mock = await startMock();
     const proxy = await startProxy(mock.url, 'spec');

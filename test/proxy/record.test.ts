@@ -4,12 +4,13 @@
  * orders identically; an answer that fails is not recorded and the log says why.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGoodsClient } from '../../client/index.js';
 import { REFERENCE_TOKEN, startReferenceServer } from '../../conformance/testing/reference-server.js';
 import { loadFixtures } from '../../contract/fixtures.js';
+import { FIXTURES_DIR } from '../../contract/paths.js';
 import { startMock } from '../../mock/testing.js';
 import { listen, sendJson } from '../support/http.js';
 import { startProxy } from './support.js';
@@ -92,5 +93,24 @@ describe('validating proxy: --record', () => {
     assert.deepEqual(files, ['WE%202026-0003.json']);
     const saved = JSON.parse(readFileSync(join(dir, files[0] ?? ''), 'utf8')) as typeof base;
     assert.equal(saved.order.customerId, 103, 'the newest answer');
+  });
+
+  it('refreshes a fixtures folder in place: an existing file of the order keeps its name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-record-'));
+    for (const name of readdirSync(FIXTURES_DIR)) copyFileSync(join(FIXTURES_DIR, name), join(dir, name));
+    const before = readdirSync(dir).sort();
+    const upstream = await startMock();
+    const proxy = await startProxy(upstream.url, 'spec', { recordDir: dir });
+    try {
+      assert.equal((await createGoodsClient({ baseUrl: proxy.url, token: 'tok-123456' }).getOrderInfo('WE 2026-0003')).status, 200);
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+    assert.deepEqual(readdirSync(dir).sort(), before, 'no second file for WE 2026-0003');
+    assert.ok(
+      proxy.lines.some((l) => l.includes(`recorded order "WE 2026-0003" → ${join(dir, 'WE-2026-0003.json')}`)),
+      proxy.lines.join('\n'),
+    );
   });
 });

@@ -95,6 +95,32 @@ describe('validating proxy: --record', () => {
     assert.equal(saved.order.customerId, 103, 'the newest answer');
   });
 
+  it('does not record an order whose lot ids belong to another recorded order (--fixtures would refuse the folder), and says why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-record-'));
+    const base = loadFixtures().orders.get('ORD-2026-0001');
+    assert.ok(base);
+    const upstream = await listen((req, res) => {
+      const number = decodeURIComponent((req.url ?? '').split('/').pop() ?? '');
+      sendJson(res, 200, { ...base, order: { ...base.order, orderNumber: number } });
+    });
+    const proxy = await startProxy(upstream.url, 'spec', { recordDir: dir });
+    try {
+      const client = createGoodsClient({ baseUrl: proxy.url, token: 'tok-123456' });
+      assert.equal((await client.getOrderInfo('A-1')).status, 200);
+      assert.equal((await client.getOrderInfo('B-2')).status, 200);
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+    assert.deepEqual(readdirSync(dir), ['A-1.json']);
+    assert.ok(
+      proxy.lines.some((l) => /B-2 not recorded: its lot \d+ is already a lot of recorded order "A-1"/.test(l)),
+      proxy.lines.join('\n'),
+    );
+    const fresh = await startMock({ fixturesDir: dir });
+    await fresh.close();
+  });
+
   it('refreshes a fixtures folder in place: an existing file of the order keeps its name', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'proxy-record-'));
     for (const name of readdirSync(FIXTURES_DIR)) copyFileSync(join(FIXTURES_DIR, name), join(dir, name));

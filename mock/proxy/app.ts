@@ -70,6 +70,9 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
   const judged = (exchange: ProxyExchange): void => {
     // CORS preflights and HEAD requests are HTTP's, not the contract's operations: forwarded, not judged.
     if (NOT_JUDGED.has(exchange.method.toUpperCase())) return;
+    // A path the contract does not have may be one of the server's further operations (the specification
+    // says they exist, unshown): forwarded, not judged.
+    if (!judge.pathInContract(exchange.target)) return;
     redactor.learnAuthorization(exchange.request.headers['authorization']);
     redactor.learnFromText(exchange.target);
     if (exchange.request.body.length > 0) redactor.learnFromText(exchange.request.body.subarray(0, 64 * 1024).toString('utf8'));

@@ -30,6 +30,8 @@ export interface Judge {
   judgeAt(exchange: ProxyExchange, level: Level): Violation[];
   /** The operation a request names (`unknown` when none). */
   operationOf(method: string, target: string): string;
+  /** Whether the request's path is one of the contract's (whatever the method). */
+  pathInContract(target: string): boolean;
   /** The judgments run at the judge's level: id, side, level, rule. */
   judgments: { id: string; side: string; level: Level; rule: string }[];
   /** The contract's operationIds. */
@@ -321,6 +323,9 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
     level,
     judge: (exchange) => judgeAt(exchange, level),
     judgeAt,
+    pathInContract(target) {
+      return route('GET', target).kind !== 'not-found';
+    },
     operationOf(method, target) {
       const routed = route(method, target);
       return routed.kind === 'operation' ? routed.operation.operationId : UNKNOWN_OPERATION;

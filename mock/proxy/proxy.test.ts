@@ -297,6 +297,28 @@ describe('validating proxy: what it judges', () => {
     }
   });
 
+  it('judges a wrong method on a contract path (client problem; the mock answers 405 + Allow as the profile says), not a path outside the contract', async () => {
+    const mock = await startMock();
+    const proxy = await proxyTo(mock.url, { level: 'strict' });
+    try {
+      const wrong = await fetch(`${proxy.url}${ORDER_PATH}ORD-2026-0001`, { method: 'DELETE', headers: AUTH });
+      assert.equal(wrong.status, 405);
+      await wrong.arrayBuffer();
+      const outside = await fetch(`${proxy.url}/actuator/health`, { headers: AUTH });
+      assert.equal(outside.status, 404);
+      await outside.arrayBuffer();
+      const seen = await snapshot(proxy);
+      assert.equal(seen.exchanges, 1, 'the path outside the contract is not judged');
+      assert.deepEqual(
+        seen.recent.flatMap((e) => e.violations.map((v) => `${v.side} ${v.operation} ${v.rule} ${v.in}`)),
+        ['client unknown request.known-operation method'],
+      );
+    } finally {
+      await proxy.close();
+      await mock.close();
+    }
+  });
+
   it('forwards CORS preflights and HEAD requests without judging them (they are HTTP, not operations)', async () => {
     const mock = await startMock();
     const proxy = await proxyTo(mock.url);

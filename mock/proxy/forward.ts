@@ -132,8 +132,23 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       });
       upstreamReq.on('response', (upstreamRes) => {
         const answerCapture = new Capture();
+        try {
+          res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, endToEnd(upstreamRes.rawHeaders));
+        } catch (error) {
+          // Node refuses to send a header or status line it parsed (it never should): a 502, not a crash.
+          upstreamRes.destroy();
+          options.log(
+            `proxy: ${req.method ?? '?'} ${target.slice(0, 200)}: the upstream's answer cannot be forwarded (${(error as Error).message})`,
+          );
+          fail(
+            problem(
+              'upstreamUnreachable',
+              `The proxied server ${upstream.origin} answered with a status line or headers that cannot be forwarded.`,
+            ),
+          );
+          return;
+        }
         answered = true;
-        res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, endToEnd(upstreamRes.rawHeaders));
         upstreamRes.on('data', (chunk: Buffer) => answerCapture.add(chunk));
         upstreamRes.pipe(res);
         upstreamRes.on('error', () => res.destroy());

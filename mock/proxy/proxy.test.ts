@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { readBody } from '../../test/support/http.js';
 import { startMock, AUTH, ORDER_PATH, rawRequest, TRANSFERS_PATH } from '../testing.js';
@@ -177,6 +177,25 @@ describe('validating proxy: the wire', () => {
       assert.equal((await snapshot(proxy)).total, 0, 'an unreachable upstream is no contract violation');
     } finally {
       await proxy.close();
+    }
+  });
+
+  it('an upstream that answers garbage (invalid HTTP) is answered 502 problem+json, and the proxy keeps running', async () => {
+    const garbage = createNetServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 200 O\u0001K\r\nContent-Length: 2\r\nX-A: b\u007fc\r\n\r\n{}'));
+    });
+    garbage.listen(0, '127.0.0.1');
+    await once(garbage, 'listening');
+    const proxy = await proxyTo(`http://127.0.0.1:${(garbage.address() as AddressInfo).port}`);
+    try {
+      const answer = await fetch(`${proxy.url}${ORDER_PATH}ORD-2026-0001`, { headers: AUTH });
+      assert.equal(answer.status, 502);
+      assert.equal(answer.headers.get('content-type'), 'application/problem+json');
+      await answer.arrayBuffer();
+      assert.equal((await fetch(`${proxy.url}/__mock/health`)).status, 200);
+    } finally {
+      await proxy.close();
+      garbage.close();
     }
   });
 

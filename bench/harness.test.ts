@@ -38,6 +38,8 @@ describe('bench/harness: runBench with tiny load (smoke)', function () {
     for (const ratio of report.load.ratios) {
       assert.ok(Number.isFinite(ratio.mockOverBare), `mock/bare for ${ratio.scenario}`);
       assert.ok(Number.isFinite(ratio.mockOverPrism), `mock/prism for ${ratio.scenario}`);
+      assert.ok(Number.isFinite(ratio.proxyOverBare), `proxy/bare for ${ratio.scenario}`);
+      assert.ok(Number.isFinite(ratio.proxyAddedP99Ms), `proxy added p99 for ${ratio.scenario}`);
     }
   });
 

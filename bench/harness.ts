@@ -24,7 +24,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   rounds: 3,
   transfers: 100_000,
   startupRuns: 3,
-  servers: ['mock', 'prism', 'bare'],
+  servers: ['mock', 'prism', 'bare', 'proxy'],
   conformance: true,
 };
 
@@ -85,7 +85,7 @@ async function loadPhase(
   const peakRss: Partial<Record<ServerId, number>> = {};
   try {
     for (const id of settings.servers) {
-      const server = await startServer(id, probe);
+      const server = await startServer(id, probe, servers.find((s) => s.id === 'bare')?.url);
       servers.push(server);
       log(`started ${id} at ${server.url} (pid ${server.child.pid})`);
     }
@@ -145,11 +145,19 @@ function ratiosOf(rows: readonly LoadRow[], scenarios: readonly Scenario[]): Sce
     rows.find((r) => r.scenario === scenario && r.server === server)?.okPerSec;
   const ratio = (a: number | undefined, b: number | undefined): number | null =>
     a === undefined || b === undefined || b <= 0 ? null : a / b;
-  return scenarios.map((s) => ({
-    scenario: s.id,
-    mockOverBare: ratio(perSec(s.id, 'mock'), perSec(s.id, 'bare')),
-    mockOverPrism: ratio(perSec(s.id, 'mock'), perSec(s.id, 'prism')),
-  }));
+  const p99 = (scenario: string, server: ServerId): number | undefined =>
+    rows.find((r) => r.scenario === scenario && r.server === server)?.p99Ms;
+  return scenarios.map((s) => {
+    const proxyP99 = p99(s.id, 'proxy');
+    const bareP99 = p99(s.id, 'bare');
+    return {
+      scenario: s.id,
+      mockOverBare: ratio(perSec(s.id, 'mock'), perSec(s.id, 'bare')),
+      mockOverPrism: ratio(perSec(s.id, 'mock'), perSec(s.id, 'prism')),
+      proxyOverBare: ratio(perSec(s.id, 'proxy'), perSec(s.id, 'bare')),
+      proxyAddedP99Ms: proxyP99 === undefined || bareP99 === undefined ? null : proxyP99 - bareP99,
+    };
+  });
 }
 
 async function startupPhase(settings: BenchSettings, probe: Scenario): Promise<Measured<StartupResult>> {

@@ -49,6 +49,10 @@ export interface ScenarioRatios {
   scenario: ScenarioId;
   mockOverBare: number | null;
   mockOverPrism: number | null;
+  /** The validating proxy in front of the bare server ÷ the bare server alone, req/s (absent in older reports). */
+  proxyOverBare?: number | null;
+  /** The proxy's p99 minus the bare server's, ms. */
+  proxyAddedP99Ms?: number | null;
 }
 
 export interface StartupResult {

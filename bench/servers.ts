@@ -1,7 +1,8 @@
 /**
- * The three servers under test, each started in its own child process on a free loopback port:
- * the mock (through its public API, `mock-server-child`), Prism's CLI (`prism mock`) and the bare
- * `node:http` server (`bare-server-child`).
+ * The servers under test, each started in its own child process on a free loopback port:
+ * the mock (through its public API, `mock-server-child`), Prism's CLI (`prism mock`), the bare
+ * `node:http` server (`bare-server-child`) and the validating proxy in front of that bare server
+ * (`proxy-server-child`).
  */
 import { join } from 'node:path';
 import { CONTRACT_YAML_PATH, PROJECT_ROOT } from '../contract/paths.js';
@@ -10,9 +11,10 @@ import { waitUntilAnswered } from './http-probe.js';
 import { benchEntry, startChild, waitForLine, type Child, type CommandLine } from './processes.js';
 import type { Scenario } from './scenarios.js';
 
-export type ServerId = 'mock' | 'prism' | 'bare';
+export type ServerId = 'mock' | 'prism' | 'bare' | 'proxy';
 
-export const SERVER_IDS: readonly ServerId[] = ['mock', 'prism', 'bare'];
+/** `proxy` is `goods-mock --proxy` in front of the bare server (started after it). */
+export const SERVER_IDS: readonly ServerId[] = ['mock', 'prism', 'bare', 'proxy'];
 
 /** A server under test. */
 export interface RunningServer {
@@ -50,7 +52,9 @@ export function startMockChild(args: string[] = []): Child {
  * Starts server `id` and waits until it is ready: for the mock and the bare server, until they print
  * their URL; for Prism, until it answers `probe` (it prints nothing at `-v error`).
  */
-export async function startServer(id: ServerId, probe: Scenario): Promise<RunningServer> {
+export async function startServer(id: ServerId, probe: Scenario, upstream?: string): Promise<RunningServer> {
+  if (id === 'proxy' && upstream === undefined)
+    throw new Error('the proxy needs the bare server to run in front of: list bare before proxy');
   if (id === 'prism') {
     const port = await freePort();
     const child = startChild('prism', prismCommand(port));
@@ -69,7 +73,12 @@ export async function startServer(id: ServerId, probe: Scenario): Promise<Runnin
     }
     return { id, url, child };
   }
-  const child = id === 'mock' ? startMockChild() : startChild('bare', benchEntry('bare-server-child'));
+  const child =
+    id === 'mock'
+      ? startMockChild()
+      : id === 'proxy'
+        ? startChild('proxy', benchEntry('proxy-server-child', ['--upstream', upstream ?? '']))
+        : startChild('bare', benchEntry('bare-server-child'));
   try {
     const url = await waitForLine(child, URL_LINE);
     return { id, url, child };

@@ -48,6 +48,8 @@ export function formatReport(report: BenchReport): string {
     'wrong/failed',
     'mock/bare',
     'mock/prism',
+    'proxy/bare',
+    'proxy +p99',
   ];
   const rows: string[][] = [header];
   for (const ratioRow of report.load.ratios) {
@@ -66,10 +68,12 @@ export function formatReport(report: BenchReport): string {
         wrong(row),
         row.server === 'mock' ? ratio(ratioRow.mockOverBare) : '',
         row.server === 'mock' ? ratio(ratioRow.mockOverPrism) : '',
+        row.server === 'proxy' ? ratio(ratioRow.proxyOverBare ?? null) : '',
+        row.server === 'proxy' && ratioRow.proxyAddedP99Ms != null ? `${num(ratioRow.proxyAddedP99Ms, 2)} ms` : '',
       ]);
     });
   }
-  out.push(columns(rows, [false, false, true, true, true, true, true, true, true, true, true, true]), '');
+  out.push(columns(rows, [false, false, true, true, true, true, true, true, true, true, true, true, true, true]), '');
 
   if (report.startup.status === 'measured') {
     const st = report.startup.value;

@@ -3,7 +3,9 @@
  * value is a UsageError whose message names the option and the fix; the CLI exits 2 with it.
  */
 import { parseArgs } from 'node:util';
+import { isLevel } from '../contract/levels.js';
 import { DEFAULT_CONFIG, type MockConfig } from './config.js';
+import { DEFAULT_PROXY, type ProxyConfig } from './proxy/config.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -34,6 +36,15 @@ Options:
                                 connections (default 67108864 = 64 MiB)
   --max-connections N           open connections (default 1024)
   --quiet              no log line per request
+  --proxy URL          validating proxy: forward every API request to URL, answer unchanged, judge each exchange
+                       against the contract (violations: log, GET /__mock/violations, dashboard, reports)
+  --level L            with --proxy: spec (default; only what the specification says) or strict (plus the profile)
+  --record DIR         with --proxy: write every order-info answer that passes the strict judgments to DIR as a
+                       fixture file for --fixtures (one file per order number, newest answer wins)
+  --output DIR         with --proxy: where the JSON and JUnit reports go on stop and on POST /__mock/report
+                       (default reports; files proxy-report.json, proxy-junit.xml)
+  --keep N             with --proxy: latest exchanges with violations kept for /__mock/violations (default 50)
+  --proxy-timeout MS   with --proxy: wait this long for the upstream's answer, then 504 (default 30000)
   -h, --help           show this help
 
 Exit status: 0 after a clean stop (SIGINT/SIGTERM), 1 when the mock cannot start (invalid fixture,
@@ -58,6 +69,12 @@ const OPTIONS = {
   'max-body-bytes-in-flight': { type: 'string' },
   'max-connections': { type: 'string' },
   quiet: { type: 'boolean' },
+  proxy: { type: 'string' },
+  level: { type: 'string' },
+  record: { type: 'string' },
+  output: { type: 'string' },
+  keep: { type: 'string' },
+  'proxy-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -162,7 +179,52 @@ export function parseMockArgs(args: string[], env: Record<string, string | undef
     config.maxBodyBytesInFlight = integer('max-body-bytes-in-flight', values['max-body-bytes-in-flight'], 1024, 64 * GiB);
   if (values['max-connections'] !== undefined) config.maxConnections = integer('max-connections', values['max-connections'], 1, 1_000_000);
   if (values.quiet) config.quiet = true;
+  const proxy = proxyConfig(values);
+  if (proxy) config.proxy = proxy;
   return { kind: 'run', config };
+}
+
+const PROXY_ONLY = ['level', 'record', 'output', 'keep', 'proxy-timeout'] as const;
+const MOCK_ONLY = ['fixtures', 'state-file', 'latency', 'token', 'reject-token', 'max-sessions'] as const;
+
+/** The `--proxy` options (undefined without --proxy; the proxy-only options without it are a UsageError). */
+function proxyConfig(
+  values: Partial<Record<'proxy' | (typeof PROXY_ONLY)[number], string> & Record<(typeof MOCK_ONLY)[number], string | string[]>>,
+): ProxyConfig | undefined {
+  if (values.proxy !== undefined) {
+    // Options of the mock's own handlers would silently do nothing in front of a real server.
+    const inert = MOCK_ONLY.find((name) => values[name] !== undefined);
+    if (inert) throw new UsageError(`--${inert} has no effect with --proxy (the upstream answers); leave it out`);
+  }
+  if (values.proxy === undefined) {
+    const stray = PROXY_ONLY.find((name) => values[name] !== undefined);
+    if (stray) throw new UsageError(`--${stray} works only with --proxy URL (the validating proxy)`);
+    return undefined;
+  }
+  let upstream: URL;
+  try {
+    upstream = new URL(values.proxy);
+  } catch {
+    throw new UsageError(`--proxy needs an absolute http(s) URL such as https://staging.example, not "${values.proxy}"`);
+  }
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') {
+    throw new UsageError(`--proxy needs an http:// or https:// URL, not "${upstream.protocol}"`);
+  }
+  if (upstream.search !== '' || upstream.hash !== '') throw new UsageError('--proxy takes a base URL without query or fragment');
+  const level = values.level ?? DEFAULT_PROXY.level;
+  if (!isLevel(level)) throw new UsageError(`--level must be spec or strict, not "${level}"`);
+  const config: ProxyConfig = { ...DEFAULT_PROXY, upstream: values.proxy, level };
+  if (values.record !== undefined) {
+    if (values.record === '') throw new UsageError('--record needs a folder');
+    config.recordDir = values.record;
+  }
+  if (values.output !== undefined) {
+    if (values.output === '') throw new UsageError('--output needs a folder');
+    config.outputDir = values.output;
+  }
+  if (values.keep !== undefined) config.keep = integer('keep', values.keep, 1, 10_000);
+  if (values['proxy-timeout'] !== undefined) config.timeoutMs = integer('proxy-timeout', values['proxy-timeout'], 1, 600_000);
+  return config;
 }
 
 /** The token shown in the start-up curl line. */

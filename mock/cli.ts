@@ -3,6 +3,14 @@
 import { exampleToken, HELP, parseMockArgs, UsageError } from './cli-args.js';
 import { createMockServer } from './server.js';
 
+/** The upstream URL without userinfo (a password never reaches the terminal). */
+function proxyTarget(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href;
+}
+
 async function main(): Promise<void> {
   let command;
   try {
@@ -26,15 +34,26 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const first = server.orderNumbers[0] ?? 'ORD-2026-0001';
-  process.stdout.write(
-    [
-      `goods-mock listening on ${server.url}`,
-      `Fixture orders: ${server.orderNumbers.join(', ')}`,
-      `Try: curl -H 'Authorization: Bearer ${exampleToken(command.config)}' ${server.url}/manualProduction/rest/v1/orders/info/${encodeURIComponent(first)}`,
-      `State: ${server.url}/__mock/lot-transfers, ${server.url}/__mock/test-samples; dashboard ${server.url}/__mock/`,
-      '',
-    ].join('\n'),
-  );
+  const proxy = command.config.proxy;
+  if (proxy) {
+    process.stdout.write(
+      [
+        `goods-mock proxying ${server.url} to ${proxyTarget(proxy.upstream)} (judged at the ${proxy.level} level)`,
+        `Violations: ${server.url}/__mock/violations; dashboard ${server.url}/__mock/; reports into ${proxy.outputDir} on stop and on POST ${server.url}/__mock/report`,
+        ...(proxy.recordDir !== undefined ? [`Recording order-info answers that pass the strict judgments into ${proxy.recordDir}`] : []),
+        '',
+      ].join('\n'),
+    );
+  } else
+    process.stdout.write(
+      [
+        `goods-mock listening on ${server.url}`,
+        `Fixture orders: ${server.orderNumbers.join(', ')}`,
+        `Try: curl -H 'Authorization: Bearer ${exampleToken(command.config)}' ${server.url}/manualProduction/rest/v1/orders/info/${encodeURIComponent(first)}`,
+        `State: ${server.url}/__mock/lot-transfers, ${server.url}/__mock/test-samples; dashboard ${server.url}/__mock/`,
+        '',
+      ].join('\n'),
+    );
   const stop = (signal: string) => {
     process.stderr.write(`goods-mock: ${signal}, stopping\n`);
     server.close().then(

@@ -34,6 +34,10 @@ export const PROBLEMS = {
   busy: { type: `${BASE}mock-busy`, status: 503, title: 'The mock is at a limit of concurrent work' },
   storeUnavailable: { type: `${BASE}store-unavailable`, status: 503, title: "The mock's shared store is unreachable" },
   notDurable: { type: `${BASE}state-not-durable`, status: 503, title: 'The create could not be saved durably' },
+  /** `--proxy` mode: the proxied (upstream) server refused the connection or broke it before answering. */
+  upstreamUnreachable: { type: `${BASE}upstream-unreachable`, status: 502, title: 'The proxied server cannot be reached' },
+  /** `--proxy` mode: the proxied server sent no answer in time. */
+  upstreamTimeout: { type: `${BASE}upstream-timeout`, status: 504, title: 'The proxied server did not answer in time' },
 } as const satisfies Record<string, ProblemKind>;
 
 export type ProblemName = keyof typeof PROBLEMS;

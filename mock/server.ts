@@ -50,7 +50,8 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 /** Starts the mock. Rejects (with a message naming the file and what to fix) when it cannot start. */
 export async function createMockServer(partial: Partial<MockConfig> = {}): Promise<MockServer> {
   const config = resolveConfig(partial);
-  const app = await createMockApp(config);
+  // `--proxy URL`: the validating proxy (mock/proxy/) in place of the mock's own handlers; loaded only then.
+  const app = config.proxy ? await (await import('./proxy/app.js')).createProxyApp(config, config.proxy) : await createMockApp(config);
   const headersTimeout = config.headersTimeoutMs ?? SERVER_LIMITS.headersTimeoutMs;
   const keepAliveTimeout = config.keepAliveTimeoutMs ?? SERVER_LIMITS.keepAliveTimeoutMs;
   const server = createServer(

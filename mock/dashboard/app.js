@@ -214,6 +214,89 @@
     }
   }
 
+  // ---- contract violations (only with goods-mock --proxy), polled ---------------------------
+
+  let shownViolations = '';
+
+  function renderViolations(report) {
+    const text = JSON.stringify(report);
+    if (text === shownViolations) return;
+    shownViolations = text;
+    $('violations-count').textContent = `(${report.total})`;
+    $('violations-summary').textContent =
+      `Proxy to ${report.upstream}, ${report.level} level: ${report.exchanges} exchanges judged, ` +
+      `${report.total} violations (${report.client} by clients, ${report.server} by the server).`;
+    const rules = Object.entries(report.byRule).map(([rule, count]) => {
+      const row = el('tr');
+      row.dataset.rule = rule;
+      row.append(el('td', rule), el('td', count));
+      return row;
+    });
+    $('violations-rules').tBodies[0].replaceChildren(...rules);
+    const rows = [];
+    for (const exchange of report.recent) {
+      for (const v of exchange.violations) {
+        const row = el('tr', undefined, v.side);
+        row.dataset.seq = exchange.seq;
+        const where = v.in === 'body' ? `body ${v.pointer || '(whole body)'}` : v.in === 'header' ? `header ${v.pointer}` : v.in;
+        for (const value of [exchange.seq, `${exchange.method} ${exchange.target}`, exchange.status, v.side, v.rule, where, v.reason])
+          row.append(el('td', value));
+        rows.push(row);
+      }
+    }
+    $('violations-recent').tBodies[0].replaceChildren(...rows);
+    $('violations-empty').hidden = report.total > 0;
+  }
+
+  async function pollViolations() {
+    try {
+      const response = await fetch('/__mock/violations');
+      if (!response.ok) throw new Error(await describe(response));
+      renderViolations(await response.json());
+      $('health').textContent = 'up';
+      $('health').className = 'badge ok';
+      $('refreshed').textContent = new Date().toLocaleTimeString();
+    } catch (error) {
+      $('health').textContent = error instanceof TypeError ? 'unreachable' : 'error';
+      $('health').className = 'badge bad';
+    } finally {
+      setTimeout(pollViolations, POLL_MS);
+    }
+  }
+
+  async function writeReport() {
+    const headers = {};
+    const admin = $('admin-token').value.trim();
+    if (admin) headers.Authorization = `Bearer ${admin}`;
+    try {
+      const response = await fetch('/__mock/report', { method: 'POST', headers });
+      if (response.ok) say(`Reports written: ${(await response.json()).files.join(', ')}`, 'ok');
+      else say(`Reports refused: ${await describe(response)}`, 'error');
+    } catch (error) {
+      say(`Reports failed: ${error.message}`, 'error');
+    }
+  }
+
+  /**
+   * In proxy mode (GET /__mock/health says so) the violations panel is shown and polled; the mock's own
+   * panels (fixture orders, recorded transfers and samples, sessions) do not apply and are hidden.
+   */
+  async function detectProxy() {
+    try {
+      const health = await (await fetch('/__mock/health')).json();
+      if (health.mode !== 'proxy') return false;
+    } catch {
+      return false;
+    }
+    $('violations-panel').hidden = false;
+    for (const id of ['orders-title', 'transfers-title', 'samples-title']) $(id).parentElement.hidden = true;
+    for (const id of ['reset', 'reload-orders']) $(id).hidden = true;
+    $('session').parentElement.hidden = true;
+    $('write-report').addEventListener('click', () => void writeReport());
+    void pollViolations();
+    return true;
+  }
+
   // ---- controls -----------------------------------------------------------------------------
 
   async function reset() {
@@ -294,7 +377,10 @@
     }
   }
 
-  void loadOrders();
-  void poll();
+  void detectProxy().then((proxy) => {
+    if (proxy) return;
+    void loadOrders();
+    void poll();
+  });
   void reference();
 })();

@@ -1,0 +1,181 @@
+/**
+ * `goods-mock --proxy URL`: the same bin, dashboard and `/__mock`, but every API request is forwarded
+ * to URL and its answer returned unchanged (forward.ts); each exchange is then judged (judge.ts) and
+ * its violations logged (one line each), counted and kept (violations.ts), optionally recorded as a
+ * fixture (recorder.ts); the reports are written on stop and on `POST /__mock/report` (report.ts).
+ * Nothing is recorded in the mock's own state. Judging runs after the answer was sent.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readContract } from '../../contract/document.js';
+import { CONTRACT_JSON_PATH } from '../../contract/paths.js';
+import { ADMIN_PREFIX } from '../admin.js';
+import type { MockApp } from '../app.js';
+import type { MockConfig } from '../config.js';
+import { applyCors, isPreflight, preflightHeaders } from '../cors.js';
+import { isDashboardPath, serveDashboard } from '../dashboard.js';
+import { problem, ProblemError, PROBLEMS } from '../problems.js';
+import { sendEmpty, sendJson, sendProblem } from '../respond.js';
+import type { ProxyConfig } from './config.js';
+import type { ProxyExchange, Violation } from './exchange.js';
+import { createForwarder } from './forward.js';
+import { createJudge } from './judge.js';
+import { Recorder } from './recorder.js';
+import { printable, Redactor } from './redact.js';
+import { writeReports } from './report.js';
+import { ViolationLog } from './violations.js';
+
+const VIOLATIONS_PATH = `${ADMIN_PREFIX}/violations`;
+const REPORT_PATH = `${ADMIN_PREFIX}/report`;
+const HEALTH_PATH = `${ADMIN_PREFIX}/health`;
+const NOT_JUDGED = new Set(['OPTIONS', 'HEAD']);
+
+/** The upstream URL without userinfo (for logs, reports and the dashboard). */
+export function publicUrl(url: URL): string {
+  const copy = new URL(url.href);
+  copy.username = '';
+  copy.password = '';
+  return copy.href.replace(/\/$/, '');
+}
+
+/** One log line per violation: side, operation, rule, where, reason (and the request it came from). */
+export function violationLine(v: Violation, exchange: ProxyExchange, redactor: Redactor): string {
+  const where = v.in === 'body' ? `body ${v.pointer === '' ? '""' : v.pointer}` : v.in === 'header' ? `header ${v.pointer}` : v.in;
+  const target = redactor.text(exchange.target).slice(0, 120);
+  return printable(
+    redactor.text(
+      `proxy: ${v.side} violation ${v.operation} ${v.rule} [${v.level}] ${where}: ${v.reason} (${exchange.method} ${target} → ${exchange.answer.status})`,
+    ),
+  );
+}
+
+export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<MockApp> {
+  const log = config.log;
+  const upstream = new URL(proxy.upstream);
+  const redactor = new Redactor();
+  if (upstream.password !== '') redactor.learn(decodeURIComponent(upstream.password));
+  const document = readContract(config.contractPath ?? CONTRACT_JSON_PATH);
+  const judge = createJudge(document, proxy.level);
+  const violations = new ViolationLog({
+    level: proxy.level,
+    upstream: publicUrl(upstream),
+    keep: proxy.keep,
+    bodyChars: proxy.bodyChars,
+    redactor,
+  });
+  const recorder = proxy.recordDir !== undefined ? new Recorder({ dir: proxy.recordDir, judge, redactor, log }) : undefined;
+  const forwarder = createForwarder({ upstream, timeoutMs: proxy.timeoutMs, log: (line) => log(printable(redactor.text(line))) });
+  const report = () =>
+    writeReports({ dir: proxy.outputDir, violations, judge, redactor, upstream: publicUrl(upstream), recorded: recorder?.recorded ?? 0 });
+
+  const judged = (exchange: ProxyExchange): void => {
+    // CORS preflights and HEAD requests are HTTP's, not the contract's operations: forwarded, not judged.
+    if (NOT_JUDGED.has(exchange.method.toUpperCase())) return;
+    // A path the contract does not have may be one of the server's further operations (the specification
+    // says they exist, unshown): forwarded, not judged.
+    if (!judge.pathInContract(exchange.target)) return;
+    redactor.learnAuthorization(exchange.request.headers['authorization']);
+    redactor.learnFromText(exchange.target);
+    if (exchange.request.body.length > 0) redactor.learnFromText(exchange.request.body.subarray(0, 64 * 1024).toString('utf8'));
+    const operation = judge.operationOf(exchange.method, exchange.target);
+    let found: Violation[];
+    try {
+      found = judge.judge(exchange);
+      violations.add(exchange, operation, found);
+      recorder?.consider(exchange, operation);
+    } catch (error) {
+      log(
+        `proxy: internal error while judging ${printable(exchange.method)} ${printable(redactor.text(exchange.target)).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`,
+      );
+      return;
+    }
+    for (const v of found) log(violationLine(v, exchange, redactor));
+  };
+
+  const admin = async (req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> => {
+    const method = req.method ?? 'GET';
+    if (pathname === HEALTH_PATH) {
+      if (method === 'OPTIONS')
+        return sendEmpty(res, 204, { ...(isPreflight(req) ? preflightHeaders(['GET']) : {}), Allow: 'GET, OPTIONS' });
+      if (method !== 'GET') throw problem('methodNotAllowed', `${pathname} allows only GET.`, undefined, { Allow: 'GET' });
+      return sendJson(res, 200, { status: 'ok', mode: 'proxy', level: proxy.level, upstream: publicUrl(upstream) });
+    }
+    if (pathname === VIOLATIONS_PATH || pathname === REPORT_PATH) {
+      const allow = pathname === VIOLATIONS_PATH ? 'GET' : 'POST';
+      if (method === 'OPTIONS')
+        return sendEmpty(res, 204, { ...(isPreflight(req) ? preflightHeaders([allow]) : {}), Allow: `${allow}, OPTIONS` });
+      if (method !== allow) throw problem('methodNotAllowed', `${pathname} allows only ${allow}.`, undefined, { Allow: allow });
+      if (pathname === VIOLATIONS_PATH) return sendJson(res, 200, violations.snapshot());
+      if (config.adminToken !== undefined && req.headers.authorization !== `Bearer ${config.adminToken}`) {
+        throw problem(
+          'unauthorized',
+          `POST ${REPORT_PATH} needs "Authorization: Bearer <admin token>" (the --admin-token of this mock).`,
+          undefined,
+          {
+            'WWW-Authenticate': 'Bearer realm="goods-mock-admin"',
+          },
+        );
+      }
+      await recorder?.flush();
+      const files = await report();
+      return sendJson(res, 200, { files, total: violations.snapshot().total });
+    }
+    if (isDashboardPath(pathname)) {
+      if (!serveDashboard(req, res, config.contractPath !== undefined ? { contractPath: config.contractPath } : {})) {
+        throw problem('notFound', 'The dashboard is not available in this build.');
+      }
+      return;
+    }
+    throw problem(
+      'notFound',
+      `In proxy mode ${ADMIN_PREFIX} has ${[HEALTH_PATH, VIOLATIONS_PATH, REPORT_PATH].join(', ')} and the dashboard (${ADMIN_PREFIX}/); nothing is recorded here, so there is no ${printable(pathname).slice(0, 200)}.`,
+    );
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const started = performance.now();
+    const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    const isAdmin = pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`);
+    if (!config.quiet) {
+      res.on('finish', () => {
+        const line = `${req.method ?? '?'} ${redactor.text(req.url ?? '').slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`;
+        log(printable(isAdmin ? line : `${line} (proxied)`));
+      });
+    }
+    if (isAdmin) {
+      applyCors(req, res, { origins: config.corsOrigins });
+      admin(req, res, pathname).catch((error: unknown) => {
+        if (error instanceof ProblemError) return sendProblem(res, error);
+        log(`proxy: internal error on ${printable(pathname).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+        sendProblem(
+          res,
+          new ProblemError(PROBLEMS.internal, 'The proxy failed unexpectedly on this request; it was logged and the proxy keeps running.'),
+        );
+      });
+      return;
+    }
+    forwarder.forward(req, res, judged);
+  };
+
+  let closing: Promise<void> | undefined;
+  return Promise.resolve({
+    handle,
+    orderNumbers: [],
+    lotIds: [],
+    prismOperations: [],
+    close() {
+      closing ??= (async () => {
+        forwarder.close();
+        await recorder?.flush();
+        try {
+          const files = await report();
+          log(
+            `proxy: ${violations.snapshot().total} violation(s) in ${violations.snapshot().exchanges} exchange(s); reports: ${files.join(', ')}`,
+          );
+        } catch (error) {
+          log(`proxy: cannot write the reports into ${proxy.outputDir}: ${(error as Error).message}`);
+        }
+      })();
+      return closing;
+    },
+  });
+}

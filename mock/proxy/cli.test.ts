@@ -1,0 +1,143 @@
+/**
+ * `goods-mock --proxy`: the options parsed into the typed config (bad values refused with the option
+ * named), and the real CLI in a child process: banner, one log line per violation, reports written on
+ * POST /__mock/report and on SIGTERM (exit 0), no credential in any output.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../contract/paths.js';
+import { parseMockArgs, UsageError } from '../cli-args.js';
+import { startMock } from '../testing.js';
+import { DEFAULT_PROXY, REPORT_FILES } from './config.js';
+
+describe('goods-mock --proxy: options', () => {
+  it('parses --proxy and its options into the config, with the defaults', () => {
+    assert.deepEqual(parseMockArgs(['--proxy', 'https://staging.example/api']), {
+      kind: 'run',
+      config: { proxy: { ...DEFAULT_PROXY, upstream: 'https://staging.example/api' } },
+    });
+    assert.deepEqual(
+      parseMockArgs([
+        '--proxy',
+        'http://127.0.0.1:8080',
+        '--level',
+        'strict',
+        '--record',
+        'rec',
+        '--output',
+        'out',
+        '--keep',
+        '7',
+        '--proxy-timeout',
+        '900',
+        '--port',
+        '0',
+      ]),
+      {
+        kind: 'run',
+        config: {
+          port: 0,
+          proxy: {
+            ...DEFAULT_PROXY,
+            upstream: 'http://127.0.0.1:8080',
+            level: 'strict',
+            recordDir: 'rec',
+            outputDir: 'out',
+            keep: 7,
+            timeoutMs: 900,
+          },
+        },
+      },
+    );
+  });
+
+  it('refuses bad values, and the proxy options without --proxy, naming the option', () => {
+    const cases: [string[], RegExp][] = [
+      [['--proxy', 'staging.example'], /--proxy needs an absolute http\(s\) URL/],
+      [['--proxy', 'ftp://x.example'], /--proxy needs an http:\/\/ or https:\/\/ URL/],
+      [['--proxy', 'http://x.example/?a=1'], /without query/],
+      [['--proxy', 'http://x.example', '--level', 'lax'], /--level must be spec or strict/],
+      [['--proxy', 'http://x.example', '--keep', '0'], /--keep must be a whole number from 1/],
+      [['--proxy', 'http://x.example', '--record', ''], /--record needs a folder/],
+      [['--level', 'strict'], /--level works only with --proxy/],
+      [['--proxy', 'http://x.example', '--state-file', 's.jsonl'], /--state-file has no effect with --proxy/],
+      [['--proxy', 'http://x.example', '--token', 'abc'], /--token has no effect with --proxy/],
+      [['--record', 'x'], /--record works only with --proxy/],
+    ];
+    for (const [args, pattern] of cases) {
+      assert.throws(
+        () => parseMockArgs(args),
+        (error: Error) => error instanceof UsageError && pattern.test(error.message),
+        args.join(' '),
+      );
+    }
+  });
+});
+
+describe('goods-mock --proxy: the CLI', function () {
+  this.timeout(30_000);
+
+  it('logs each violation, writes the reports on POST /__mock/report and on SIGTERM, and never prints the credential', async () => {
+    const upstream = await startMock();
+    const output = mkdtempSync(join(tmpdir(), 'proxy-cli-'));
+    const secret = 'cli-Secret-Token-9';
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(PROJECT_ROOT, 'mock', 'cli.ts'),
+        '--port',
+        '0',
+        '--proxy',
+        `http://user:${secret}@${upstream.url.slice(7)}`,
+        '--level',
+        'strict',
+        '--output',
+        output,
+      ],
+      { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const exited = once(child, 'exit');
+    try {
+      const deadline = Date.now() + 20_000;
+      let url: string | undefined;
+      while (url === undefined && Date.now() < deadline) {
+        url = /proxying (http:\/\/\S+)/.exec(out)?.[1];
+        if (url === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.ok(url, `banner: ${out} ${err}`);
+      const answer = await fetch(`${url}/goodsReception/rest/v1/test-samples/create`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ fk_lot_id: 2001, fk_user_id: 0, token: secret }),
+      });
+      assert.equal(answer.status, 400);
+      await answer.arrayBuffer();
+      const report = await fetch(`${url}/__mock/report`, { method: 'POST' });
+      assert.equal(report.status, 200);
+      const written = JSON.parse(readFileSync(join(output, REPORT_FILES.json), 'utf8')) as { counts: { failed: number } };
+      assert.ok(written.counts.failed > 0);
+      child.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      assert.equal(code, 0, err);
+      assert.match(err, /client violation createTestSample request\.body-schema \[strict\] body \/fk_user_id: must be >= 1/);
+      assert.match(err, /client violation createTestSample request\.body-schema \[strict\] body \/token: is not a member/);
+      const json = readFileSync(join(output, REPORT_FILES.json), 'utf8');
+      const junit = readFileSync(join(output, REPORT_FILES.junit), 'utf8');
+      assert.match(junit, /<testsuites /);
+      for (const text of [out, err, json, junit]) assert.ok(!text.includes(secret), 'no credential in the output');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await upstream.close();
+    }
+  });
+});

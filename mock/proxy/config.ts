@@ -1,0 +1,30 @@
+/** The configuration of `goods-mock --proxy URL` (part of MockConfig; parsed by mock/cli-args.ts). */
+import type { Level } from '../../contract/levels.js';
+
+export interface ProxyConfig {
+  /** The server every API request is forwarded to, e.g. `https://staging.example/api` (a path prefix is kept). */
+  upstream: string;
+  /** The judgments applied: `spec` (only what the specification says) or `strict` (plus the profile). */
+  level: Level;
+  /** `--record DIR`: where order-info answers that pass the strict judgments are written as fixtures. */
+  recordDir?: string;
+  /** `--output DIR`: where the JSON and JUnit reports are written (on stop and on POST /__mock/report). */
+  outputDir: string;
+  /** Exchanges with violations kept for `GET /__mock/violations` (the latest ones). */
+  keep: number;
+  /** Characters of each body kept in those exchanges. */
+  bodyChars: number;
+  /** Most time to wait for the upstream's answer (then 504). */
+  timeoutMs: number;
+}
+
+export const DEFAULT_PROXY: Omit<ProxyConfig, 'upstream'> = {
+  level: 'spec',
+  outputDir: 'reports',
+  keep: 50,
+  bodyChars: 2048,
+  timeoutMs: 30_000,
+};
+
+/** The report files written into `outputDir`. */
+export const REPORT_FILES = { json: 'proxy-report.json', junit: 'proxy-junit.xml' } as const;

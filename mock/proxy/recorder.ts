@@ -1,0 +1,145 @@
+/**
+ * `--record DIR`: every order-info answer that passes the strict judgments is written to DIR as a
+ * fixture file for `--fixtures` (the answer's JSON, pretty-printed, nothing else: no header, no
+ * credential). One file per order number: a newer answer overwrites it (an existing file of the same
+ * order keeps its name, so the repository's fixtures folder can be refreshed in place). An answer that
+ * fails a judgment, contains a credential the proxy has seen, or reuses a lot id of another recorded
+ * order (`--fixtures` refuses that) is not written, and the log says why. Writes are atomic
+ * (temporary file, then rename) and one at a time per order.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isObject, type JsonValue } from '../../contract/document.js';
+import type { ProxyExchange } from './exchange.js';
+import type { Judge, OrderLinks } from './judge.js';
+import { printable, REDACTED, type Redactor } from './redact.js';
+
+/** A file name for an order number: percent-encoded (so distinct numbers never share a file), at most ~200 characters. */
+export function fixtureFileName(orderNumber: string): string {
+  const safe = encodeURIComponent(orderNumber).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const name = safe.length > 180 ? `${safe.slice(0, 160)}-${createHash('sha256').update(orderNumber).digest('hex').slice(0, 16)}` : safe;
+  return `${name}.json`;
+}
+
+/** The order number of an order-info answer and its lot ids (members named by the contract, see OrderLinks). */
+function describe(value: JsonValue, links: OrderLinks): { orderNumber: string; lots: number[] } | undefined {
+  if (!isObject(value) || links.orderMember === undefined || links.orderNumberMember === undefined) return undefined;
+  const order = value[links.orderMember];
+  const orderNumber = isObject(order) ? order[links.orderNumberMember] : undefined;
+  if (typeof orderNumber !== 'string') return undefined;
+  const lots: number[] = [];
+  for (const member of Object.values(value)) {
+    if (!Array.isArray(member)) continue;
+    for (const item of member) {
+      const id = isObject(item) ? item[links.idMember] : undefined;
+      if (
+        typeof id === 'number' &&
+        links.lotNumberMember !== undefined &&
+        isObject(item) &&
+        typeof item[links.lotNumberMember] === 'string'
+      )
+        lots.push(id);
+    }
+  }
+  return { orderNumber, lots };
+}
+
+export interface RecorderOptions {
+  dir: string;
+  judge: Judge;
+  redactor: Redactor;
+  log: (line: string) => void;
+}
+
+export class Recorder {
+  /** Order number → file name in the folder. */
+  private readonly files = new Map<string, string>();
+  /** Lot id → order number, over the folder's files. */
+  private readonly lotOwners = new Map<number, string>();
+  private readonly lotsOf = new Map<string, number[]>();
+  private readonly writing = new Map<string, Promise<void>>();
+  /** Orders written since the start. */
+  recorded = 0;
+
+  constructor(private readonly options: RecorderOptions) {
+    mkdirSync(options.dir, { recursive: true });
+    for (const name of readdirSync(options.dir).filter((n) => n.endsWith('.json'))) {
+      try {
+        const found = describe(JSON.parse(readFileSync(join(options.dir, name), 'utf8')) as JsonValue, options.judge.links);
+        if (found) this.remember(found.orderNumber, name, found.lots);
+      } catch {
+        // not a fixture: left alone
+      }
+    }
+  }
+
+  private remember(orderNumber: string, file: string, lots: number[]): void {
+    for (const lot of this.lotsOf.get(orderNumber) ?? []) if (this.lotOwners.get(lot) === orderNumber) this.lotOwners.delete(lot);
+    this.files.set(orderNumber, file);
+    this.lotsOf.set(orderNumber, lots);
+    for (const lot of lots) this.lotOwners.set(lot, orderNumber);
+  }
+
+  /** Looks at one exchange; records it when it is a 2xx order-info answer that passes the strict judgments. */
+  consider(exchange: ProxyExchange, operation: string): void {
+    if (operation !== this.options.judge.links.orderInfoOperation || exchange.answer.status < 200 || exchange.answer.status > 299) return;
+    const label = `proxy: record: ${printable(this.options.redactor.text(exchange.target)).slice(0, 200)}`;
+    const problems = this.options.judge.judgeAt(exchange, 'strict').filter((v) => v.side === 'server');
+    if (problems.length > 0) {
+      const why = problems.map((v) => `${v.rule} ${v.in}${v.pointer === '' ? '' : ` ${v.pointer}`}: ${v.reason}`).join('; ');
+      this.options.log(`${label} not recorded: the answer fails the strict judgments (${printable(this.options.redactor.text(why))})`);
+      return;
+    }
+    if (!exchange.answer.complete) {
+      this.options.log(`${label} not recorded: the answer is larger than the proxy keeps`);
+      return;
+    }
+    let value: JsonValue;
+    try {
+      value = JSON.parse(exchange.answer.body.toString('utf8')) as JsonValue;
+    } catch {
+      this.options.log(`${label} not recorded: the answer could not be read as JSON (compressed?)`);
+      return;
+    }
+    const text = `${JSON.stringify(value, null, 2)}\n`;
+    if (this.options.redactor.text(text) !== text && this.options.redactor.text(text).includes(REDACTED)) {
+      this.options.log(`${label} not recorded: the answer contains a credential`);
+      return;
+    }
+    const found = describe(value, this.options.judge.links);
+    if (!found) return;
+    const clash = found.lots.find((lot) => (this.lotOwners.get(lot) ?? found.orderNumber) !== found.orderNumber);
+    if (clash !== undefined) {
+      this.options.log(
+        `${label} not recorded: its lot ${clash} is already a lot of recorded order ${JSON.stringify(this.lotOwners.get(clash))} (--fixtures needs lot ids unique across orders)`,
+      );
+      return;
+    }
+    const file = this.files.get(found.orderNumber) ?? fixtureFileName(found.orderNumber);
+    this.remember(found.orderNumber, file, found.lots);
+    const previous = this.writing.get(found.orderNumber) ?? Promise.resolve();
+    const next = previous
+      .then(async () => {
+        const path = join(this.options.dir, file);
+        const temporary = `${path}.${process.pid}.tmp`;
+        await writeFile(temporary, text);
+        await rename(temporary, path);
+        this.recorded++;
+        this.options.log(`proxy: recorded order ${JSON.stringify(found.orderNumber)} → ${path}`);
+      })
+      .catch((error: unknown) => {
+        this.options.log(`${label} not recorded: ${(error as Error).message}`);
+      })
+      .finally(() => {
+        if (this.writing.get(found.orderNumber) === next) this.writing.delete(found.orderNumber);
+      });
+    this.writing.set(found.orderNumber, next);
+  }
+
+  /** Waits for the writes under way. */
+  async flush(): Promise<void> {
+    await Promise.all([...this.writing.values()]);
+  }
+}

@@ -16,6 +16,8 @@ export interface AdminContext {
   state: MockState;
   journal?: Journal;
   orderNumbers: string[];
+  /** The fixture lots (valid `fk_lot_id` values), answered by `GET /__mock/lots`. */
+  lots: { id: number; lotNumber: string; orderNumber: string }[];
   /** The recorded resources, by their listing name (`lot-transfers`, `test-samples`). */
   resources: string[];
   adminToken?: string;
@@ -28,7 +30,7 @@ export interface AdminContext {
 export function adminAllowed(ctx: AdminContext, pathname: string): string[] | undefined {
   if (isDashboardPath(pathname)) return ['GET', 'HEAD'];
   const rest = pathname.slice(ADMIN_PREFIX.length);
-  if (rest === '/health' || rest === '/orders' || ctx.resources.some((r) => rest === `/${r}`)) return ['GET'];
+  if (rest === '/health' || rest === '/orders' || rest === '/lots' || ctx.resources.some((r) => rest === `/${r}`)) return ['GET', 'HEAD'];
   if (rest === '/reset') return ['POST'];
   return undefined;
 }
@@ -55,6 +57,7 @@ export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: 
   const session = sessionName(req.headers[SESSION_HEADER]);
   if (rest === '/health') return sendJson(res, 200, { status: 'ok' });
   if (rest === '/orders') return sendJson(res, 200, ctx.orderNumbers);
+  if (rest === '/lots') return sendJson(res, 200, ctx.lots);
   if (rest === '/reset') {
     if (ctx.adminToken !== undefined && req.headers.authorization !== `Bearer ${ctx.adminToken}`) {
       throw problem(

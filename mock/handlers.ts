@@ -68,16 +68,22 @@ export function checkCreateBody(op: CreateOperation, body: unknown, lots: Fixtur
   for (const name of op.model.readOnly) if (Object.hasOwn(input, name)) delete input[name];
   const errors = op.validate(input);
   if (errors.length > 0) {
+    const shown = 5;
     const summary = errors
-      .slice(0, 5)
+      .slice(0, shown)
       .map((e) => `${e.pointer || '(body)'} ${e.detail}`)
       .join('; ');
-    throw problem('invalidBody', `The request body has ${errors.length} problem${errors.length === 1 ? '' : 's'}: ${summary}.`, errors);
+    const more = errors.length > shown ? `; and ${errors.length - shown} more (every one is in "errors")` : '';
+    throw problem(
+      'invalidBody',
+      `The request body has ${errors.length} problem${errors.length === 1 ? '' : 's'}: ${summary}${more}.`,
+      errors,
+    );
   }
   const lotId = input[op.model.lotMember];
   if (typeof lotId !== 'number' || !lots.has(lotId)) {
     const shown = JSON.stringify(lotId ?? null).slice(0, 40);
-    throw problem('unknownLot', `No lot has the id ${shown}; GET /__mock/orders and the order info list the known lots.`, [
+    throw problem('unknownLot', `No lot has the id ${shown}; GET /__mock/lots lists the known lots.`, [
       { pointer: `/${op.model.lotMember}`, detail: `no lot has the id ${shown}` },
     ]);
   }
@@ -109,9 +115,8 @@ export function buildRecord(
   return record;
 }
 
-/** Runs a create: validate, build, journal (durably, when configured), record. Answers the JSON. */
-export async function create(ctx: CreateContext, op: CreateOperation, sessionName: string, body: unknown): Promise<string> {
-  const input = checkCreateBody(op, body, ctx.lots);
+/** Runs a create of a checked body (`checkCreateBody`): build, journal (durably, when configured), record. Answers the JSON. */
+export async function create(ctx: CreateContext, op: CreateOperation, sessionName: string, input: JsonObject): Promise<string> {
   const session = ctx.state.session(sessionName);
   const record = buildRecord(ctx.state, session, op, input, ctx.lots, new Date().toISOString());
   const json = JSON.stringify(record);

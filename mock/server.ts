@@ -2,10 +2,11 @@
  * The HTTP server around the mock's request path: safe defaults (loopback, header/request/keep-alive
  * timeouts, header size limit) and a problem+json answer even to requests Node cannot parse.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createMockApp } from './app.js';
 import { resolveConfig, type MockConfig } from './config.js';
+import { problemBody, PROBLEMS, type ProblemKind } from './problems.js';
 
 export interface MockServer {
   /** Base URL, e.g. `http://127.0.0.1:4010` (no trailing slash). */
@@ -29,12 +30,45 @@ export const SERVER_LIMITS = {
   maxHeaderSize: 16 * 1024,
 };
 
-function clientErrorAnswer(status: number, title: string, detail: string): string {
-  const body = JSON.stringify({ type: 'https://goods.example/problems/bad-request', title, status, detail });
+/** A raw problem+json answer for a request Node could not parse (no request or response object exists). */
+function clientErrorAnswer(kind: ProblemKind, detail: string): string {
+  const body = JSON.stringify(problemBody(kind, detail));
   return (
-    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `HTTP/1.1 ${kind.status} ${kind.title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
     `Connection: close\r\n\r\n${body}`
   );
+}
+
+/**
+ * Answers still being written per connection, so that an unparsable pipelined request is answered
+ * after the answers of the requests before it (HTTP/1.1 answers in order), not instead of them.
+ */
+class PendingAnswers {
+  private readonly counts = new WeakMap<Socket, number>();
+  private readonly waiting = new WeakMap<Socket, () => void>();
+
+  track(socket: Socket, res: ServerResponse): void {
+    this.counts.set(socket, (this.counts.get(socket) ?? 0) + 1);
+    let done = false;
+    const finished = () => {
+      if (done) return;
+      done = true;
+      const left = (this.counts.get(socket) ?? 1) - 1;
+      this.counts.set(socket, left);
+      if (left > 0) return;
+      const next = this.waiting.get(socket);
+      this.waiting.delete(socket);
+      next?.();
+    };
+    res.once('finish', finished);
+    res.once('close', finished);
+  }
+
+  /** Runs `then` once every answer already started on the socket is written. */
+  afterPending(socket: Socket, then: () => void): void {
+    if ((this.counts.get(socket) ?? 0) === 0) then();
+    else this.waiting.set(socket, then);
+  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -53,6 +87,7 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
   const app = await createMockApp(config);
   const headersTimeout = config.headersTimeoutMs ?? SERVER_LIMITS.headersTimeoutMs;
   const keepAliveTimeout = config.keepAliveTimeoutMs ?? SERVER_LIMITS.keepAliveTimeoutMs;
+  const pending = new PendingAnswers();
   const server = createServer(
     {
       headersTimeout,
@@ -63,12 +98,15 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
       keepAliveTimeout,
       requireHostHeader: false,
     },
-    (req, res) => app.handle(req, res),
+    (req, res) => {
+      pending.track(req.socket, res);
+      app.handle(req, res);
+    },
   );
   server.keepAliveTimeout = keepAliveTimeout;
   // A CONNECT request has its own event; without a listener Node drops the connection unanswered.
   server.on('connect', (_req, socket: Socket) => {
-    socket.end(clientErrorAnswer(400, 'Bad Request', 'CONNECT is not supported: this mock is not a proxy.'));
+    socket.end(clientErrorAnswer(PROBLEMS.badRequest, 'CONNECT is not supported: this mock is not a proxy.'));
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') {
@@ -77,15 +115,15 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
     }
     const answer =
       error.code === 'HPE_HEADER_OVERFLOW'
-        ? clientErrorAnswer(
-            431,
-            'Request Header Fields Too Large',
-            `The request headers are larger than ${SERVER_LIMITS.maxHeaderSize} bytes.`,
-          )
+        ? clientErrorAnswer(PROBLEMS.headersTooLarge, `The request headers are larger than ${SERVER_LIMITS.maxHeaderSize} bytes.`)
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? clientErrorAnswer(408, 'Request Timeout', 'The request was not received in time.')
-          : clientErrorAnswer(400, 'Bad Request', 'The request is not valid HTTP/1.1.');
-    socket.end(answer);
+          ? clientErrorAnswer(PROBLEMS.requestTimeout, 'The request was not received in time.')
+          : clientErrorAnswer(PROBLEMS.badRequest, 'The request is not valid HTTP/1.1.');
+    // Answers of earlier pipelined requests on this connection go first, each with its own status.
+    pending.afterPending(socket, () => {
+      if (socket.writable) socket.end(answer);
+      else socket.destroy();
+    });
   });
   try {
     await listen(server, config.port, config.host);

@@ -4,6 +4,7 @@
  * route takes the `X-Mock-Session` header.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { checkResetConfirmed } from './control-guard.js';
 import { isDashboardPath, serveDashboard } from './dashboard.js';
 import type { Journal } from './journal.js';
 import { problem } from './problems.js';
@@ -69,6 +70,7 @@ export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: 
         },
       );
     }
+    checkResetConfirmed(req);
     if (ctx.journal) {
       try {
         await ctx.journal.append({ op: 'reset', session });

@@ -14,7 +14,7 @@ import { ADMIN_PREFIX, adminAllowed, handleAdmin, type AdminContext } from './ad
 import { checkBearer } from './auth.js';
 import { readBody } from './body.js';
 import type { MockConfig } from './config.js';
-import { checkResetConfirmed, controlPolicy, guardControl, RESET_HEADER } from './control-guard.js';
+import { controlPolicy, guardControl, RESET_HEADER } from './control-guard.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
 import { orderBodies, raiseCounters, type CreateContext, type CreateOperation } from './handlers.js';
 import { checkHost, hostPolicy } from './host.js';
@@ -189,7 +189,6 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     if (isAdmin) {
       guardControl(control, req, res, host);
       if (method === 'OPTIONS') return answerOptions(req, res, adminAllowed(adminContext, pathname), pathname, [RESET_HEADER]);
-      if (method === 'POST' && pathname === `${ADMIN_PREFIX}/reset`) checkResetConfirmed(req);
       return handleAdmin(adminContext, req, res, pathname);
     }
     applyCors(req, res, { origins: config.corsOrigins });

@@ -36,7 +36,7 @@ export interface CreateContext {
 export interface CreateOperation {
   resource: string;
   model: RecordModel;
-  /** The validator of the request body (readOnly members already stripped). */
+  /** The validator of the request body (readOnly members, when sent, are typed like in the answer). */
   validate: Validator;
 }
 
@@ -62,10 +62,9 @@ export function checkCreateBody(op: CreateOperation, body: unknown, lots: Fixtur
       { pointer: '', detail: 'must be of type object' },
     ]);
   }
-  // The body is a fresh object from JSON.parse (its members are own data properties, `__proto__`
-  // included), so the server-assigned members can be dropped from it in place.
+  // Server-assigned (readOnly) members a client sends must still have their type (the request and
+  // the answer share one shape), and are then ignored: validated first, dropped after.
   const input = body;
-  for (const name of op.model.readOnly) if (Object.hasOwn(input, name)) delete input[name];
   const errors = op.validate(input);
   if (errors.length > 0) {
     const shown = 5;
@@ -80,6 +79,9 @@ export function checkCreateBody(op: CreateOperation, body: unknown, lots: Fixtur
       errors,
     );
   }
+  // The body is a fresh object from JSON.parse (its members are own data properties, `__proto__`
+  // included), so the server-assigned members can be dropped from it in place.
+  for (const name of op.model.readOnly) if (Object.hasOwn(input, name)) delete input[name];
   const lotId = input[op.model.lotMember];
   if (typeof lotId !== 'number' || !lots.has(lotId)) {
     const shown = JSON.stringify(lotId ?? null).slice(0, 40);

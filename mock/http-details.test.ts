@@ -83,7 +83,7 @@ describe('mock HTTP details: pipelining, HEAD, absolute-form targets, Host', () 
       const refused = await rawRequest(server.url, { path, headers: { ...AUTH, Host: `rebind.evil.test:${server.port}` } });
       assert.equal(refused.status, 421, path);
       assert.equal(refused.headers['content-type'], 'application/problem+json');
-      assert.match(JSON.parse(refused.body).detail as string, /--allowed-host rebind\.evil\.test/);
+      assert.match((JSON.parse(refused.body) as { detail: string }).detail, /--allowed-host rebind\.evil\.test/);
     }
     for (const host of [
       'localhost',

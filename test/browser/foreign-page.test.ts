@@ -23,9 +23,17 @@ describe('browser: a page on another origin cannot use /__mock', function () {
 
   before(async () => {
     mock = await createMockServer({ port: 0, quiet: true });
-    attacker = await listen((_req, res) => {
+    // Another origin: a blank page, and at /form a text/plain form that submits itself to `target` (JSON-looking body).
+    attacker = await listen((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://attacker.invalid');
+      const target = (url.searchParams.get('target') ?? '').replace(/[^\w:/.-]/g, '');
+      const form =
+        url.pathname === '/form'
+          ? `<form method="POST" action="${target}" enctype="text/plain"><input name='{"a":"' value='"}'></form>` +
+            '<script>document.forms[0].submit()</script>'
+          : '<p>another origin</p>';
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><title>elsewhere</title><p>another origin</p>');
+      res.end(`<!doctype html><title>elsewhere</title>${form}`);
     });
     browser = await launchChromium({ args: [`--host-resolver-rules=MAP ${REBIND_NAME} 127.0.0.1`] });
     page = await browser.newPage();
@@ -49,18 +57,7 @@ describe('browser: a page on another origin cannot use /__mock', function () {
   it('cannot reset with a plain HTML form (no X-Mock-Reset, foreign Origin)', async () => {
     const before = await samples();
     const navigation = page.waitForResponse((response) => response.url().endsWith('/__mock/reset'));
-    await page.evaluate((target) => {
-      const form = document.createElement('form');
-      form.method = 'POST';
-      form.action = target;
-      form.enctype = 'text/plain';
-      const field = document.createElement('input');
-      field.name = '{"a":"';
-      field.value = '"}';
-      form.append(field);
-      document.body.append(form);
-      form.submit();
-    }, `${mock.url}/__mock/reset`);
+    await page.goto(`${attacker.url}/form?target=${encodeURIComponent(`${mock.url}/__mock/reset`)}`);
     assert.equal((await navigation).status(), 403);
     assert.deepEqual(await samples(), before);
     assert.ok(before.length > 0);

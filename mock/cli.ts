@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 /** `goods-mock` / `npm start`: a thin CLI over createMockServer (see `--help`). */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { exampleToken, HELP, parseMockArgs, UsageError } from './cli-args.js';
 import { createMockServer } from './server.js';
 
@@ -20,6 +22,8 @@ async function main(): Promise<void> {
   }
   let server;
   try {
+    // A state file in a folder that does not exist yet (`--state-file .state/mock.jsonl` on a fresh clone).
+    if (command.config.stateFile !== undefined) mkdirSync(dirname(command.config.stateFile), { recursive: true });
     server = await createMockServer(command.config);
   } catch (error) {
     process.stderr.write(`goods-mock: cannot start: ${(error as Error).message}\n`);

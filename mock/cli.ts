@@ -1,9 +1,19 @@
 #!/usr/bin/env node
 /** `goods-mock` / `npm start`: a thin CLI over createMockServer (see `--help`). */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { exampleToken, HELP, parseMockArgs, UsageError } from './cli-args.js';
 import { createMockServer } from './server.js';
+
+/** Creates the missing folders of `dir`, one level at a time (a recursive mkdir under /proc never returns on Node 20). */
+function makeParents(dir: string): void {
+  const missing: string[] = [];
+  for (let current = dir; !existsSync(current); current = dirname(current)) {
+    missing.unshift(current);
+    if (dirname(current) === current) break;
+  }
+  for (const folder of missing) mkdirSync(folder);
+}
 
 async function main(): Promise<void> {
   let command;
@@ -23,7 +33,14 @@ async function main(): Promise<void> {
   let server;
   try {
     // A state file in a folder that does not exist yet (`--state-file .state/mock.jsonl` on a fresh clone).
-    if (command.config.stateFile !== undefined) mkdirSync(dirname(command.config.stateFile), { recursive: true });
+    // A folder that cannot be made is left to the state file's own check, which names the file.
+    if (command.config.stateFile !== undefined) {
+      try {
+        makeParents(dirname(command.config.stateFile));
+      } catch {
+        // reported by createMockServer
+      }
+    }
     server = await createMockServer(command.config);
   } catch (error) {
     process.stderr.write(`goods-mock: cannot start: ${(error as Error).message}\n`);

@@ -2,7 +2,7 @@
  * The HTTP server around the mock's request path: safe defaults (loopback, header/request/keep-alive
  * timeouts, header size limit) and a problem+json answer even to requests Node cannot parse.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createMockApp } from './app.js';
 import { resolveConfig, type MockConfig } from './config.js';
@@ -40,33 +40,35 @@ function clientErrorAnswer(kind: ProblemKind, detail: string): string {
 }
 
 /**
- * Answers still being written per connection, so that an unparsable pipelined request is answered
- * after the answers of the requests before it (HTTP/1.1 answers in order), not instead of them.
+ * Requests still being answered per connection, so that an unparsable pipelined request is answered
+ * after the answers of the complete requests before it (HTTP/1.1 answers in order), not instead of
+ * them. A request whose own body is unfinished gets no wait: the error is in that request.
  */
 class PendingAnswers {
-  private readonly counts = new WeakMap<Socket, number>();
+  private readonly pending = new WeakMap<Socket, Set<IncomingMessage>>();
   private readonly waiting = new WeakMap<Socket, () => void>();
 
-  track(socket: Socket, res: ServerResponse): void {
-    this.counts.set(socket, (this.counts.get(socket) ?? 0) + 1);
-    let done = false;
-    const finished = () => {
-      if (done) return;
-      done = true;
-      const left = (this.counts.get(socket) ?? 1) - 1;
-      this.counts.set(socket, left);
-      if (left > 0) return;
+  track(socket: Socket, req: IncomingMessage, res: ServerResponse): void {
+    let requests = this.pending.get(socket);
+    if (!requests) {
+      requests = new Set();
+      this.pending.set(socket, requests);
+    }
+    requests.add(req);
+    // 'close' follows 'finish', and also comes when the connection ends first.
+    res.once('close', () => {
+      requests.delete(req);
+      if (requests.size > 0) return;
       const next = this.waiting.get(socket);
       this.waiting.delete(socket);
       next?.();
-    };
-    res.once('finish', finished);
-    res.once('close', finished);
+    });
   }
 
-  /** Runs `then` once every answer already started on the socket is written. */
+  /** Runs `then` once every complete request already started on the socket is answered. */
   afterPending(socket: Socket, then: () => void): void {
-    if ((this.counts.get(socket) ?? 0) === 0) then();
+    const requests = this.pending.get(socket);
+    if (!requests || requests.size === 0 || [...requests].some((req) => !req.complete)) then();
     else this.waiting.set(socket, then);
   }
 }
@@ -99,7 +101,7 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
       requireHostHeader: false,
     },
     (req, res) => {
-      pending.track(req.socket, res);
+      pending.track(req.socket, req, res);
       app.handle(req, res);
     },
   );
@@ -119,11 +121,13 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? clientErrorAnswer(PROBLEMS.requestTimeout, 'The request was not received in time.')
           : clientErrorAnswer(PROBLEMS.badRequest, 'The request is not valid HTTP/1.1.');
-    // Answers of earlier pipelined requests on this connection go first, each with its own status.
-    pending.afterPending(socket, () => {
+    const send = () => {
       if (socket.writable) socket.end(answer);
       else socket.destroy();
-    });
+    };
+    // Answers of earlier complete pipelined requests on this connection go first, each with its own status.
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') send();
+    else pending.afterPending(socket, send);
   });
   try {
     await listen(server, config.port, config.host);

@@ -12,12 +12,16 @@ import { problem } from './problems.js';
 export interface HostPolicy {
   /** Lower-case host names (without port) that name the mock besides loopback and IP literals. */
   names: ReadonlySet<string>;
+  /** Host values already accepted, as sent (a client sends the same one every time): the hot path skips parsing. */
+  accepted: Set<string>;
 }
+
+const ACCEPTED_CACHE = 64;
 
 export function hostPolicy(listenHost: string, allowedHosts: readonly string[]): HostPolicy {
   const names = new Set(['localhost', ...allowedHosts.map((name) => name.toLowerCase())]);
   if (!isIP(listenHost) && listenHost !== '') names.add(listenHost.toLowerCase());
-  return { names };
+  return { names, accepted: new Set() };
 }
 
 /** The host name of a Host header value (`name`, `name:port`, `[v6]:port`), lower case, without the trailing dot. */
@@ -38,7 +42,11 @@ export function hostAllowed(policy: HostPolicy, value: string | undefined): bool
 
 /** Throws a 421 problem when the Host header (or the authority of an absolute-form target) names another server. */
 export function checkHost(policy: HostPolicy, value: string | undefined): void {
-  if (hostAllowed(policy, value)) return;
+  if (value === undefined || policy.accepted.has(value)) return;
+  if (hostAllowed(policy, value)) {
+    if (policy.accepted.size < ACCEPTED_CACHE) policy.accepted.add(value);
+    return;
+  }
   const shown = (value ?? '').replace(/[^\x20-\x7e]/g, '?').slice(0, 100);
   throw problem(
     'misdirectedRequest',

@@ -42,34 +42,35 @@ function clientErrorAnswer(kind: ProblemKind, detail: string): string {
 /**
  * Requests still being answered per connection, so that an unparsable pipelined request is answered
  * after the answers of the complete requests before it (HTTP/1.1 answers in order), not instead of
- * them. A request whose own body is unfinished gets no wait: the error is in that request.
+ * them. A request whose own body is unfinished gets no wait: the error is in that request. Cheap on
+ * the hot path: no listener per request; answered entries are dropped when the next request comes.
  */
 class PendingAnswers {
-  private readonly pending = new WeakMap<Socket, Set<IncomingMessage>>();
-  private readonly waiting = new WeakMap<Socket, () => void>();
+  private readonly pending = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse }[]>();
 
   track(socket: Socket, req: IncomingMessage, res: ServerResponse): void {
-    let requests = this.pending.get(socket);
-    if (!requests) {
-      requests = new Set();
-      this.pending.set(socket, requests);
+    const list = this.pending.get(socket);
+    if (!list) {
+      this.pending.set(socket, [{ req, res }]);
+      return;
     }
-    requests.add(req);
-    // 'close' follows 'finish', and also comes when the connection ends first.
-    res.once('close', () => {
-      requests.delete(req);
-      if (requests.size > 0) return;
-      const next = this.waiting.get(socket);
-      this.waiting.delete(socket);
-      next?.();
-    });
+    for (let i = list.length - 1; i >= 0; i--) if (list[i]?.res.writableEnded) list.splice(i, 1);
+    list.push({ req, res });
   }
 
   /** Runs `then` once every complete request already started on the socket is answered. */
   afterPending(socket: Socket, then: () => void): void {
-    const requests = this.pending.get(socket);
-    if (!requests || requests.size === 0 || [...requests].some((req) => !req.complete)) then();
-    else this.waiting.set(socket, then);
+    const open = (this.pending.get(socket) ?? []).filter((entry) => !entry.res.writableEnded);
+    if (open.length === 0 || open.some((entry) => !entry.req.complete)) {
+      then();
+      return;
+    }
+    let left = open.length;
+    const done = () => {
+      left -= 1;
+      if (left === 0) then();
+    };
+    for (const { res } of open) res.once('close', done);
   }
 }
 

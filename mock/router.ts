@@ -61,7 +61,13 @@ export function createRouter(operations: OperationSpec[]): Router {
     (a, b) => a.segments.filter((s) => typeof s !== 'string').length - b.segments.filter((s) => typeof s !== 'string').length,
   );
 
+  // Paths without parameters (the creates) are found with one map lookup, before any splitting.
+  const literal = new Map(ordered.filter((r) => r.segments.every((s) => typeof s === 'string')).map((r) => [r.template, r]));
+  const noParams: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
+
   const find = (pathname: string): { route: PathRoute; params: Record<string, string> } | undefined => {
+    const exact = literal.get(pathname);
+    if (exact) return { route: exact, params: noParams };
     const parts = pathname.split('/').slice(1);
     for (const route of ordered) {
       if (route.segments.length !== parts.length) continue;

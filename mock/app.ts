@@ -201,7 +201,9 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     // Security, then input validation: a refused request is answered as such whatever it prefers.
     const token = checkBearer(req.headers.authorization, authPolicy);
     if (token instanceof ProblemError) throw token;
-    const input = await step.validate(req, route.params);
+    const validated = step.validate(req, route.params);
+    // No extra turn of the event loop when nothing was awaited (order info: the hot GET path).
+    const input: unknown = validated instanceof Promise ? await validated : validated;
     // Prefer and latency act only on a request that would be served.
     const preference = choosePreference(
       preferred.get(route.operation) ?? new Map<string, PreferredAnswer>(),

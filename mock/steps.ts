@@ -12,20 +12,19 @@ import { sendBody } from './respond.js';
 import { SESSION_HEADER, sessionName } from './state.js';
 
 export interface OperationSteps<Input = unknown> {
-  /** Validates the request; throws a problem (400/413/415/422) or answers the checked input. */
-  validate(req: IncomingMessage, params: Record<string, string>): Promise<Input>;
-  /** Answers the real, stateful answer. */
-  handle(input: Input, res: ServerResponse): Promise<void>;
+  /** Validates the request; throws a problem (400/413/415/422) or answers the checked input (at once when no body is read). */
+  validate(req: IncomingMessage, params: Record<string, string>): Input | Promise<Input>;
+  /** Answers the real, stateful answer (at once when nothing is awaited). */
+  handle(input: Input, res: ServerResponse): void | Promise<void>;
   /** A preferred error answer built from the request (throws it as a problem); undefined: the contract's example. */
   prefer?(input: Input, code: string): undefined;
 }
 
 export function orderInfoSteps(bodies: Map<string, Buffer>, param: string): OperationSteps<string> {
   return {
-    validate: (_req, params) => Promise.resolve(params[param] ?? ''),
+    validate: (_req, params) => params[param] ?? '',
     handle(number, res) {
       sendBody(res, 200, 'application/json', orderInfo(bodies, number));
-      return Promise.resolve();
     },
     prefer(number, code) {
       if (code !== '404') return undefined;

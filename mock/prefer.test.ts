@@ -47,7 +47,7 @@ describe('mock scenario control: Prefer: code=<status> and --latency', () => {
     assert.deepEqual(await listing('test-samples'), []);
   });
 
-  it('gives each create a 400 example with its own members', async () => {
+  it('gives each create a 400 example with its own members', () => {
     const pointers = (operationId: string) =>
       ((exampleOf(operationId, '400') as { errors: { pointer: string }[] }).errors ?? []).map((e) => e.pointer);
     const members = (schema: string) => Object.keys((components[schema] as { properties: object }).properties);

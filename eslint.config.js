@@ -19,6 +19,12 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts that run before anything is built (npm start's prestart).
+    files: ['scripts/**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: { process: 'readonly' } },
+  },
+  {
     // Plain browser scripts served as they are (no build step), outside the TypeScript project.
     files: ['mock/dashboard/**/*.js', 'test/browser/**/*.js'],
     extends: [tseslint.configs.disableTypeChecked],

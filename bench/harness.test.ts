@@ -78,6 +78,7 @@ describe('bench/harness: runBench with tiny load (smoke)', function () {
       'get-order-info/p99',
       'create-lot-transfer/mock-over-prism',
       'startup',
+      'npm-start',
       'replay',
       'rss-per-record',
       'conformance',

@@ -14,7 +14,7 @@ import { measureRedisStore } from './redis-store.js';
 import type { BenchReport, BenchSettings, LoadRow, Measured, RoundRun, ScenarioRatios, StartupResult } from './report.js';
 import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
 import { prismCommand, startServer, type RunningServer, type ServerId } from './servers.js';
-import { median, timeStart } from './startup.js';
+import { median, npmStartCommand, timeStart } from './startup.js';
 import { evaluateTargets } from './targets.js';
 
 export const DEFAULT_SETTINGS: BenchSettings = {
@@ -166,9 +166,12 @@ async function startupPhase(settings: BenchSettings, probe: Scenario): Promise<M
   const mockLine = (port: number) =>
     projectEntry('mock/cli', ['--port', String(port), '--quiet']) ?? benchEntry('mock-server-child', ['--port', String(port)]);
   const mock: { ms: number; rss: number }[] = [];
+  const npmStart: { ms: number; rss: number }[] = [];
   const prism: { ms: number; rss: number }[] = [];
   for (let run = 0; run < settings.startupRuns; run++) {
     mock.push(await timeStart('mock (start-up)', mockLine, probe));
+    // What a frontend developer types: npm, the prestart check of dist/, then the CLI.
+    if (cli) npmStart.push(await timeStart('npm start (start-up)', npmStartCommand, probe));
     prism.push(await timeStart('prism (start-up)', prismCommand, probe));
   }
   return {
@@ -178,6 +181,8 @@ async function startupPhase(settings: BenchSettings, probe: Scenario): Promise<M
       mockMs: mock.map((s) => s.ms),
       prismMs: prism.map((s) => s.ms),
       mockMedianMs: median(mock.map((s) => s.ms)),
+      npmStartMs: npmStart.map((s) => s.ms),
+      npmStartMedianMs: median(npmStart.map((s) => s.ms)),
       prismMedianMs: median(prism.map((s) => s.ms)),
       mockRss: median(mock.map((s) => s.rss)),
       prismRss: median(prism.map((s) => s.rss)),

@@ -61,6 +61,9 @@ export interface StartupResult {
   mockMs: number[];
   prismMs: number[];
   mockMedianMs: number;
+  /** `npm start` (prestart included) to the first answer; empty when the CLI is not built. */
+  npmStartMs: number[];
+  npmStartMedianMs: number;
   prismMedianMs: number;
   mockRss: number;
   prismRss: number;

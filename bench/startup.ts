@@ -7,6 +7,13 @@ import { waitUntilAnswered } from './http-probe.js';
 import { startChild, type Child, type CommandLine } from './processes.js';
 import type { Scenario } from './scenarios.js';
 
+/** `npm start -- --port P --quiet` (through the npm that runs the bench, when it does). */
+export function npmStartCommand(port: number): CommandLine {
+  const args = ['start', '--silent', '--', '--port', String(port), '--quiet'];
+  const npmCli = process.env['npm_execpath'];
+  return npmCli?.endsWith('.js') ? { command: process.execPath, args: [npmCli, ...args] } : { command: 'npm', args };
+}
+
 /** One start: ms to first answer and the resident memory right then. */
 export interface StartSample {
   ms: number;

@@ -78,7 +78,7 @@ export function formatReport(report: BenchReport): string {
   if (report.startup.status === 'measured') {
     const st = report.startup.value;
     out.push(
-      `Start-up to first answer (median of ${st.mockMs.length}): mock ${num(st.mockMedianMs)} ms (${st.mockCommand}, RSS ${mib(st.mockRss)}), Prism ${num(st.prismMedianMs)} ms (RSS ${mib(st.prismRss)})`,
+      `Start-up to first answer (median of ${st.mockMs.length}): mock ${num(st.mockMedianMs)} ms (${st.mockCommand}, RSS ${mib(st.mockRss)}), npm start ${st.npmStartMs.length > 0 ? `${num(st.npmStartMedianMs)} ms` : 'not measured'}, Prism ${num(st.prismMedianMs)} ms (RSS ${mib(st.prismRss)})`,
     );
   } else out.push(`Start-up: ${report.startup.status}: ${report.startup.reason}`);
   if (report.conformance.status === 'measured') {

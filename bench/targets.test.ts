@@ -32,6 +32,31 @@ function inputs(overrides: Partial<TargetInputs>): TargetInputs {
 }
 
 describe('bench/targets: evaluateTargets', () => {
+  it('judges `npm start` to first answer against 2 s, and says when it was not measured', () => {
+    const startup = (npmStartMs: number[]) =>
+      evaluateTargets(
+        inputs({
+          startup: {
+            status: 'measured',
+            value: {
+              mockCommand: 'cli',
+              mockMs: [200],
+              mockMedianMs: 200,
+              npmStartMs,
+              npmStartMedianMs: npmStartMs[0] ?? Number.NaN,
+              prismMs: [900],
+              prismMedianMs: 900,
+              mockRss: 1,
+              prismRss: 1,
+            },
+          },
+        }),
+      ).find((r) => r.id === 'npm-start');
+    assert.equal(startup([1500])?.met, true);
+    assert.equal(startup([2500])?.met, false);
+    assert.equal(startup([])?.met, null);
+  });
+
   it('judges the GET ratios and p99 against the issue limits', () => {
     const results = evaluateTargets(
       inputs({

@@ -113,6 +113,16 @@ export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
     });
   } else results.push(missing('startup', startTarget, inputs.startup.reason));
 
+  const npmStartTarget = '`npm start` to first answer ≤ 2 s (dist/ current)';
+  if (inputs.startup.status === 'measured' && inputs.startup.value.npmStartMs.length > 0) {
+    const s = inputs.startup.value;
+    results.push({ ...atMost('npm-start', npmStartTarget, s.npmStartMedianMs, 2000, ms), note: `median of ${s.npmStartMs.length}` });
+  } else {
+    results.push(
+      missing('npm-start', npmStartTarget, inputs.startup.status === 'measured' ? 'the CLI is not built' : inputs.startup.reason),
+    );
+  }
+
   const replayTarget = `Replay of ${inputs.replayRecords.toLocaleString('en-US')} journaled records ≤ 1 s`;
   const rssTarget = '≤ 1 KiB of RSS per recorded record';
   if (inputs.records.status === 'measured') {

@@ -30,7 +30,7 @@ describe('mock /__mock: inspection, reset and sessions', () => {
     const sampleAnswer = await (await postJson(server, SAMPLES_PATH, sample(1))).json();
     assert.deepEqual(await list(server, 'lot-transfers'), answered);
     assert.deepEqual(await list(server, 'test-samples'), [sampleAnswer]);
-    const reset = await fetch(`${server.url}/__mock/reset`, { method: 'POST' });
+    const reset = await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Reset': '1' } });
     assert.equal(reset.status, 204);
     assert.deepEqual(await list(server, 'lot-transfers'), []);
     assert.deepEqual(await list(server, 'test-samples'), []);
@@ -73,7 +73,10 @@ describe('mock /__mock: inspection, reset and sessions', () => {
     const bobScans = (await list(server, 'lot-transfers', 'bob')).map((t) => t['source_scancode']);
     assert.equal(aliceScans.filter((s) => bobScans.includes(s)).length, 0);
     // Reset of one session leaves the other alone.
-    assert.equal((await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Session': 'alice' } })).status, 204);
+    assert.equal(
+      (await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Session': 'alice', 'X-Mock-Reset': '1' } })).status,
+      204,
+    );
     assert.deepEqual(await list(server, 'lot-transfers', 'alice'), []);
     assert.equal((await list(server, 'lot-transfers', 'bob')).length, 10);
   });
@@ -168,7 +171,11 @@ describe('mock /__mock/reset with --admin-token', () => {
       assert.equal(denied.headers.get('content-type'), 'application/problem+json');
     }
     assert.equal((await list(server, 'test-samples')).length, 1);
-    assert.equal((await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers: { Authorization: 'Bearer sesame' } })).status, 204);
+    assert.equal(
+      (await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers: { Authorization: 'Bearer sesame', 'X-Mock-Reset': '1' } }))
+        .status,
+      204,
+    );
     assert.deepEqual(await list(server, 'test-samples'), []);
   });
 });

@@ -4,6 +4,7 @@
  * route takes the `X-Mock-Session` header. Listings page (`?limit=`, `?after=`, `Link: rel="next"`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { checkResetConfirmed } from './control-guard.js';
 import { isDashboardPath, serveDashboard } from './dashboard.js';
 import { problem } from './problems.js';
 import { sendBody, sendEmpty, sendJson } from './respond.js';
@@ -18,6 +19,8 @@ export const LISTING = { defaultLimit: 10_000, maxLimit: 10_000, pageBytes: 8 * 
 export interface AdminContext {
   store: Store;
   orderNumbers: string[];
+  /** The fixture lots (valid `fk_lot_id` values), answered by `GET /__mock/lots`. */
+  lots: { id: number; lotNumber: string; orderNumber: string }[];
   /** The recorded resources, by their listing name (`lot-transfers`, `test-samples`). */
   resources: string[];
   adminToken?: string;
@@ -30,7 +33,7 @@ export interface AdminContext {
 export function adminAllowed(ctx: AdminContext, pathname: string): string[] | undefined {
   if (isDashboardPath(pathname)) return ['GET', 'HEAD'];
   const rest = pathname.slice(ADMIN_PREFIX.length);
-  if (rest === '/health' || rest === '/orders' || ctx.resources.some((r) => rest === `/${r}`)) return ['GET'];
+  if (rest === '/health' || rest === '/orders' || rest === '/lots' || ctx.resources.some((r) => rest === `/${r}`)) return ['GET', 'HEAD'];
   if (rest === '/reset') return ['POST'];
   return undefined;
 }
@@ -60,6 +63,7 @@ export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: 
     return sendJson(res, store.up ? 200 : 503, { status: store.up ? 'ok' : 'store-down', store });
   }
   if (rest === '/orders') return sendJson(res, 200, ctx.orderNumbers);
+  if (rest === '/lots') return sendJson(res, 200, ctx.lots);
   if (rest === '/reset') {
     if (ctx.adminToken !== undefined && req.headers.authorization !== `Bearer ${ctx.adminToken}`) {
       throw problem(
@@ -71,6 +75,7 @@ export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: 
         },
       );
     }
+    checkResetConfirmed(req);
     await ctx.store.reset(session);
     return sendEmpty(res, 204);
   }

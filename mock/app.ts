@@ -12,20 +12,23 @@ import { CONTRACT_JSON_PATH } from '../contract/paths.js';
 import { compileContract } from '../contract/schemas.js';
 import { ADMIN_PREFIX, adminAllowed, handleAdmin, type AdminContext } from './admin.js';
 import { checkBearer } from './auth.js';
-import { checkJsonContentType, parseJson, readBody } from './body.js';
-import type { MockConfig } from './config.js';
-import { applyCors, isPreflight, preflightHeaders } from './cors.js';
+import { readBody } from './body.js';
 import { BodyBudget } from './body-budget.js';
-import { create, orderBodies, orderInfo, type CreateContext, type CreateOperation } from './handlers.js';
-import { pickPreferred, preferredAnswers, preferredCode, type PreferredAnswer } from './prefer.js';
+import type { MockConfig } from './config.js';
+import { controlPolicy, guardControl, RESET_HEADER } from './control-guard.js';
+import { applyCors, isPreflight, preflightHeaders } from './cors.js';
+import { orderBodies, type CreateContext, type CreateOperation } from './handlers.js';
+import { checkHost, hostPolicy } from './host.js';
+import { choosePreference, preferredAnswers, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
 import { problem, ProblemError, PROBLEMS } from './problems.js';
 import { recordModel } from './record-model.js';
 import { sendBody, sendEmpty, sendProblem } from './respond.js';
-import { createRouter } from './router.js';
-import { SESSION_HEADER, sessionName } from './state.js';
+import { allowHeader, createRouter, routeRequest } from './router.js';
 import { openStore } from './store/index.js';
 import { counterSlots } from './store/plan.js';
+import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
+import { parseTarget, type Target } from './target.js';
 
 /** The operations with a stateful handler, by operationId; every other operation goes to Prism. */
 const STATEFUL: Record<string, { kind: 'order-info' } | { kind: 'create'; resource: string }> = {
@@ -44,8 +47,6 @@ export interface MockApp {
   close(): Promise<void>;
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse, params: Record<string, string>) => Promise<void>;
-
 function printable(text: string): string {
   const clean = text.replace(/[^\x20-\x7e]/g, '?');
   return clean.length > 200 ? `${clean.slice(0, 200)}...` : clean;
@@ -54,6 +55,43 @@ function printable(text: string): string {
 function sendPreferred(res: ServerResponse, answer: PreferredAnswer): void {
   if (answer.contentType === undefined) sendEmpty(res, answer.status, answer.headers);
   else sendBody(res, answer.status, answer.contentType, answer.body, answer.headers);
+}
+
+/** OPTIONS on a known path: 204 with `Allow` (and the CORS preflight headers when it is a preflight). */
+function answerOptions(
+  req: IncomingMessage,
+  res: ServerResponse,
+  allowed: string[] | undefined,
+  pathname: string,
+  extraHeaders: readonly string[],
+): void {
+  if (!allowed) throw problem('notFound', `There is no resource at ${printable(pathname)}.`);
+  const headers = isPreflight(req) ? preflightHeaders(allowed, extraHeaders) : {};
+  sendEmpty(res, 204, { ...headers, Allow: allowHeader(allowed) });
+}
+
+/** An operation without a stateful handler: Prism answers it (its own security, validation and Prefer). */
+async function answerByPrism(
+  prism: Fallback,
+  operation: OperationSpec,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: Target,
+  bodyLimitBytes: number,
+  budget: BodyBudget,
+): Promise<void> {
+  const url = new URL(`${target.pathname}${target.search}`, 'http://mock.invalid');
+  let body: unknown;
+  if (operation.requestBody) {
+    const text = (await readBody(req, bodyLimitBytes, budget)).toString('utf8');
+    try {
+      body = (req.headers['content-type'] ?? '').includes('json') && text !== '' ? (JSON.parse(text) as unknown) : text;
+    } catch {
+      body = text;
+    }
+  }
+  const answer = await prism({ method: req.method ?? 'GET', path: url.pathname, query: queryOf(url), headers: flatHeaders(req), body });
+  sendBody(res, answer.status, undefined, answer.body, answer.headers);
 }
 
 export async function createMockApp(config: MockConfig): Promise<MockApp> {
@@ -101,18 +139,18 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   const adminContext: AdminContext = {
     store,
     orderNumbers,
+    lots: [...fixtures.lots.values()].map(({ lot, orderNumber }) => ({ id: lot.id, lotNumber: lot.lotNumber, orderNumber })),
     resources: [...byResource.keys()],
     log,
     ...(config.contractPath !== undefined ? { contractPath: config.contractPath } : {}),
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
   };
   const authPolicy = { tokens: config.tokens, rejectTokens: config.rejectTokens };
-  const authorize = (req: IncomingMessage): void => {
-    const result = checkBearer(req.headers.authorization, authPolicy);
-    if (result instanceof ProblemError) throw result;
-  };
+  const hosts = hostPolicy(config.host, config.allowedHosts);
+  const control = controlPolicy(config.corsOrigins);
 
-  const handlers = new Map<OperationSpec, Handler>();
+  // The steps of every operation with a stateful handler: validate input, then handle (the real answer).
+  const steps = new Map<OperationSpec, OperationSteps>();
   const preferred = new Map<OperationSpec, Map<string, PreferredAnswer>>();
   const fallbackOperations: OperationSpec[] = [];
   for (const operation of operations) {
@@ -120,88 +158,55 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     const stateful = STATEFUL[operation.operationId];
     const createOp = creates.get(operation.operationId);
     if (stateful?.kind === 'order-info') {
-      const param = operation.pathParams[0] ?? 'number';
-      handlers.set(operation, (req, res, params) => {
-        authorize(req);
-        sendBody(res, 200, 'application/json', orderInfo(bodies, params[param] ?? ''));
-        return Promise.resolve();
-      });
+      steps.set(operation, orderInfoSteps(bodies, operation.pathParams[0] ?? 'number'));
     } else if (createOp) {
-      handlers.set(operation, async (req, res) => {
-        authorize(req);
-        const session = sessionName(req.headers[SESSION_HEADER]);
-        checkJsonContentType(req.headers['content-type']);
-        const body = parseJson(await readBody(req, config.bodyLimitBytes, bodyBudget));
-        const json = await create(createContext, createOp, session, body);
-        sendBody(res, 201, 'application/json', json);
-      });
+      steps.set(operation, createSteps(createContext, createOp, config.bodyLimitBytes, bodyBudget));
     } else {
       fallbackOperations.push(operation);
     }
   }
 
-  let fallback: Fallback | undefined;
+  const fallbacks = new Map<OperationSpec, Fallback>();
   if (fallbackOperations.length > 0) {
-    fallback = await createPrismFallback(compiled.document);
-    for (const operation of fallbackOperations) {
-      const prism = fallback;
-      handlers.set(operation, async (req, res) => {
-        const url = new URL(req.url ?? '/', 'http://mock.invalid');
-        let body: unknown;
-        if (operation.requestBody) {
-          const raw = await readBody(req, config.bodyLimitBytes, bodyBudget);
-          const text = raw.toString('utf8');
-          try {
-            body = (req.headers['content-type'] ?? '').includes('json') && text !== '' ? (JSON.parse(text) as unknown) : text;
-          } catch {
-            body = text;
-          }
-        }
-        const answer = await prism({
-          method: req.method ?? 'GET',
-          path: url.pathname,
-          query: queryOf(url),
-          headers: flatHeaders(req),
-          body,
-        });
-        sendBody(res, answer.status, undefined, answer.body, answer.headers);
-      });
-    }
+    const prism = await createPrismFallback(compiled.document);
+    for (const operation of fallbackOperations) fallbacks.set(operation, prism);
   }
 
   const dispatch = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const rawUrl = req.url ?? '/';
-    const pathname = rawUrl.split('?', 1)[0] ?? '/';
-    applyCors(req, res, { origins: config.corsOrigins });
-    if (!pathname.startsWith('/')) throw problem('invalidPath', 'The request target must be an absolute path starting with "/".');
+    // Route: the target (origin- or absolute-form), the Host it names, then the contract's paths.
+    const target = parseTarget(req.url ?? '/');
+    const host = target.authority ?? req.headers.host;
+    checkHost(hosts, host);
+    const pathname = target.pathname;
+    const method = req.method ?? 'GET';
     const isAdmin = pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`);
-    if (req.method === 'OPTIONS') {
-      const allowed = isAdmin ? adminAllowed(adminContext, pathname) : router.allowed(pathname);
-      if (!allowed) throw problem('notFound', `There is no resource at ${printable(pathname)}.`);
-      const headers = isPreflight(req) ? preflightHeaders(allowed) : {};
-      return sendEmpty(res, 204, { ...headers, Allow: [...allowed, 'OPTIONS'].join(', ') });
+    if (isAdmin) {
+      guardControl(control, req, res, host);
+      if (method === 'OPTIONS') return answerOptions(req, res, adminAllowed(adminContext, pathname), pathname, [RESET_HEADER]);
+      return handleAdmin(adminContext, req, res, pathname);
     }
-    if (isAdmin) return handleAdmin(adminContext, req, res, pathname);
-    const route = router.route(req.method ?? 'GET', pathname);
-    if (route.kind === 'not-found') {
-      throw problem('notFound', `There is no operation at ${printable(pathname)}; the contract (contract/openapi.yaml) lists the paths.`);
-    }
-    if (route.kind === 'method-not-allowed') {
-      const allow = [...route.allow, 'OPTIONS'].join(', ');
-      throw problem('methodNotAllowed', `${printable(pathname)} allows only ${allow}.`, undefined, { Allow: allow });
-    }
+    applyCors(req, res, { origins: config.corsOrigins });
+    if (method === 'OPTIONS') return answerOptions(req, res, router.allowed(pathname), pathname, []);
+    const route = routeRequest(router, method, pathname);
+    const fallback = fallbacks.get(route.operation);
+    if (fallback) return answerByPrism(fallback, route.operation, req, res, target, config.bodyLimitBytes, bodyBudget);
+    const step = steps.get(route.operation);
+    if (!step) throw new Error(`no handler for ${route.operation.operationId}`);
+    // Security, then input validation: a refused request is answered as such whatever it prefers.
+    const token = checkBearer(req.headers.authorization, authPolicy);
+    if (token instanceof ProblemError) throw token;
+    const validated = step.validate(req, route.params);
+    // No extra turn of the event loop when nothing was awaited (order info: the hot GET path).
+    const input: unknown = validated instanceof Promise ? await validated : validated;
+    // Prefer and latency act only on a request that would be served.
+    const preference = choosePreference(
+      preferred.get(route.operation) ?? new Map<string, PreferredAnswer>(),
+      req.headers.prefer,
+      route.operation.operationId,
+    );
     if (config.latencyMs > 0) await sleep(config.latencyMs);
-    const prefer = req.headers.prefer;
-    const code = preferredCode(Array.isArray(prefer) ? prefer.join(', ') : prefer);
-    if (code !== undefined) {
-      return sendPreferred(
-        res,
-        pickPreferred(preferred.get(route.operation) ?? new Map<string, PreferredAnswer>(), code, route.operation.operationId),
-      );
-    }
-    const handler = handlers.get(route.operation);
-    if (!handler) throw new Error(`no handler for ${route.operation.operationId}`);
-    await handler(req, res, route.params);
+    if (preference.kind === 'error') return step.prefer?.(input, preference.code) ?? sendPreferred(res, preference.answer);
+    return step.handle(input, res);
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {

@@ -23,7 +23,10 @@ Options:
   --token T            accept only this bearer token (repeatable; default: any well-formed token)
   --reject-token T     always answer 401 to this token (repeatable; default: invalid)
   --latency MS         delay every API answer by MS milliseconds (default 0)
-  --cors-origin O      allow this browser origin (repeatable; default: any origin, *)
+  --cors-origin O      allow this browser origin (repeatable; default: any origin, *, on the API paths;
+                       /__mock allows only its own origin and the origins given here)
+  --allowed-host NAME  also accept requests whose Host header names NAME (repeatable; default: loopback
+                       names, IP addresses and --host; any other Host is answered 421)
   --state-file PATH    keep recorded transfers and samples in this journal across restarts
   --admin-token T      require "Authorization: Bearer T" for POST /__mock/reset
   --max-sessions N     most X-Mock-Session sessions kept besides the default one (default 100)
@@ -59,6 +62,7 @@ const OPTIONS = {
   'reject-token': { type: 'string', multiple: true },
   latency: { type: 'string' },
   'cors-origin': { type: 'string', multiple: true },
+  'allowed-host': { type: 'string', multiple: true },
   'state-file': { type: 'string' },
   'admin-token': { type: 'string' },
   'max-sessions': { type: 'string' },
@@ -137,6 +141,14 @@ export function parseMockArgs(args: string[], env: Record<string, string | undef
       }
     }
     config.corsOrigins = origins;
+  }
+  const allowedHosts = nonEmpty('allowed-host', values['allowed-host']);
+  if (allowedHosts) {
+    for (const name of allowedHosts) {
+      if (!/^[A-Za-z0-9.-]+$/.test(name))
+        throw new UsageError(`--allowed-host must be a host name like mock.test (no port, no scheme), not "${name}"`);
+    }
+    config.allowedHosts = allowedHosts;
   }
   if (values['state-file'] !== undefined) {
     if (values['state-file'] === '') throw new UsageError('--state-file needs a file path');

@@ -20,8 +20,10 @@ export interface MockConfig {
   rejectTokens: string[];
   /** Delay added to every answer, in milliseconds. */
   latencyMs: number;
-  /** Origins allowed by CORS; `*` allows any origin. */
+  /** Origins allowed by CORS; `*` allows any origin (API paths only: `/__mock` allows only its own origin and listed ones). */
   corsOrigins: string[];
+  /** Host names (besides loopback names, IP literals and `host`) that the Host header may name; others get 421. */
+  allowedHosts: string[];
   /** Append-only journal that makes recorded transfers and samples survive a restart. */
   stateFile?: string;
   /** When set, `/__mock` state-changing endpoints need `Authorization: Bearer <adminToken>`. */
@@ -62,6 +64,7 @@ export const DEFAULT_CONFIG: MockConfig = {
   rejectTokens: ['invalid'],
   latencyMs: 0,
   corsOrigins: ['*'],
+  allowedHosts: [],
   quiet: false,
   log: (line) => process.stderr.write(`${line}\n`),
   bodyLimitBytes: 1024 * 1024,

@@ -17,7 +17,6 @@ describe('mock CORS', () => {
         [`${ORDER_PATH}ORD-2026-0001`, 'GET'],
         [TRANSFERS_PATH, 'POST'],
         [SAMPLES_PATH, 'POST'],
-        ['/__mock/reset', 'POST'],
       ] as const) {
         const response = await fetch(`${server.url}${path}`, {
           method: 'OPTIONS',
@@ -55,6 +54,26 @@ describe('mock CORS', () => {
       assert.equal(invalid.headers.get('access-control-allow-origin'), '*');
     });
 
+    it('refuses /__mock to a foreign origin (403, no CORS headers), preflights included; its own origin may use it', async () => {
+      for (const [path, method] of [
+        ['/__mock/reset', 'POST'],
+        ['/__mock/test-samples', 'GET'],
+      ] as const) {
+        const preflight = await fetch(`${server.url}${path}`, {
+          method: 'OPTIONS',
+          headers: { Origin: ORIGIN, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'x-mock-reset' },
+        });
+        assert.equal(preflight.status, 403, path);
+        assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+        const direct = await fetch(`${server.url}${path}`, { method, headers: { Origin: ORIGIN, 'X-Mock-Reset': '1' } });
+        assert.equal(direct.status, 403, path);
+        assert.equal(direct.headers.get('access-control-allow-origin'), null);
+        assert.equal(((await direct.json()) as { type: string }).type, 'https://goods.example/problems/foreign-origin');
+      }
+      const own = await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers: { Origin: server.url, 'X-Mock-Reset': '1' } });
+      assert.equal(own.status, 204);
+    });
+
     it('answers a preflight to an unknown path with 404', async () => {
       const response = await fetch(`${server.url}/nope`, {
         method: 'OPTIONS',
@@ -82,6 +101,19 @@ describe('mock CORS', () => {
         headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST' },
       });
       assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+    });
+
+    it('lets a listed origin use /__mock, X-Mock-Reset included in the preflight', async () => {
+      const preflight = await fetch(`${server.url}/__mock/reset`, {
+        method: 'OPTIONS',
+        headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-mock-reset' },
+      });
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), ORIGIN);
+      assert.ok((preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(', ').includes('x-mock-reset'));
+      const reset = await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers: { Origin: ORIGIN, 'X-Mock-Reset': '1' } });
+      assert.equal(reset.status, 204);
+      assert.equal(reset.headers.get('access-control-allow-origin'), ORIGIN);
     });
   });
 });

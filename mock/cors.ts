@@ -36,10 +36,13 @@ export function isPreflight(req: IncomingMessage): boolean {
 }
 
 /** The headers of a preflight answer for a path that allows `methods`. */
-export function preflightHeaders(methods: readonly string[]): Record<string, string> {
+export function preflightHeaders(methods: readonly string[], extraHeaders: readonly string[] = []): Record<string, string> {
   return {
     'Access-Control-Allow-Methods': [...methods, 'OPTIONS'].join(', '),
-    'Access-Control-Allow-Headers': ALLOWED_REQUEST_HEADERS,
+    'Access-Control-Allow-Headers': [
+      ALLOWED_REQUEST_HEADERS,
+      ...extraHeaders.map((h) => h.replace(/(^|-)\w/g, (c) => c.toUpperCase())),
+    ].join(', '),
     'Access-Control-Max-Age': '600',
   };
 }

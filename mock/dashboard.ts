@@ -7,7 +7,8 @@
  * - `/__mock/assets/<file>`: a fixed allow-list of files, the dashboard's own (`mock/dashboard/`) and
  *   Swagger UI's (from `swagger-ui-dist`'s `getAbsoluteFSPath()`); any other name is a 404, so no
  *   path reaches the file system from a request;
- * - `/__mock/openapi.json`: the contract the mock serves.
+ * - `/__mock/openapi.json`: the contract the mock serves;
+ * - `/__mock/control.json`: the mock-control contract (`mock/control.openapi.yaml`).
  *
  * The page's data comes from the mock's `/__mock` JSON endpoints and the API itself.
  */
@@ -52,7 +53,10 @@ const CONTENT_SECURITY_POLICY =
   "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'";
 
 /** The URL paths the dashboard answers (besides the allow-listed assets). */
-export const DASHBOARD_PATHS = ['/__mock', '/__mock/', '/__mock/openapi.json'] as const;
+export const DASHBOARD_PATHS = ['/__mock', '/__mock/', '/__mock/openapi.json', '/__mock/control.json'] as const;
+
+/** The mock-control contract: every answer of the mock the API contract does not describe (`/__mock/control.json`). */
+export const CONTROL_CONTRACT_PATH = join(PROJECT_ROOT, 'mock', 'control.openapi.yaml');
 
 export interface DashboardOptions {
   /** The contract shown in the API reference (default: the bundled contract). */
@@ -104,9 +108,10 @@ export function serveDashboard(req: IncomingMessage, res: ServerResponse, option
     );
     return true;
   }
-  if (pathname === '/__mock/openapi.json') {
+  if (pathname === '/__mock/openapi.json' || pathname === '/__mock/control.json') {
+    const path = pathname === '/__mock/control.json' ? CONTROL_CONTRACT_PATH : (options.contractPath ?? CONTRACT_JSON_PATH);
     try {
-      send(req, res, 'application/json; charset=utf-8', contractJson(options.contractPath ?? CONTRACT_JSON_PATH), 0);
+      send(req, res, 'application/json; charset=utf-8', contractJson(path), 0);
     } catch (error) {
       sendProblem(res, problem('internal', `The dashboard cannot read the contract: ${(error as Error).message}`));
     }

@@ -34,7 +34,7 @@ export interface CreateContext {
 export interface CreateOperation {
   resource: string;
   model: RecordModel;
-  /** The validator of the request body (readOnly members already stripped). */
+  /** The validator of the request body (readOnly members, when sent, are typed like in the answer). */
   validate: Validator;
 }
 
@@ -46,31 +46,38 @@ export function checkCreateBody(op: CreateOperation, body: unknown, lots: Fixtur
       { pointer: '', detail: 'must be of type object' },
     ]);
   }
-  // The body is a fresh object from JSON.parse (its members are own data properties, `__proto__`
-  // included), so the server-assigned members can be dropped from it in place.
+  // Server-assigned (readOnly) members a client sends must still have their type (the request and
+  // the answer share one shape), and are then ignored: validated first, dropped after.
   const input = body;
-  for (const name of op.model.readOnly) if (Object.hasOwn(input, name)) delete input[name];
   const errors = op.validate(input);
   if (errors.length > 0) {
+    const shown = 5;
     const summary = errors
-      .slice(0, 5)
+      .slice(0, shown)
       .map((e) => `${e.pointer || '(body)'} ${e.detail}`)
       .join('; ');
-    throw problem('invalidBody', `The request body has ${errors.length} problem${errors.length === 1 ? '' : 's'}: ${summary}.`, errors);
+    const more = errors.length > shown ? `; and ${errors.length - shown} more (every one is in "errors")` : '';
+    throw problem(
+      'invalidBody',
+      `The request body has ${errors.length} problem${errors.length === 1 ? '' : 's'}: ${summary}${more}.`,
+      errors,
+    );
   }
+  // The body is a fresh object from JSON.parse (its members are own data properties, `__proto__`
+  // included), so the server-assigned members can be dropped from it in place.
+  for (const name of op.model.readOnly) if (Object.hasOwn(input, name)) delete input[name];
   const lotId = input[op.model.lotMember];
   if (typeof lotId !== 'number' || !lots.has(lotId)) {
     const shown = JSON.stringify(lotId ?? null).slice(0, 40);
-    throw problem('unknownLot', `No lot has the id ${shown}; GET /__mock/orders and the order info list the known lots.`, [
+    throw problem('unknownLot', `No lot has the id ${shown}; GET /__mock/lots lists the known lots.`, [
       { pointer: `/${op.model.lotMember}`, detail: `no lot has the id ${shown}` },
     ]);
   }
   return input;
 }
 
-/** Runs a create: validate, then the store allocates the ids and records it in one step. Answers the JSON. */
-export async function create(ctx: CreateContext, op: CreateOperation, sessionName: string, body: unknown): Promise<string> {
-  const input = checkCreateBody(op, body, ctx.lots);
+/** Runs a create of a checked body (`checkCreateBody`): the store allocates the ids and records it in one step. Answers the JSON. */
+export async function create(ctx: CreateContext, op: CreateOperation, sessionName: string, input: JsonObject): Promise<string> {
   const lot = ctx.lots.get(input[op.model.lotMember] as number)?.lot as unknown as JsonObject | undefined;
   return ctx.store.create(sessionName, recordPlan(op.resource, op.model, input, lot, new Date().toISOString()));
 }

@@ -60,7 +60,7 @@ describe('mock durable state (--state-file journal)', () => {
     let server = await startMock({ stateFile });
     await postJson(server, TRANSFERS_PATH, transfer(1));
     await postJson(server, TRANSFERS_PATH, transfer(2));
-    assert.equal((await fetch(`${server.url}/__mock/reset`, { method: 'POST' })).status, 204);
+    assert.equal((await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Reset': '1' } })).status, 204);
     const after = await (await postJson(server, TRANSFERS_PATH, transfer(3))).json();
     await server.close();
     server = await startMock({ stateFile });
@@ -155,7 +155,7 @@ describe('mock durable state (--state-file journal)', () => {
       assert.equal(response.status, 503);
       assert.equal(((await response.json()) as { type: string }).type, 'https://goods.example/problems/state-not-durable');
       assert.deepEqual(await list(server, 'test-samples'), []);
-      assert.equal((await fetch(`${server.url}/__mock/reset`, { method: 'POST' })).status, 503);
+      assert.equal((await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Reset': '1' } })).status, 503);
       assert.ok(logged.some((line) => line.includes('state file write failed')));
     } finally {
       await server.close();

@@ -1,7 +1,9 @@
 /**
- * Scenario control compatible with Prism: `Prefer: code=<status>` answers that documented status of
- * the operation with its example from the contract. An undocumented status is a 400 problem that
- * lists the documented ones.
+ * Scenario control compatible with Prism: `Prefer: code=<status>`. It acts only after security and
+ * input validation (a refused request stays refused): a documented error status is answered with that
+ * operation's own example from the contract; a documented success status is the real, stateful answer
+ * (so it can still be a 404 or a 422). An undocumented status is a 400 problem that lists the
+ * documented ones.
  */
 import type { JsonValue, OperationSpec } from '../contract/document.js';
 import { REALM } from './auth.js';
@@ -42,6 +44,23 @@ export function preferredAnswers(operation: OperationSpec): Map<string, Preferre
   }
   return answers;
 }
+
+/** What a request's preference asks for, once security and validation have passed. */
+export type Preference = { kind: 'real' } | { kind: 'error'; code: string; answer: PreferredAnswer };
+
+/** Decides the preference of a request: none or a 2xx one is the real answer. Throws a 400 problem for an undocumented code. */
+export function choosePreference(
+  answers: Map<string, PreferredAnswer>,
+  header: string | string[] | undefined,
+  operationId: string,
+): Preference {
+  const code = preferredCode(Array.isArray(header) ? header.join(', ') : header);
+  if (code === undefined) return REAL;
+  const answer = pickPreferred(answers, code, operationId);
+  return answer.status < 300 ? REAL : { kind: 'error', code, answer };
+}
+
+const REAL: Preference = { kind: 'real' };
 
 /** The answer for `code`, or a 400 problem naming the documented codes. */
 export function pickPreferred(answers: Map<string, PreferredAnswer>, code: string, operationId: string): PreferredAnswer {

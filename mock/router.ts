@@ -61,7 +61,13 @@ export function createRouter(operations: OperationSpec[]): Router {
     (a, b) => a.segments.filter((s) => typeof s !== 'string').length - b.segments.filter((s) => typeof s !== 'string').length,
   );
 
+  // Paths without parameters (the creates) are found with one map lookup, before any splitting.
+  const literal = new Map(ordered.filter((r) => r.segments.every((s) => typeof s === 'string')).map((r) => [r.template, r]));
+  const noParams: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
+
   const find = (pathname: string): { route: PathRoute; params: Record<string, string> } | undefined => {
+    const exact = literal.get(pathname);
+    if (exact) return { route: exact, params: noParams };
     const parts = pathname.split('/').slice(1);
     for (const route of ordered) {
       if (route.segments.length !== parts.length) continue;
@@ -101,6 +107,40 @@ export function createRouter(operations: OperationSpec[]): Router {
       return undefined;
     },
   };
+}
+
+function printable(text: string): string {
+  const clean = text.replace(/[^\x20-\x7e]/g, '?');
+  return clean.length > 200 ? `${clean.slice(0, 200)}...` : clean;
+}
+
+/**
+ * The operation a request names, or a 404/405 problem. HEAD is answered wherever GET is (RFC 9110
+ * §9.3.2: the GET's status and headers, without the body; Node drops the body of a HEAD answer).
+ */
+export function routeRequest(
+  router: Router,
+  method: string,
+  pathname: string,
+): { operation: OperationSpec; params: Record<string, string> } {
+  let route = router.route(method, pathname);
+  if (route.kind === 'method-not-allowed' && method === 'HEAD' && route.allow.includes('GET')) route = router.route('GET', pathname);
+  if (route.kind === 'not-found') {
+    throw problem('notFound', `There is no operation at ${printable(pathname)}; the contract (contract/openapi.yaml) lists the paths.`);
+  }
+  if (route.kind === 'method-not-allowed') {
+    const allow = allowHeader(route.allow);
+    throw problem('methodNotAllowed', `${printable(pathname)} allows only ${allow}.`, undefined, { Allow: allow });
+  }
+  return route;
+}
+
+/** The `Allow` value of a path: its methods, HEAD where GET is, and OPTIONS. */
+export function allowHeader(methods: readonly string[]): string {
+  const all = [...methods];
+  if (all.includes('GET') && !all.includes('HEAD')) all.splice(all.indexOf('GET') + 1, 0, 'HEAD');
+  if (!all.includes('OPTIONS')) all.push('OPTIONS');
+  return all.join(', ');
 }
 
 export type { HttpMethod };

@@ -2,10 +2,11 @@
  * The HTTP server around the mock's request path: safe defaults (loopback, header/request/keep-alive
  * timeouts, header size limit) and a problem+json answer even to requests Node cannot parse.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createMockApp } from './app.js';
 import { resolveConfig, type MockConfig } from './config.js';
+import { problemBody, PROBLEMS, type ProblemKind } from './problems.js';
 
 export interface MockServer {
   /** Base URL, e.g. `http://127.0.0.1:4010` (no trailing slash). */
@@ -29,12 +30,48 @@ export const SERVER_LIMITS = {
   maxHeaderSize: 16 * 1024,
 };
 
-function clientErrorAnswer(status: number, title: string, detail: string, type = 'bad-request'): string {
-  const body = JSON.stringify({ type: `https://goods.example/problems/${type}`, title, status, detail });
+/** A raw problem+json answer for a request Node could not parse (no request or response object exists). */
+function clientErrorAnswer(kind: ProblemKind, detail: string): string {
+  const body = JSON.stringify(problemBody(kind, detail));
   return (
-    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `HTTP/1.1 ${kind.status} ${kind.title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
     `Connection: close\r\n\r\n${body}`
   );
+}
+
+/**
+ * Requests still being answered per connection, so that an unparsable pipelined request is answered
+ * after the answers of the complete requests before it (HTTP/1.1 answers in order), not instead of
+ * them. A request whose own body is unfinished gets no wait: the error is in that request. Cheap on
+ * the hot path: no listener per request; answered entries are dropped when the next request comes.
+ */
+class PendingAnswers {
+  private readonly pending = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse }[]>();
+
+  track(socket: Socket, req: IncomingMessage, res: ServerResponse): void {
+    const list = this.pending.get(socket);
+    if (!list) {
+      this.pending.set(socket, [{ req, res }]);
+      return;
+    }
+    for (let i = list.length - 1; i >= 0; i--) if (list[i]?.res.writableEnded) list.splice(i, 1);
+    list.push({ req, res });
+  }
+
+  /** Runs `then` once every complete request already started on the socket is answered. */
+  afterPending(socket: Socket, then: () => void): void {
+    const open = (this.pending.get(socket) ?? []).filter((entry) => !entry.res.writableEnded);
+    if (open.length === 0 || open.some((entry) => !entry.req.complete)) {
+      then();
+      return;
+    }
+    let left = open.length;
+    const done = () => {
+      left -= 1;
+      if (left === 0) then();
+    };
+    for (const { res } of open) res.once('close', done);
+  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -54,6 +91,7 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
   const app = config.proxy ? await (await import('./proxy/app.js')).createProxyApp(config, config.proxy) : await createMockApp(config);
   const headersTimeout = config.headersTimeoutMs ?? SERVER_LIMITS.headersTimeoutMs;
   const keepAliveTimeout = config.keepAliveTimeoutMs ?? SERVER_LIMITS.keepAliveTimeoutMs;
+  const pending = new PendingAnswers();
   const server = createServer(
     {
       headersTimeout,
@@ -64,7 +102,10 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
       keepAliveTimeout,
       requireHostHeader: false,
     },
-    (req, res) => app.handle(req, res),
+    (req, res) => {
+      pending.track(req.socket, req, res);
+      app.handle(req, res);
+    },
   );
   server.keepAliveTimeout = keepAliveTimeout;
   // Open connections (--max-connections): one past the limit gets a 503 problem and is closed, so
@@ -75,10 +116,8 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
       socket.on('error', () => undefined);
       socket.end(
         clientErrorAnswer(
-          503,
-          'Service Unavailable',
+          PROBLEMS.busy,
           `The mock has ${config.maxConnections} connections open, its most (--max-connections); retry shortly, close idle connections, or raise the option.`,
-          'mock-busy',
         ),
       );
       return;
@@ -88,7 +127,7 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
   });
   // A CONNECT request has its own event; without a listener Node drops the connection unanswered.
   server.on('connect', (_req, socket: Socket) => {
-    socket.end(clientErrorAnswer(400, 'Bad Request', 'CONNECT is not supported: this mock is not a proxy.'));
+    socket.end(clientErrorAnswer(PROBLEMS.badRequest, 'CONNECT is not supported: this mock is not a proxy.'));
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') {
@@ -97,15 +136,17 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
     }
     const answer =
       error.code === 'HPE_HEADER_OVERFLOW'
-        ? clientErrorAnswer(
-            431,
-            'Request Header Fields Too Large',
-            `The request headers are larger than ${SERVER_LIMITS.maxHeaderSize} bytes.`,
-          )
+        ? clientErrorAnswer(PROBLEMS.headersTooLarge, `The request headers are larger than ${SERVER_LIMITS.maxHeaderSize} bytes.`)
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? clientErrorAnswer(408, 'Request Timeout', 'The request was not received in time.')
-          : clientErrorAnswer(400, 'Bad Request', 'The request is not valid HTTP/1.1.');
-    socket.end(answer);
+          ? clientErrorAnswer(PROBLEMS.requestTimeout, 'The request was not received in time.')
+          : clientErrorAnswer(PROBLEMS.badRequest, 'The request is not valid HTTP/1.1.');
+    const send = () => {
+      if (socket.writable) socket.end(answer);
+      else socket.destroy();
+    };
+    // Answers of earlier complete pipelined requests on this connection go first, each with its own status.
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') send();
+    else pending.afterPending(socket, send);
   });
   try {
     await listen(server, config.port, config.host);

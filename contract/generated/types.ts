@@ -132,7 +132,7 @@ export interface components {
             readonly created?: components["schemas"]["DateTime"];
             readonly modified?: components["schemas"]["DateTime"];
         };
-        /** @description The request body of "create lot transfer". Server-assigned (`readOnly`) members a client sends are ignored. */
+        /** @description The request body of "create lot transfer". Server-assigned (`readOnly`) members a client sends must have the type they have in the answer (the request and the answer share one shape; a wrong type or `null` is a 400) and are then ignored. */
         LotTransferCreate: WithRequired<components["schemas"]["LotTransferFields"], "fk_lot_id" | "source_scancode" | "target_scancode" | "amount">;
         /** @description A created lot transfer, as answered. */
         LotTransfer: WithRequired<components["schemas"]["LotTransferFields"], "id" | "fk_lot_id" | "source_scancode" | "target_scancode" | "amount" | "completed" | "lotnumber" | "created" | "modified">;
@@ -152,7 +152,7 @@ export interface components {
             readonly created?: components["schemas"]["DateTime"];
             readonly modified?: components["schemas"]["DateTime"];
         };
-        /** @description The request body of "create test sample". Server-assigned (`readOnly`) members a client sends are ignored. */
+        /** @description The request body of "create test sample". Server-assigned (`readOnly`) members a client sends must have the type they have in the answer (the request and the answer share one shape; a wrong type or `null` is a 400) and are then ignored. */
         TestSampleCreate: WithRequired<components["schemas"]["TestSampleFields"], "fk_lot_id" | "fk_user_id">;
         /** @description A created test sample, as answered. */
         TestSample: WithRequired<components["schemas"]["TestSampleFields"], "id" | "fk_lot_id" | "fk_user_id" | "lotnumber" | "sample_number" | "status" | "notes" | "created" | "modified">;
@@ -180,8 +180,17 @@ export interface components {
         } & components["schemas"]["Problem"];
     };
     responses: {
-        /** @description Malformed JSON, JSON that is not an object, or a body that breaks the schema. */
-        BadRequest: {
+        /** @description Malformed JSON, JSON that is not an object, or a body that breaks the schema (a server-assigned member of the wrong type included). */
+        LotTransferBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["ValidationProblem"];
+            };
+        };
+        /** @description Malformed JSON, JSON that is not an object, or a body that breaks the schema (a server-assigned member of the wrong type included). */
+        TestSampleBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -296,7 +305,7 @@ export interface operations {
                     "application/json": components["schemas"]["LotTransfer"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["LotTransferBadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -325,7 +334,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestSample"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["TestSampleBadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

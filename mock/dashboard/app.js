@@ -301,7 +301,8 @@
 
   async function reset() {
     const name = session();
-    const headers = sessionHeaders();
+    // X-Mock-Reset: the mock refuses a reset without it (no foreign page or form can send it).
+    const headers = { ...sessionHeaders(), 'X-Mock-Reset': '1' };
     const admin = $('admin-token').value.trim();
     if (admin) headers.Authorization = `Bearer ${admin}`;
     try {

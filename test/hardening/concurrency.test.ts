@@ -139,7 +139,7 @@ describe('hardening: slow clients and server timeouts (in-process mock)', functi
 
   it('answers other clients while one trickles its headers, then answers the slow one too', async () => {
     const slow = await open(server);
-    const head = `GET /manualProduction/rest/v1/orders/info/${encodeURIComponent(server.orderNumbers[0] ?? '')} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`;
+    const head = `GET /manualProduction/rest/v1/orders/info/${encodeURIComponent(server.orderNumbers[0] ?? '')} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`;
     let sent = 0;
     let fastDone = false;
     const fast = fastRequests(40).finally(() => (fastDone = true));
@@ -161,7 +161,7 @@ describe('hardening: slow clients and server timeouts (in-process mock)', functi
     const body = JSON.stringify({ fk_lot_id: server.lotIds[0], fk_user_id: 1, notes: 'slow-body' });
     await write(
       slow.socket,
-      `POST ${CREATE_PATHS['test-samples']} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+      `POST ${CREATE_PATHS['test-samples']} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
     );
     let sent = 0;
     let fastDone = false;
@@ -182,7 +182,7 @@ describe('hardening: slow clients and server timeouts (in-process mock)', functi
 
   it('disconnects a client that never finishes its headers (headersTimeout), with a 408 problem', async () => {
     const client = await open(server);
-    await write(client.socket, 'GET /__mock/health HTTP/1.1\r\nHost: x\r\n');
+    await write(client.socket, 'GET /__mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     assert.ok(await closesWithin(client.closed, 8000), 'disconnected (the default would take 10-40 s)');
     const answer = parseAnswer(client.received(), true);
     assert.equal(answer?.status, 408);
@@ -194,7 +194,7 @@ describe('hardening: slow clients and server timeouts (in-process mock)', functi
     const client = await open(server);
     await write(
       client.socket,
-      `POST ${CREATE_PATHS['test-samples']} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"fk_lot_id":`,
+      `POST ${CREATE_PATHS['test-samples']} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"fk_lot_id":`,
     );
     assert.ok(await closesWithin(client.closed, 8000), 'disconnected');
     const answer = parseAnswer(client.received(), true);
@@ -204,7 +204,7 @@ describe('hardening: slow clients and server timeouts (in-process mock)', functi
 
   it('closes an idle keep-alive connection (keepAliveTimeout)', async () => {
     const client = await open(server);
-    await write(client.socket, 'GET /__mock/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    await write(client.socket, 'GET /__mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     while (!parseAnswer(client.received(), false)) await pause(10);
     assert.equal(parseAnswer(client.received(), false)?.status, 200);
     assert.match(client.received().toString('latin1'), /keep-alive/i, 'the connection was kept alive after the answer');

@@ -129,7 +129,7 @@ describe('hardening: safe defaults of the mock CLI', function () {
     const requests: [string, Buffer | Buffer[]][] = [
       ['invalid body', post([AUTH, JSON_TYPE], '{"fk_lot_id":"x"}')],
       ['malformed JSON', post([AUTH, JSON_TYPE], '{')],
-      ['invalid path', Buffer.from('OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')],
+      ['invalid path', Buffer.from('OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')],
       ['invalid session', post([AUTH, JSON_TYPE, ['X-Mock-Session', 'a b']])],
       ['invalid Prefer', requestBytes({ method: 'GET', target: order('ORD-2026-0001'), headers: [AUTH, ['Prefer', 'code=599']] })],
       ['unauthorized', requestBytes({ method: 'GET', target: order('ORD-2026-0001') })],
@@ -147,6 +147,9 @@ describe('hardening: safe defaults of the mock CLI', function () {
       ['not HTTP', Buffer.from([0xff, 0xfe, 0x0d, 0x0a, 0x0d, 0x0a])],
       ['headers too large', requestBytes({ method: 'GET', target: '/', headers: [['X-Big', 'z'.repeat(20_000)]] })],
       ['invalid query', requestBytes({ method: 'GET', target: '/__mock/lot-transfers?limit=many' })],
+      ['foreign origin', requestBytes({ method: 'GET', target: '/__mock/health', headers: [['Origin', 'http://evil.test']] })],
+      ['reset not confirmed', requestBytes({ method: 'POST', target: '/__mock/reset', headers: [['Authorization', `Bearer ${ADMIN}`]] })],
+      ['misdirected request', Buffer.from('GET /__mock/health HTTP/1.1\r\nHost: evil.test\r\nConnection: close\r\n\r\n')],
     ];
     const seen = new Set<string>();
     for (const [label, data] of requests) {
@@ -210,7 +213,8 @@ describe('hardening: safe defaults of the mock CLI', function () {
       }
     }
     const reachable = Object.entries(PROBLEMS)
-      .filter(([name]) => name !== 'internal' && (name !== 'notDurable' || existsSync('/dev/full')))
+      // requestTimeout (408) takes the 10 s header timeout: test/hardening/concurrency.test.ts answers it.
+      .filter(([name]) => name !== 'internal' && name !== 'requestTimeout' && (name !== 'notDurable' || existsSync('/dev/full')))
       // The --proxy mode's problems (upstream unreachable / timed out) are shown by mock/proxy/proxy.test.ts.
       .filter(([name]) => name !== 'upstreamUnreachable' && name !== 'upstreamTimeout')
       .map(([, kind]) => kind.type);
@@ -238,7 +242,10 @@ describe('hardening: safe defaults of the mock CLI', function () {
       assert.match(refused.headers.get('www-authenticate') ?? '', /^Bearer /);
       assert.deepEqual(await listings(mock.url), before, 'a refused reset changes nothing');
     }
-    const reset = await fetch(`${mock.url}/__mock/reset`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN}` } });
+    const reset = await fetch(`${mock.url}/__mock/reset`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN}`, 'X-Mock-Reset': '1' },
+    });
     assert.equal(reset.status, 204);
     assert.deepEqual(await listings(mock.url), { 'lot-transfers': [], 'test-samples': [] });
   });
@@ -246,7 +253,7 @@ describe('hardening: safe defaults of the mock CLI', function () {
   it('without --admin-token, /__mock/reset is open (the documented default for local use)', async () => {
     const open = await startMockProcess(['--quiet']);
     try {
-      assert.equal((await fetch(`${open.url}/__mock/reset`, { method: 'POST' })).status, 204);
+      assert.equal((await fetch(`${open.url}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Reset': '1' } })).status, 204);
     } finally {
       await open.stop();
     }

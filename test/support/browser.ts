@@ -35,6 +35,8 @@ export interface LaunchOptions {
   viewport?: { width: number; height: number };
   /** Only for testing the missing-browser message; the tests use Debian's binary. */
   executablePath?: string;
+  /** Extra Chromium switches (e.g. `--host-resolver-rules` to point a test name at loopback). */
+  args?: string[];
 }
 
 export async function launchChromium(options: LaunchOptions = {}): Promise<Chromium> {
@@ -52,7 +54,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Chrom
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath,
       headless: true,
-      args: CHROMIUM_ARGS,
+      args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
       viewport,
       timeout: 20_000,
     });

@@ -23,9 +23,9 @@ interface PathRow {
 
 function pathRows(target: CorpusTarget): PathRow[] {
   const order = `${ORDER_PATH}${encodeURIComponent(target.orderNumbers[0] ?? 'x')}`;
-  const listing = { GET: [200, 200], OPTIONS: [204, 204] } as PathRow['allowed'];
+  const listing = { GET: [200, 200], HEAD: [200, 200], OPTIONS: [204, 204] } as PathRow['allowed'];
   return [
-    { path: order, allowed: { GET: [200, 401], OPTIONS: [204, 204] }, other: 405 },
+    { path: order, allowed: { GET: [200, 401], HEAD: [200, 401], OPTIONS: [204, 204] }, other: 405 },
     { path: CREATE_PATHS['lot-transfers'], allowed: { POST: [201, 401], OPTIONS: [204, 204] }, other: 405, creates: 'lot-transfers' },
     { path: CREATE_PATHS['test-samples'], allowed: { POST: [201, 401], OPTIONS: [204, 204] }, other: 405, creates: 'test-samples' },
     { path: '/__mock/health', allowed: listing, other: 405 },
@@ -491,25 +491,27 @@ export function headerCases(rng: Rng, target: CorpusTarget): CaseDraft[] {
       expect: { statuses: [400], why: 'not a session name' },
     });
   }
-  for (const [prefer, status, why] of [
-    ['code=999', 400, 'not a documented status'],
-    ['code=500', 400, 'not a documented status'],
-    ['code=abc', 400, 'not a status'],
-    ['code=', 400, 'no status'],
-    [`code=${'4'.repeat(5000)}`, 400, 'not a documented status'],
-    ['code=201', 201, 'the documented example, recorded nowhere'],
-    ['code=422', 422, 'the documented example'],
-  ] as [string, number, string][]) {
+  // Prefer acts after security and validation: on a valid body a documented error is its example, a 2xx the real create.
+  for (const [prefer, status, why, body] of [
+    ['code=999', 400, 'not a documented status', 'valid'],
+    ['code=500', 400, 'not a documented status', 'valid'],
+    ['code=abc', 400, 'not a status', 'valid'],
+    ['code=', 400, 'no status', 'valid'],
+    [`code=${'4'.repeat(5000)}`, 400, 'not a documented status', 'valid'],
+    ['code=201', 201, 'the real create, recorded', 'valid'],
+    ['code=422', 422, 'the documented example, recorded nowhere', 'valid'],
+    ['code=201', 400, 'an invalid body stays invalid whatever it prefers', '{}'],
+  ] as [string, number, string, string][]) {
     drafts.push({
       category: 'odd headers',
-      label: `Prefer: ${prefer.slice(0, 30)} on a create`,
+      label: `Prefer: ${prefer.slice(0, 30)} on a create${body === 'valid' ? '' : ' with an invalid body'}`,
       data: requestBytes({
         method: 'POST',
         target: CREATE_PATHS['lot-transfers'],
         headers: [auth, ['Content-Type', 'application/json'], ['Prefer', prefer]],
-        body: '{}',
+        body: body === 'valid' ? JSON.stringify(validBody(rng, target, 'lot-transfers')) : body,
       }),
-      expect: { statuses: [status], why },
+      expect: { statuses: [status], why, ...(status === 201 ? { creates: 'lot-transfers' as const } : {}) },
     });
   }
   const order = `${ORDER_PATH}${encodeURIComponent(target.orderNumbers[0] ?? 'x')}`;

@@ -1,0 +1,320 @@
+/**
+ * Every answer of the mock is documented: a battery of requests (valid, invalid, every control
+ * header, the limits that are cheap to reach, raw HTTP oddities) whose every answer is validated by
+ * an independent OpenAPI response validator, express-openapi-validator (not the project's own ajv
+ * validators), against the API contract or the mock-control contract (`mock/control.openapi.yaml`).
+ * A canary proves that the validator flags an undocumented answer. Known gap of the validator:
+ * express-openapi-validator does not validate 5xx answers (its response hook skips them), so the 503
+ * of a full state file is sent but only its status is in the battery.
+ */
+import assert from 'node:assert/strict';
+import type { Server } from 'node:http';
+import { connect } from 'node:net';
+import express, { type ErrorRequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { readContract } from '../contract/document.js';
+import { CONTROL_CONTRACT_PATH } from './dashboard.js';
+import type { MockServer } from './server.js';
+import { AUTH, JSON_AUTH, ORDER_PATH, rawRequest, SAMPLES_PATH, startMock, TRANSFERS_PATH, type RawAnswer } from './testing.js';
+
+interface Exchange {
+  label: string;
+  method: string;
+  /** The path the validator routes by (`/unknown-path` for a request that names no path). */
+  path: string;
+  answer: RawAnswer;
+}
+
+const ANSWER_ID = 'x-battery-answer';
+const FAILED = 599;
+/** The mock-control contract's `/unknown-path`, which stands for every unlisted path. */
+const UNKNOWN = '/unknown-path';
+
+/** A relay that answers a recorded answer through express-openapi-validator's response validation. */
+async function validatorRelay(apiSpec: object, answers: Map<string, RawAnswer>): Promise<{ url: string; server: Server }> {
+  const app = express();
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: structuredClone(apiSpec) as never,
+      validateRequests: false,
+      validateSecurity: false,
+      validateResponses: true,
+    }),
+  );
+  app.use((req, res) => {
+    const answer = answers.get(String(req.headers[ANSWER_ID]));
+    if (!answer) throw new Error('no recorded answer');
+    res.status(answer.status);
+    const type = answer.headers['content-type'];
+    if (typeof type === 'string') res.type(type);
+    const parsed: unknown = answer.body === '' ? undefined : type?.includes('json') ? JSON.parse(answer.body) : answer.body;
+    res.json(parsed);
+  });
+  const onError: ErrorRequestHandler = (error: { message?: string; errors?: unknown }, _req, res, _next) => {
+    res.status(FAILED).json({ message: error.message, errors: error.errors });
+  };
+  app.use(onError);
+  return new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve({ url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, server });
+    });
+  });
+}
+
+/** Writes raw bytes on one connection and parses the single answer (status, headers, body). */
+function rawExchange(mock: MockServer, data: string | Buffer): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: mock.host, port: mock.port });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')));
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const head = text.slice(0, split).split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of head.slice(1)) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head[0] ?? '')?.[1] ?? 0), headers, body: text.slice(split + 4) });
+    });
+    socket.write(data);
+  });
+}
+
+/**
+ * express-openapi-validator validates JSON and bodiless answers only (it reports any other media type
+ * as "no schema defined"): the few others (the dashboard page and its assets) are checked here
+ * against the mock-control contract's status and media type.
+ */
+function nonJsonComplaints(method: string, path: string, status: number, type: string): string[] {
+  const paths = controlDocument['paths'] as Record<string, Record<string, { responses?: Record<string, { content?: object }> }>>;
+  const operation =
+    paths[path]?.[method.toLowerCase()] ?? paths[path.startsWith('/__mock/assets/') ? '/__mock/assets/{file}' : '']?.[method.toLowerCase()];
+  const media = Object.keys(operation?.responses?.[String(status)]?.content ?? {});
+  const mediaType = type.split(';', 1)[0]?.trim() ?? '';
+  return media.includes(mediaType) || media.includes('*/*')
+    ? []
+    : [`${method} ${path} ${status} ${type}: not in the mock-control contract`];
+}
+
+const controlDocument = readContract(CONTROL_CONTRACT_PATH);
+
+describe('every answer of the mock is documented (express-openapi-validator)', function () {
+  this.timeout(120_000);
+  const answers = new Map<string, RawAnswer>();
+  let api: { url: string; server: Server };
+  let control: { url: string; server: Server };
+  let mock: MockServer;
+  let oneSession: MockServer;
+  let guarded: MockServer;
+  let slow: MockServer;
+  let full: MockServer | undefined;
+  const exchanges: Exchange[] = [];
+
+  before(async () => {
+    api = await validatorRelay(readContract(), answers);
+    control = await validatorRelay(controlDocument, answers);
+    mock = await startMock();
+    oneSession = await startMock({ maxSessions: 1 });
+    guarded = await startMock({ adminToken: 'sesame', corsOrigins: ['http://localhost:5173'] });
+    slow = await startMock({ headersTimeoutMs: 300 });
+    try {
+      full = await startMock({ stateFile: '/dev/full' });
+    } catch {
+      full = undefined; // no /dev/full on this system: the 503 is covered by the journal tests
+    }
+  });
+  after(async () => {
+    for (const server of [mock, oneSession, guarded, slow, full]) await server?.close();
+    api.server.close();
+    control.server.close();
+  });
+
+  /** Asks the relays whether `answer` is documented; returns the validator's complaints (empty: documented). */
+  async function complaints(method: string, path: string, answer: RawAnswer): Promise<string[]> {
+    const type = answer.headers['content-type'];
+    if (typeof type === 'string' && !type.includes('json') && answer.body !== '')
+      return nonJsonComplaints(method, path, answer.status, type);
+    const id = String(answers.size);
+    answers.set(id, answer);
+    const found: string[] = [];
+    for (const [name, relay] of [
+      ['API contract', api],
+      ['mock-control contract', control],
+    ] as const) {
+      const res = await fetch(`${relay.url}${path}`, { method, headers: { [ANSWER_ID]: id } });
+      if (res.status !== FAILED) return [];
+      found.push(`${name}: ${(await res.text()).slice(0, 300)}`);
+    }
+    return found;
+  }
+
+  /** Sends one request and keeps its answer; `validateAs` is the documented path a request for an unlisted path stands for. */
+  async function record(
+    label: string,
+    target: MockServer,
+    method: string,
+    path: string,
+    headers: Record<string, string> = {},
+    body?: string,
+    validateAs?: string,
+  ) {
+    const answer = await rawRequest(target.url, { method, path, headers, ...(body !== undefined ? { body } : {}) });
+    exchanges.push({ label, method, path: validateAs ?? path.split('?', 1)[0] ?? path, answer });
+    return answer;
+  }
+
+  it('answers the whole battery only with documented answers (API contract or mock-control contract)', async () => {
+    const order = `${ORDER_PATH}ORD-2026-0001`;
+    const sample = JSON.stringify({ fk_lot_id: 2001, fk_user_id: 3 });
+    const transfer = JSON.stringify({ fk_lot_id: 2001, source_scancode: 'S', target_scancode: 'T', amount: 2 });
+    // Order info.
+    await record('order', mock, 'GET', order, AUTH);
+    await record('unknown order', mock, 'GET', `${ORDER_PATH}NOPE`, AUTH);
+    // The validator cannot route an undecodable path: validated as the order it would name.
+    await record('bad percent-encoding', mock, 'GET', `${ORDER_PATH}%E0%A4%A`, AUTH, undefined, `${ORDER_PATH}undecodable`);
+    await record('no token', mock, 'GET', order);
+    await record('rejected token', mock, 'GET', order, { Authorization: 'Bearer invalid' });
+    await record('malformed token', mock, 'GET', order, { Authorization: 'Bearer a b' });
+    await record('basic scheme', mock, 'GET', order, { Authorization: 'Basic eDp5' });
+    for (const code of ['200', '401', '404', '418', 'abc'])
+      await record(`order Prefer ${code}`, mock, 'GET', order, { ...AUTH, Prefer: `code=${code}` });
+    await record('order Prefer without token', mock, 'GET', `${ORDER_PATH}NOPE`, { Prefer: 'code=200' });
+    await record('order latency-free session header', mock, 'GET', order, { ...AUTH, 'X-Mock-Session': 'a b' });
+    for (const headers of [AUTH, {}]) await record('HEAD order', mock, 'HEAD', order, headers);
+    await record('HEAD unknown order', mock, 'HEAD', `${ORDER_PATH}NOPE`, AUTH);
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) await record(`${method} order`, mock, method, order, AUTH);
+    await record('OPTIONS order', mock, 'OPTIONS', order);
+    await record('preflight order', mock, 'OPTIONS', order, { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'GET' });
+    // Creates.
+    for (const [path, body] of [
+      [TRANSFERS_PATH, transfer],
+      [SAMPLES_PATH, sample],
+    ] as const) {
+      await record('create', mock, 'POST', path, JSON_AUTH, body);
+      await record('create in a session', mock, 'POST', path, { ...JSON_AUTH, 'X-Mock-Session': 'alice' }, body);
+      await record('invalid session', mock, 'POST', path, { ...JSON_AUTH, 'X-Mock-Session': 'a b' }, body);
+      await record('no token', mock, 'POST', path, { 'Content-Type': 'application/json' }, body);
+      await record('many problems', mock, 'POST', path, JSON_AUTH, '{"fk_lot_id":"x","amount":"y","a":1,"b":2,"c":3,"d":4,"e":5}');
+      await record('malformed JSON', mock, 'POST', path, JSON_AUTH, '{');
+      await record('empty body', mock, 'POST', path, JSON_AUTH, '');
+      await record('array body', mock, 'POST', path, JSON_AUTH, '[]');
+      await record('not UTF-8', mock, 'POST', path, JSON_AUTH, '\uFFFD');
+      await record('read-only null', mock, 'POST', path, JSON_AUTH, JSON.stringify({ ...JSON.parse(body), id: null }));
+      await record('unknown lot', mock, 'POST', path, JSON_AUTH, JSON.stringify({ ...JSON.parse(body), fk_lot_id: 999999 }));
+      await record('text/plain', mock, 'POST', path, { ...AUTH, 'Content-Type': 'text/plain' }, body);
+      await record('no content type', mock, 'POST', path, AUTH, body);
+      await record('latin1', mock, 'POST', path, { ...AUTH, 'Content-Type': 'application/json; charset=latin1' }, body);
+      await record('declared too large', mock, 'POST', path, { ...JSON_AUTH, 'Content-Length': String(2 * 1024 * 1024) }, '');
+      await record('streamed too large', mock, 'POST', path, JSON_AUTH, `{"notes":"${'x'.repeat(1024 * 1024 + 10)}"}`);
+      for (const code of ['201', '400', '401', '413', '415', '422', '599', '200']) {
+        await record(`create Prefer ${code}`, mock, 'POST', path, { ...JSON_AUTH, Prefer: `code=${code}` }, body);
+      }
+      await record('Prefer on a refused create', mock, 'POST', path, { Prefer: 'code=201' });
+      await record('new session past --max-sessions (first)', oneSession, 'POST', path, { ...JSON_AUTH, 'X-Mock-Session': 'first' }, body);
+      await record('new session past --max-sessions', oneSession, 'POST', path, { ...JSON_AUTH, 'X-Mock-Session': 'second' }, body);
+      if (full) await record('state file full', full, 'POST', path, JSON_AUTH, body);
+      for (const method of ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH']) await record(`${method} create`, mock, method, path, AUTH);
+      await record('preflight create', mock, 'OPTIONS', path, {
+        Origin: 'http://localhost:5173',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type,prefer,x-mock-session',
+      });
+    }
+    // /__mock.
+    for (const path of ['/__mock/health', '/__mock/orders', '/__mock/lots', '/__mock/lot-transfers', '/__mock/test-samples']) {
+      await record(`GET ${path}`, mock, 'GET', path);
+      await record(`HEAD ${path}`, mock, 'HEAD', path);
+      await record(`POST ${path}`, mock, 'POST', path);
+      await record(`${path} foreign origin`, mock, 'GET', path, { Origin: 'http://evil.test' });
+      await record(`${path} foreign Host`, mock, 'GET', path, { Host: 'evil.test' });
+      await record(`${path} listed origin`, guarded, 'GET', path, { Origin: 'http://localhost:5173' });
+    }
+    await record('listing of a session', mock, 'GET', '/__mock/test-samples', { 'X-Mock-Session': 'alice' });
+    await record('listing of an invalid session', mock, 'GET', '/__mock/test-samples', { 'X-Mock-Session': 'a b' });
+    await record('reset', mock, 'POST', '/__mock/reset', { 'X-Mock-Reset': '1' });
+    await record('reset a session', mock, 'POST', '/__mock/reset', { 'X-Mock-Reset': '1', 'X-Mock-Session': 'alice' });
+    await record('reset without X-Mock-Reset', mock, 'POST', '/__mock/reset');
+    await record('reset from a foreign origin', mock, 'POST', '/__mock/reset', { 'X-Mock-Reset': '1', Origin: 'http://evil.test' });
+    await record('reset without admin token', guarded, 'POST', '/__mock/reset', { 'X-Mock-Reset': '1' });
+    await record('reset with admin token', guarded, 'POST', '/__mock/reset', { 'X-Mock-Reset': '1', Authorization: 'Bearer sesame' });
+    await record('GET reset', mock, 'GET', '/__mock/reset');
+    await record('preflight reset (listed origin)', guarded, 'OPTIONS', '/__mock/reset', {
+      Origin: 'http://localhost:5173',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'x-mock-reset',
+    });
+    await record('preflight reset (foreign origin)', mock, 'OPTIONS', '/__mock/reset', {
+      Origin: 'http://evil.test',
+      'Access-Control-Request-Method': 'POST',
+    });
+    for (const path of [
+      '/__mock',
+      '/__mock/',
+      '/__mock/openapi.json',
+      '/__mock/control.json',
+      '/__mock/assets/app.js',
+      '/__mock/assets/nope.js',
+    ]) {
+      await record(`GET ${path}`, mock, 'GET', path);
+      await record(`HEAD ${path}`, mock, 'HEAD', path);
+    }
+    await record('POST dashboard', mock, 'POST', '/__mock/');
+    // Unknown paths and raw HTTP.
+    for (const path of ['/', '/nope', '/a/b/c', '/__mock/nope', '/__mockx/']) {
+      await record(`GET ${path}`, mock, 'GET', path, AUTH, undefined, UNKNOWN);
+      await record(`OPTIONS ${path}`, mock, 'OPTIONS', path, {}, undefined, UNKNOWN);
+    }
+    await record('foreign Host on the API', mock, 'GET', order, { ...AUTH, Host: 'rebind.evil.test:4010' });
+    const raw = async (label: string, method: string, path: string, data: string | Buffer, target: MockServer = mock) => {
+      exchanges.push({ label, method, path, answer: await rawExchange(target, data) });
+    };
+    await raw(
+      'absolute-form target',
+      'GET',
+      order,
+      `GET http://127.0.0.1:${mock.port}${order} HTTP/1.1\r\nHost: x.invalid\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n`,
+    );
+    await raw('OPTIONS *', 'OPTIONS', UNKNOWN, 'OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    await raw('not HTTP', 'GET', UNKNOWN, Buffer.from([0xff, 0xfe, 0x0d, 0x0a, 0x0d, 0x0a]));
+    await raw('headers too large', 'GET', UNKNOWN, `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'z'.repeat(20_000)}\r\n\r\n`);
+    await raw('headers too slow', 'GET', UNKNOWN, 'GET /__mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\n', slow);
+
+    const undocumented: string[] = [];
+    for (const exchange of exchanges) {
+      assert.ok(exchange.answer.status >= 200, `${exchange.label}: answered`);
+      const found = await complaints(exchange.method, exchange.path, exchange.answer);
+      if (found.length > 0)
+        undocumented.push(`${exchange.label} (${exchange.method} ${exchange.path} -> ${exchange.answer.status}): ${found.join(' | ')}`);
+    }
+    assert.deepEqual(undocumented, [], `${undocumented.length} of ${exchanges.length} answers are undocumented`);
+    const statuses = new Set(exchanges.map((e) => e.answer.status));
+    for (const status of [200, 201, 204, 400, 401, 403, 404, 405, 408, 413, 415, 421, 422, 429, 431])
+      assert.ok(statuses.has(status), `the battery reaches ${status}`);
+    assert.ok(exchanges.length >= 150, `${exchanges.length} exchanges`);
+  });
+
+  it('canary: the validator flags answers the contracts do not document', async () => {
+    const problem = (type: string, status: number) =>
+      JSON.stringify({ type: `https://goods.example/problems/${type}`, title: 't', status, detail: 'd' });
+    const undocumented: [string, string, RawAnswer][] = [
+      ['GET', `${ORDER_PATH}X`, { status: 418, headers: { 'content-type': 'application/problem+json' }, body: problem('teapot', 418) }],
+      ['GET', `${ORDER_PATH}X`, { status: 200, headers: { 'content-type': 'application/json' }, body: '{"order":{}}' }],
+      ['POST', SAMPLES_PATH, { status: 400, headers: { 'content-type': 'application/problem+json' }, body: problem('invalid-body', 400) }],
+      ['POST', SAMPLES_PATH, { status: 201, headers: { 'content-type': 'application/json' }, body: '{"id":"one"}' }],
+      ['GET', '/__mock/health', { status: 404, headers: { 'content-type': 'application/problem+json' }, body: problem('not-found', 404) }],
+      [
+        'POST',
+        '/__mock/reset',
+        { status: 403, headers: { 'content-type': 'application/problem+json' }, body: problem('unauthorized', 403) },
+      ],
+      ['GET', '/__mock/lots', { status: 200, headers: { 'content-type': 'application/json' }, body: '[{"id":"x"}]' }],
+      ['GET', '/__mock/', { status: 200, headers: { 'content-type': 'text/plain' }, body: 'hello' }],
+      ['GET', UNKNOWN, { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' }],
+    ];
+    for (const [method, path, answer] of undocumented) {
+      assert.notDeepEqual(await complaints(method, path, answer), [], `${method} ${path} ${answer.status} ${answer.body}`);
+    }
+  });
+});

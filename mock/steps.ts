@@ -1,0 +1,62 @@
+/**
+ * The per-operation steps of the request path, after routing and security: `validate` (the input:
+ * session, media type, size, JSON, schema, known lot) and `handle` (the real, stateful answer), plus
+ * `prefer` where a preferred error answer depends on the request (the 404 names the order asked for).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JsonObject } from '../contract/document.js';
+import type { BodyBudget } from './body-budget.js';
+import { checkJsonContentType, parseJson, readBody } from './body.js';
+import { checkCreateBody, create, orderInfo, type CreateContext, type CreateOperation } from './handlers.js';
+import { problem } from './problems.js';
+import { sendBody } from './respond.js';
+import { SESSION_HEADER, sessionName } from './state.js';
+
+export interface OperationSteps<Input = unknown> {
+  /** Validates the request; throws a problem (400/413/415/422) or answers the checked input (at once when no body is read). */
+  validate(req: IncomingMessage, params: Record<string, string>): Input | Promise<Input>;
+  /** Answers the real, stateful answer (at once when nothing is awaited). */
+  handle(input: Input, res: ServerResponse): void | Promise<void>;
+  /** A preferred error answer built from the request (throws it as a problem); undefined: the contract's example. */
+  prefer?(input: Input, code: string): undefined;
+}
+
+export function orderInfoSteps(bodies: Map<string, Buffer>, param: string): OperationSteps<string> {
+  return {
+    validate: (_req, params) => params[param] ?? '',
+    handle(number, res) {
+      sendBody(res, 200, 'application/json', orderInfo(bodies, number));
+    },
+    prefer(number, code) {
+      if (code !== '404') return undefined;
+      throw problem(
+        'orderNotFound',
+        `No order has the number ${JSON.stringify(number.slice(0, 200))} (answered 404 because of Prefer: code=404).`,
+      );
+    },
+  };
+}
+
+interface CreateInput {
+  session: string;
+  body: JsonObject;
+}
+
+export function createSteps(
+  ctx: CreateContext,
+  op: CreateOperation,
+  bodyLimitBytes: number,
+  budget: BodyBudget,
+): OperationSteps<CreateInput> {
+  return {
+    async validate(req) {
+      const session = sessionName(req.headers[SESSION_HEADER]);
+      checkJsonContentType(req.headers['content-type']);
+      const body = checkCreateBody(op, parseJson(await readBody(req, bodyLimitBytes, budget)), ctx.lots);
+      return { session, body };
+    },
+    async handle(input, res) {
+      sendBody(res, 201, 'application/json', await create(ctx, op, input.session, input.body));
+    },
+  };
+}

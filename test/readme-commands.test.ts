@@ -1,0 +1,129 @@
+/**
+ * Every shell command shown in the README runs as written (in a fresh folder, so relative paths such
+ * as `.state/mock.jsonl` start from nothing): each one is either run here or listed in SKIPPED with
+ * the reason, so a new command in the README needs a decision. Servers get a free port (`--port N`
+ * replaced, or PORT set) and must answer; one-shot commands must exit 0.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../contract/paths.js';
+
+/** Commands not run here, with the reason. */
+const SKIPPED: Record<string, string> = {
+  'npm ci': 'installs every dependency (minutes); CI runs it on every fresh clone',
+  'npm test': 'the whole test suite, this test included',
+};
+/** Commands that contact a server outside this machine: placeholders, never run. */
+const EXTERNAL = /https:\/\/staging\.example\.com/;
+
+/** The README's shell commands: fenced sh blocks, continuation lines joined, comments and `&&` split. */
+function readmeCommands(markdown: string): string[] {
+  const commands: string[] = [];
+  for (const block of markdown.matchAll(/^```(?:sh|bash|shell)\n([\s\S]*?)^```/gm)) {
+    const joined = (block[1] ?? '').replace(/\\\n\s*/g, ' ');
+    for (const line of joined.split('\n')) {
+      const command = line.replace(/\s+#.*$/, '').trim();
+      if (command === '' || command.startsWith('#')) continue;
+      for (const part of command.split(/\s+&&\s+/)) commands.push(part.trim());
+    }
+  }
+  return commands;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Outcome {
+  code: number | null;
+  output: string;
+  /** The answer of GET /__mock/health once the command printed its URL (servers only). */
+  health?: number;
+}
+
+/** Runs `command` in `cwd` with sh; a server (it prints "listening on URL") is asked for its health, then stopped. */
+function run(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let health: number | undefined;
+    let asked = false;
+    const timer = setTimeout(() => {
+      output += '\n(test: no exit or answer within 60 s)';
+      process.kill(-(child.pid ?? 0), 'SIGKILL');
+    }, 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url && !asked) {
+        asked = true;
+        fetch(`${url}/__mock/health`).then(
+          (response) => {
+            health = response.status;
+            process.kill(-(child.pid ?? 0), 'SIGTERM');
+          },
+          (error: unknown) => {
+            output += `\n(test: health check failed: ${String(error)})`;
+            process.kill(-(child.pid ?? 0), 'SIGTERM');
+          },
+        );
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output, ...(health !== undefined ? { health } : {}) });
+    });
+  });
+}
+
+describe('README: every shell command runs as written', function () {
+  this.timeout(240_000);
+  let folder: string;
+  let commands: string[];
+
+  before(async () => {
+    commands = readmeCommands(await readFile(join(PROJECT_ROOT, 'README.md'), 'utf8'));
+    // A fresh folder that sees the project (package.json, scripts, the build, the dependencies) but none of its state.
+    folder = await mkdtemp(join(tmpdir(), 'goods-readme-'));
+    for (const entry of ['package.json', 'scripts', 'dist', 'node_modules']) await symlink(join(PROJECT_ROOT, entry), join(folder, entry));
+  });
+  after(async () => {
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  it('finds the commands of the README', () => {
+    assert.ok(commands.includes('npm start'), commands.join('\n'));
+    assert.ok(commands.some((c) => c.includes('--state-file .state/mock.jsonl')));
+  });
+
+  it('runs each one that is not skipped for a stated reason: servers answer, the others exit 0', async () => {
+    const ran: string[] = [];
+    for (const written of commands) {
+      if (SKIPPED[written] !== undefined || EXTERNAL.test(written)) continue;
+      assert.match(written, /^npm (start|run)( |$)/, `no decision for the README command "${written}": run it here or add it to SKIPPED`);
+      const port = String(await freePort());
+      const command = written.replace(/--port \d+/, `--port ${port}`);
+      const outcome = await run(command, folder, { ...process.env, PORT: port });
+      const server = /^npm start(?!.*--help)/.test(written);
+      if (server) assert.equal(outcome.health, 200, `${written}: ${outcome.output}`);
+      else assert.equal(outcome.code, 0, `${written}: ${outcome.output}`);
+      ran.push(written);
+    }
+    assert.ok(ran.length >= 3, `ran: ${ran.join(' | ')}`);
+  });
+});

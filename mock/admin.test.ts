@@ -151,7 +151,7 @@ describe('mock /__mock listings page (?limit, ?after, Link rel="next")', () => {
     assert.match(problem.detail, /--max-records-per-session/);
     assert.match(problem.detail, /\/__mock\/reset/);
     assert.equal((await postJson(server, SAMPLES_PATH, sample(9), { 'X-Mock-Session': 'other' })).status, 201);
-    assert.equal((await fetch(`${server.url}/__mock/reset`, { method: 'POST' })).status, 204);
+    assert.equal((await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Reset': '1' } })).status, 204);
     assert.equal((await postJson(server, SAMPLES_PATH, sample(9))).status, 201, 'a reset makes room');
   });
 });

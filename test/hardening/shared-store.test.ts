@@ -159,7 +159,7 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
       assert.deepEqual(ids(await list(url, 'lot-transfers', 'alice')), [1, 2], 'alice has her two, from two replicas');
       assert.deepEqual(ids(await list(url, 'lot-transfers', 'bob')), [1], 'bob only his own');
     }
-    const reset = await fetch(`${b}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Session': 'alice' } });
+    const reset = await fetch(`${b}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Session': 'alice', 'X-Mock-Reset': '1' } });
     assert.equal(reset.status, 204);
     for (const url of [a, b, c]) assert.deepEqual(await list(url, 'lot-transfers', 'alice'), [], 'the reset is seen by every replica');
     assert.equal(((await (await create(c, 'lot-transfers', lot, 4, 'alice')).json()) as Row)['id'], 3, 'ids keep counting after a reset');
@@ -254,7 +254,7 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
     assert.equal(problem['type'], 'https://goods.example/problems/store-unavailable');
     assert.match(problem['detail'] as string, /Redis at redis:\/\/127\.0\.0\.1:\d+\/0/);
     assert.equal((await fetch(`${b}/__mock/lot-transfers`)).status, 503, 'a listing needs the store');
-    assert.equal((await fetch(`${b}/__mock/reset`, { method: 'POST' })).status, 503, 'a reset needs the store');
+    assert.equal((await fetch(`${b}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Reset': '1' } })).status, 503, 'a reset needs the store');
     const health = await fetch(`${a}/__mock/health`);
     assert.equal(health.status, 503);
     assert.deepEqual(((await health.json()) as { store: Row }).store['up'], false);

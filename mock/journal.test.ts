@@ -290,7 +290,11 @@ describe('mock durable state (--state-file journal)', () => {
         const refused = await postJson(server, SAMPLES_PATH, sample(2));
         assert.equal(refused.status, 503);
         assert.equal(((await refused.json()) as { type: string }).type, 'https://goods.example/problems/state-not-durable');
-        assert.equal((await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Reset': '1' } })).status, 503, 'a reset is refused too');
+        assert.equal(
+          (await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Reset': '1' } })).status,
+          503,
+          'a reset is refused too',
+        );
         assert.deepEqual(await list(server, 'test-samples'), [first], 'the refused create is not recorded');
         const reason = logged.find((line) => line.includes('state file write failed'));
         assert.ok(reason?.includes(stateFile), logged.join('\n'));

@@ -254,7 +254,11 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
     assert.equal(problem['type'], 'https://goods.example/problems/store-unavailable');
     assert.match(problem['detail'] as string, /Redis at redis:\/\/127\.0\.0\.1:\d+\/0/);
     assert.equal((await fetch(`${b}/__mock/lot-transfers`)).status, 503, 'a listing needs the store');
-    assert.equal((await fetch(`${b}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Reset': '1' } })).status, 503, 'a reset needs the store');
+    assert.equal(
+      (await fetch(`${b}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Reset': '1' } })).status,
+      503,
+      'a reset needs the store',
+    );
     const health = await fetch(`${a}/__mock/health`);
     assert.equal(health.status, 503);
     assert.deepEqual(((await health.json()) as { store: Row }).store['up'], false);

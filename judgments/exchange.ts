@@ -42,6 +42,13 @@ export interface Violation {
   rule: string;
   /** RFC 6901 pointer into the answer body (or the request body, said in `reason`), when one member is at fault. */
   pointer?: string;
+  /**
+   * Where the problem is when it is not in a body: a header (its lower-case name), the status, or the
+   * request's path or method. Absent with a `pointer`: the body; absent without: the status.
+   */
+  in?: 'path' | 'method' | 'header' | 'status' | 'body';
+  /** The header at fault (lower-case name), with `in: 'header'`. */
+  header?: string;
   /** What the rule wants. */
   expected: string;
   /** What the exchange shows instead (one short sentence). */

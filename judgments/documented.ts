@@ -8,7 +8,8 @@ import { listOperations, type JsonObject, type OperationSpec } from '../contract
 import type { Level } from '../contract/levels.js';
 import type { OperationId } from '../contract/operations-model.js';
 import type { CompiledContract } from '../contract/schemas.js';
-import { jsonOf, mediaTypeOf, schemaValid } from './answer.js';
+import { is2xx, jsonOf, mediaTypeOf, schemaValid } from './answer.js';
+import { createFact } from './create.js';
 import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
 import { PROFILE, SPEC } from './rules.js';
 
@@ -72,7 +73,15 @@ export function judgeDocumentedAnswer(exchange: JudgedExchange, jc: JudgeContext
   if (!answer) return [];
   const response = documentedResponse(jc, op, answer.status, level);
   if (!response || response.content.size === 0) return [];
-  const rule = level === 'spec' ? SPEC.operations : PROFILE.responses;
+  const rule = !is2xx(answer.status)
+    ? PROFILE.problem
+    : level === 'strict'
+      ? PROFILE.formats
+      : op === jc.model.orderInfo.operationId
+        ? SPEC.orderInfo
+        : jc.model.isCreate(op)
+          ? createFact(jc, op)
+          : SPEC.operations;
   const type = mediaTypeOf(answer);
   const wanted = [...response.content.keys()].join(' or ');
   const schema = type !== undefined ? response.content.get(type) : undefined;

@@ -157,7 +157,7 @@ const answerSchema: Judgment = {
   id: 'answer.schema',
   level: 'spec',
   side: 'server',
-  rule: `${SPEC.orderInfo} ${SPEC.lotTransfer} ${SPEC.testSample} At strict: ${PROFILE.responses}`,
+  rule: `${SPEC.orderInfo} ${SPEC.lotTransfer} ${SPEC.testSample} At strict: ${PROFILE.formats} ${PROFILE.problem}`,
   judge(input) {
     const op = input.op;
     if (!op || !input.answerComplete) return none;

@@ -80,9 +80,18 @@ export function judgeRequestMediaType(exchange: JudgedExchange, jc: JudgeContext
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The request body parsed as JSON, or why it is not JSON (undefined: no body). */
+/** Parsed bodies, per request object: several judgments of one exchange parse its body once. */
+const parsedBodies = new WeakMap<JudgedRequest, { value: unknown } | { problem: string } | undefined>();
+
+/** The request body parsed as JSON, or why it is not JSON (undefined: no body). Parsed once per request object. */
 export function requestJson(request: JudgedRequest): { value: unknown } | { problem: string } | undefined {
-  const body = request.body;
+  if (parsedBodies.has(request)) return parsedBodies.get(request);
+  const parsed = parseRequest(request.body);
+  parsedBodies.set(request, parsed);
+  return parsed;
+}
+
+function parseRequest(body: JudgedRequest['body']): { value: unknown } | { problem: string } | undefined {
   if (body === undefined || body.length === 0) return undefined;
   let text: string;
   try {

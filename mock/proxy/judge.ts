@@ -10,7 +10,7 @@ import { isObject, listOperations, type JsonObject, type OpenApiDocument } from 
 import type { Level } from '../../contract/levels.js';
 import { operationsModel, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
 import { compileContract } from '../../contract/schemas.js';
-import type { JudgeContext, JudgedExchange } from '../../judgments/index.js';
+import { jsonOf, requestJson, type JudgeContext, type JudgedExchange } from '../../judgments/index.js';
 import { createRouter, type RouteResult } from '../router.js';
 import { MAX_JUDGED_BYTES, UNKNOWN_OPERATION, type Place, type ProxyExchange, type Violation } from './exchange.js';
 import { JUDGMENTS, type Finding, type ProxyJudgeInput } from './judgments.js';
@@ -48,14 +48,6 @@ function decoded(body: Buffer, encoding: string | undefined): Buffer | undefined
     return undefined;
   }
   return undefined;
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Where a shared judgment's violation is, in the proxy's terms. */
@@ -119,9 +111,11 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
       },
       answer: { status: exchange.answer.status, headers: exchange.answer.headers, text: answerText },
     };
-    const sentValue = exchange.request.complete && requestBytes !== undefined ? parsed(requestBytes.toString('utf8')) : undefined;
-    const sent = isObject(sentValue) ? sentValue : undefined;
-    const answerBody = exchange.answer.complete ? parsed(answerText) : undefined;
+    // Parsed once here, through the judgments' own parsers (which keep the result for the judgments).
+    const sentJson = exchange.request.complete ? requestJson(judged.request) : undefined;
+    const sent = sentJson && 'value' in sentJson && isObject(sentJson.value) ? sentJson.value : undefined;
+    const answerJson = exchange.answer.complete && judged.answer ? jsonOf(judged.answer, '') : undefined;
+    const answerBody = answerJson && 'value' in answerJson ? answerJson.value : undefined;
     let lot: JsonObject | undefined;
     const lotMember = op !== undefined && model.isCreate(op) ? model.get(op).members.find((m) => m.namesLot)?.name : undefined;
     const lotId = lotMember !== undefined ? sent?.[lotMember] : undefined;

@@ -46,21 +46,14 @@ export function mediaTypeIs(answer: JudgedAnswer, rule: string, wanted: string):
   ];
 }
 
-/** Parsed bodies, per answer object: several judgments of one exchange parse its body once. */
-const parsedBodies = new WeakMap<JudgedAnswer, { value: unknown } | { error: string }>();
-
-/** The body parsed as JSON, or a violation (parsed once per answer object; judgments never change the value). */
+/** The body parsed as JSON (the value the exchange carries when its builder parsed it already), or a violation. */
 export function jsonOf(answer: JudgedAnswer, rule: string): { value: unknown } | { violation: Violation } {
-  let parsed = parsedBodies.get(answer);
-  if (!parsed) {
-    try {
-      parsed = { value: JSON.parse(answer.text) as unknown };
-    } catch (error) {
-      parsed = { error: (error as Error).message };
-    }
-    parsedBodies.set(answer, parsed);
+  if (answer.json) return answer.json;
+  try {
+    return { value: JSON.parse(answer.text) as unknown };
+  } catch (error) {
+    return { violation: { rule, expected: 'a JSON body', reason: `the body is not JSON (${(error as Error).message})` } };
   }
-  return 'value' in parsed ? parsed : { violation: { rule, expected: 'a JSON body', reason: `the body is not JSON (${parsed.error})` } };
 }
 
 /** The body as a JSON object, or a violation. */

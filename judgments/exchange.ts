@@ -15,6 +15,8 @@ export interface JudgedRequest {
   path: string;
   headers: Readonly<Record<string, string>>;
   body?: Buffer | string;
+  /** The body already parsed as JSON by whoever built the exchange (judgments then do not parse it again). */
+  json?: { value: unknown };
 }
 
 export interface JudgedAnswer {
@@ -22,6 +24,8 @@ export interface JudgedAnswer {
   /** Lower-case names. */
   headers: Readonly<Record<string, string>>;
   text: string;
+  /** The body already parsed as JSON by whoever built the exchange (judgments then do not parse it again). */
+  json?: { value: unknown };
 }
 
 export interface JudgedExchange {

@@ -80,15 +80,9 @@ export function judgeRequestMediaType(exchange: JudgedExchange, jc: JudgeContext
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Parsed bodies, per request object: several judgments of one exchange parse its body once. */
-const parsedBodies = new WeakMap<JudgedRequest, { value: unknown } | { problem: string } | undefined>();
-
-/** The request body parsed as JSON, or why it is not JSON (undefined: no body). Parsed once per request object. */
+/** The request body parsed as JSON (the value the request carries when its builder parsed it already), or why it is not JSON (undefined: no body). */
 export function requestJson(request: JudgedRequest): { value: unknown } | { problem: string } | undefined {
-  if (parsedBodies.has(request)) return parsedBodies.get(request);
-  const parsed = parseRequest(request.body);
-  parsedBodies.set(request, parsed);
-  return parsed;
+  return request.json ?? parseRequest(request.body);
 }
 
 function parseRequest(body: JudgedRequest['body']): { value: unknown } | { problem: string } | undefined {

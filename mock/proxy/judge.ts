@@ -100,21 +100,26 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
     const answerBytes = exchange.answer.complete ? decoded(exchange.answer.body, exchange.answer.headers['content-encoding']) : undefined;
     // An answer whose Content-Encoding cannot be read is judged on its raw bytes (not JSON: the schema judgment says so).
     const answerText = (answerBytes ?? (exchange.answer.complete ? exchange.answer.body : Buffer.alloc(0))).toString('utf8');
-    const judged: JudgedExchange = {
-      request: {
-        ...(op !== undefined ? { target: op } : {}),
-        method: exchange.method,
-        path: exchange.target,
-        headers: exchange.request.headers,
-        ...(requestBytes !== undefined && requestBytes.length > 0 ? { body: requestBytes } : {}),
-        ...(requestBytes === undefined ? { body: exchange.request.body } : {}),
-      },
-      answer: { status: exchange.answer.status, headers: exchange.answer.headers, text: answerText },
+    const request: JudgedExchange['request'] = {
+      ...(op !== undefined ? { target: op } : {}),
+      method: exchange.method,
+      path: exchange.target,
+      headers: exchange.request.headers,
+      ...(requestBytes !== undefined && requestBytes.length > 0 ? { body: requestBytes } : {}),
+      ...(requestBytes === undefined ? { body: exchange.request.body } : {}),
     };
-    // Parsed once here, through the judgments' own parsers (which keep the result for the judgments).
-    const sentJson = exchange.request.complete ? requestJson(judged.request) : undefined;
+    const answer: NonNullable<JudgedExchange['answer']> = {
+      status: exchange.answer.status,
+      headers: exchange.answer.headers,
+      text: answerText,
+    };
+    // Each body is parsed once, here, with the judgments' own parsers; the judgments read the parsed value.
+    const sentJson = exchange.request.complete ? requestJson(request) : undefined;
+    if (sentJson && 'value' in sentJson) request.json = sentJson;
+    const answerJson = exchange.answer.complete ? jsonOf(answer, '') : undefined;
+    if (answerJson && 'value' in answerJson) answer.json = answerJson;
+    const judged: JudgedExchange = { request, answer };
     const sent = sentJson && 'value' in sentJson && isObject(sentJson.value) ? sentJson.value : undefined;
-    const answerJson = exchange.answer.complete && judged.answer ? jsonOf(judged.answer, '') : undefined;
     const answerBody = answerJson && 'value' in answerJson ? answerJson.value : undefined;
     let lot: JsonObject | undefined;
     const lotMember = op !== undefined && model.isCreate(op) ? model.get(op).members.find((m) => m.namesLot)?.name : undefined;

@@ -2,8 +2,8 @@
  * THE operations model: everything code outside `contract/` needs to know about the API (paths,
  * methods, request members, required, read-only, defaults, bounds, success statuses, the links
  * between an order-info answer and the create bodies), derived once from the contract document.
- * `conformance/`, `judgments/` (and later `mock/`, `bench/`) read it and never re-type a path or a
- * member name.
+ * `conformance/`, `judgments/`, `mock/proxy/` (and later the rest of `mock/`, `bench/`) read it and
+ * never re-type a path or a member name.
  */
 import { deref, isObject, listOperations, type JsonObject, type JsonValue, type OpenApiDocument } from './document.js';
 import type { operations } from './generated/types.js';

@@ -38,14 +38,17 @@ export function mediaTypeIs(answer: JudgedAnswer, rule: string, wanted: string):
   return [
     {
       rule,
+      in: 'header',
+      header: 'content-type',
       expected: `Content-Type ${wanted}`,
       reason: header === undefined ? 'the answer has no Content-Type' : `the answer's Content-Type is "${header}"`,
     },
   ];
 }
 
-/** The body parsed as JSON, or a violation. */
+/** The body parsed as JSON (the value the exchange carries when its builder parsed it already), or a violation. */
 export function jsonOf(answer: JudgedAnswer, rule: string): { value: unknown } | { violation: Violation } {
+  if (answer.json) return answer.json;
   try {
     return { value: JSON.parse(answer.text) as unknown };
   } catch (error) {
@@ -61,19 +64,28 @@ export function objectOf(answer: JudgedAnswer, rule: string): { value: JsonObjec
   return { value: parsed.value };
 }
 
-export function schemaValid(value: unknown, validator: Validator, rule: string, what: string): Violation[] {
+/** At most this many pointers are reported one by one; the last one names how many more there are. */
+export const MAX_POINTERS = 20;
+
+/**
+ * The problems of a value against a schema: one violation per JSON pointer (every detail of that
+ * pointer in its reason), so that a body with several problems shows each of them. `what` names the
+ * value (`an order-info object (spec level)`); `whose` the body (`the body`, `the request body`).
+ */
+export function schemaValid(value: unknown, validator: Validator, rule: string, what: string, whose = 'the body'): Violation[] {
   const problems = validator(value);
   if (problems.length === 0) return [];
-  const list = problems
-    .slice(0, 8)
-    .map((p) => `${p.pointer || '(root)'} ${p.detail}`)
-    .join('; ');
-  return [
-    {
-      rule,
-      expected: what,
-      ...(problems[0]?.pointer ? { pointer: problems[0].pointer } : {}),
-      reason: `the body breaks the schema: ${list}${problems.length > 8 ? ` (+${problems.length - 8} more)` : ''}`,
-    },
-  ];
+  const byPointer = new Map<string, string[]>();
+  for (const p of problems) byPointer.set(p.pointer, [...(byPointer.get(p.pointer) ?? []), p.detail]);
+  const pointers = [...byPointer.keys()];
+  const more = pointers.length - MAX_POINTERS;
+  return pointers.slice(0, MAX_POINTERS).map((pointer, i) => ({
+    rule,
+    in: 'body',
+    pointer,
+    expected: what,
+    reason: `${whose} breaks the schema at ${pointer || '(root)'}: ${(byPointer.get(pointer) ?? []).join(', ')}${
+      i === MAX_POINTERS - 1 && more > 0 ? ` (and ${more} more pointers)` : ''
+    }`,
+  }));
 }

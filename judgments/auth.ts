@@ -33,11 +33,21 @@ export function judgeUnauthorized(exchange: JudgedExchange, credentials: Credent
     return [
       {
         rule,
+        in: 'header',
+        header: 'www-authenticate',
         expected: 'a WWW-Authenticate header with a Bearer challenge',
         reason: header === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${header}`,
       },
     ];
   if (credentials === 'rejected' && !/error\s*=\s*"?invalid_token"?/i.test(challenge))
-    return [{ rule, expected: 'WWW-Authenticate: Bearer … error="invalid_token"', reason: `WWW-Authenticate: ${header}` }];
+    return [
+      {
+        rule,
+        in: 'header',
+        header: 'www-authenticate',
+        expected: 'WWW-Authenticate: Bearer … error="invalid_token"',
+        reason: `WWW-Authenticate: ${header}`,
+      },
+    ];
   return [];
 }

@@ -15,6 +15,8 @@ export interface JudgedRequest {
   path: string;
   headers: Readonly<Record<string, string>>;
   body?: Buffer | string;
+  /** The body already parsed as JSON by whoever built the exchange (judgments then do not parse it again). */
+  json?: { value: unknown };
 }
 
 export interface JudgedAnswer {
@@ -22,6 +24,8 @@ export interface JudgedAnswer {
   /** Lower-case names. */
   headers: Readonly<Record<string, string>>;
   text: string;
+  /** The body already parsed as JSON by whoever built the exchange (judgments then do not parse it again). */
+  json?: { value: unknown };
 }
 
 export interface JudgedExchange {
@@ -42,6 +46,13 @@ export interface Violation {
   rule: string;
   /** RFC 6901 pointer into the answer body (or the request body, said in `reason`), when one member is at fault. */
   pointer?: string;
+  /**
+   * Where the problem is when it is not in a body: a header (its lower-case name), the status, or the
+   * request's path or method. Absent with a `pointer`: the body; absent without: the status.
+   */
+  in?: 'path' | 'method' | 'header' | 'status' | 'body';
+  /** The header at fault (lower-case name), with `in: 'header'`. */
+  header?: string;
   /** What the rule wants. */
   expected: string;
   /** What the exchange shows instead (one short sentence). */

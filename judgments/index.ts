@@ -12,3 +12,5 @@ export * from './auth.js';
 export * from './create.js';
 export * from './request-errors.js';
 export * from './server.js';
+export * from './documented.js';
+export * from './request.js';

@@ -3,6 +3,7 @@ import { isObject } from '../contract/document.js';
 import type { OperationsModel } from '../contract/operations-model.js';
 import { statusIs } from './answer.js';
 import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
+import { PROFILE } from './rules.js';
 
 /** The pointers a validation problem's `errors[]` names (empty when the body has none). */
 export function errorPointers(model: OperationsModel, text: string): string[] {
@@ -35,6 +36,7 @@ export function judgeRefused(
     .filter((p) => !found.includes(p))
     .map((pointer) => ({
       rule,
+      in: 'body' as const,
       pointer,
       expected: `${status} with errors[].pointer ${JSON.stringify(pointer)}`,
       reason: `errors[].pointer ${found.length ? found.map((p) => JSON.stringify(p)).join(', ') : '(none)'} does not name ${pointer}`,
@@ -49,5 +51,30 @@ export function judgeMethodNotAllowed(exchange: JudgedExchange, rule: string, al
   const methods = (allow ?? '').split(',').map((m) => m.trim().toUpperCase());
   return methods.includes(allowed)
     ? []
-    : [{ rule, expected: `an Allow header listing ${allowed}`, reason: allow === undefined ? 'no Allow header' : `Allow: ${allow}` }];
+    : [
+        {
+          rule,
+          in: 'header',
+          header: 'allow',
+          expected: `an Allow header listing ${allowed}`,
+          reason: allow === undefined ? 'no Allow header' : `Allow: ${allow}`,
+        },
+      ];
+}
+
+/**
+ * A request whose body the contract accepts (media type, JSON, schema) is not refused as if it did
+ * not: no 415 (the profile's answer to another media type) and no 400 (its answer to a body that is
+ * not JSON or breaks the schema). Other refusals (a 422 for an unknown lot, 401, 413) are judged elsewhere.
+ */
+export function judgeAcceptedBodyNotRefused(exchange: JudgedExchange): Violation[] {
+  const status = exchange.answer?.status;
+  if (status !== 400 && status !== 415) return [];
+  return [
+    {
+      rule: status === 415 ? PROFILE.mediaType : PROFILE.schema,
+      expected: 'no 400 or 415 for a body the contract accepts',
+      reason: `${exchange.request.method} ${exchange.request.path} with a body the contract accepts answered ${status}`,
+    },
+  ];
 }

@@ -41,6 +41,21 @@ export const PROFILE = {
   responses: 'Profile: responses have every listed field present; ids are unique per resource.',
   formats:
     'Profile: `orderDate`, `deliveryDate` are RFC 3339 full-dates; `createdAt`, `created`, `modified` RFC 3339 date-times; every listed field present.',
+  documentedStatus:
+    'Profile: every answer has a status the contract documents for the operation (order info 200, creates 201; errors 400/401/404/405/413/415/422).',
   noServerError: 'Issue 4 (strict): no 5xx for any request the suite sends; every request has a profile answer (2xx or 4xx).',
   charset: 'Profile: a request body `application/json` with a charset parameter is accepted.',
+} as const;
+
+/**
+ * What a client's request must be (for judging traffic a client sent, e.g. through the validating
+ * proxy): the specification's endpoints and bearer authentication, and at strict the profile's schemas.
+ */
+export const REQUEST = {
+  operation: SPEC.operations,
+  bearer: 'Spec (Authentication): every operation requires bearer credentials: `Authorization: Bearer <token>` (RFC 6750 b64token).',
+  mediaType: 'Spec (endpoints 2, 3): the request body of a create is `application/json` (a charset parameter is allowed).',
+  json: 'Spec (endpoints 2, 3): the request body of a create is JSON.',
+  schema:
+    "Spec (resources), profile at strict: the request body is an object of the listed types (strict: the profile's required members, no unknown member, bounds).",
 } as const;

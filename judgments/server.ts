@@ -20,10 +20,27 @@ export function judgeProblemDetails(exchange: JudgedExchange, jc: JudgeContext):
     'a problem object (type, title, status, detail)',
   );
   if (invalid.length > 0) return invalid;
-  const status = isObject(parsed.value) ? parsed.value['status'] : undefined;
-  return status === answer.status
-    ? []
-    : [{ rule, pointer: '/status', expected: `member status ${answer.status}`, reason: `member status is ${JSON.stringify(status)}` }];
+  return judgeProblemStatus(exchange, parsed.value, true);
+}
+
+/**
+ * Profile: the `status` member of an error's problem body is the HTTP status (`required`: a missing
+ * member is a violation too; otherwise only a different value is). `body`: the parsed answer body.
+ */
+export function judgeProblemStatus(exchange: JudgedExchange, body: unknown, required = false): Violation[] {
+  const answer = exchange.answer;
+  if (!answer || answer.status < 400 || !isObject(body)) return [];
+  const status = body['status'];
+  if (status === answer.status || (!required && status === undefined)) return [];
+  return [
+    {
+      rule: PROFILE.problem,
+      in: 'body',
+      pointer: '/status',
+      expected: `member status ${answer.status}`,
+      reason: `member status is ${JSON.stringify(status)}, the HTTP status is ${answer.status}`,
+    },
+  ];
 }
 
 /** Issue 4 (strict): no request is answered 5xx. */

@@ -3,7 +3,9 @@
  * - `contract/` imports nothing of the project outside `contract/`;
  * - `judgments/` imports only `contract/` (and itself): the same judgments serve the suite and a proxy;
  * - `conformance/` reaches `mock/` only through its public API `mock/index.ts`;
- * - `mock/` never imports `conformance/`; `client/` imports only `contract/`.
+ * - `mock/` never imports `conformance/`; `client/` imports only `contract/`;
+ * - `redaction/` (the one redactor) imports nothing of the project, and both the suite's secrets and
+ *   the proxy's redaction go through it.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -79,6 +81,25 @@ describe('architecture: the dependency rule', () => {
     assert.deepEqual(
       edges.filter((e) => !['judgments', 'contract'].includes(top(e.target))).map((e) => e.target),
       ['conformance/http.ts'],
+    );
+  });
+
+  it('redaction/ imports nothing of the project outside redaction/; the suite and the proxy both redact through it', () => {
+    assert.deepEqual(
+      violations('redaction', (e) => top(e.target) === 'redaction', true),
+      [],
+    );
+    for (const file of ['conformance/secrets.ts', 'mock/proxy/redact.ts'])
+      assert.ok(
+        importsOf(file).some((e) => e.target === 'redaction/redactor.ts'),
+        `${file} redacts with redaction/redactor.ts`,
+      );
+    // The rule check sees a redaction/ file importing another folder (it can fail).
+    assert.deepEqual(
+      importsOf('redaction/x.ts', "import { a } from '../conformance/config.js';")
+        .filter((e) => top(e.target) !== 'redaction')
+        .map((e) => e.target),
+      ['conformance/config.ts'],
     );
   });
 

@@ -129,8 +129,14 @@ describe('goods-mock --proxy: the CLI', function () {
       child.kill('SIGTERM');
       const [code] = (await exited) as [number | null];
       assert.equal(code, 0, err);
-      assert.match(err, /client violation createTestSample request\.body-schema \[strict\] body \/fk_user_id: must be >= 1/);
-      assert.match(err, /client violation createTestSample request\.body-schema \[strict\] body \/token: is not a member/);
+      assert.match(
+        err,
+        /client violation createTestSample request\.body-schema \[strict\] body \/fk_user_id: the request body breaks the schema at \/fk_user_id: must be >= 1/,
+      );
+      assert.match(
+        err,
+        /client violation createTestSample request\.body-schema \[strict\] body \/token: the request body breaks the schema at \/token: is not a member/,
+      );
       const json = readFileSync(join(output, REPORT_FILES.json), 'utf8');
       const junit = readFileSync(join(output, REPORT_FILES.junit), 'utf8');
       assert.match(junit, /<testsuites /);

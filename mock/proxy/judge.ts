@@ -1,26 +1,19 @@
 /**
- * The ONE place where the proxy applies judgments to an exchange. It reads the contract once (both
- * levels compiled), finds the operation a request names, parses what the judgments look at, runs
- * the registered judgments (`judgments.ts`) at the chosen level, and returns the violations, client
- * ones first.
+ * The ONE place where the proxy applies judgments to an exchange: the adapter between traffic seen on
+ * the wire and the suite's pure judgments (`judgments/`). It reads the contract once (both levels
+ * compiled, the operations model), finds the operation a request names (the mock's router), turns
+ * the seen exchange into the judgments' `JudgedExchange` (bodies decompressed and parsed once), runs
+ * the registered list (`judgments.ts`) at the chosen level, and returns the violations, client ones first.
  */
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
-import { parse as parseContentType } from 'content-type';
-import {
-  deref,
-  isObject,
-  listOperations,
-  type JsonObject,
-  type JsonValue,
-  type OpenApiDocument,
-  type OperationSpec,
-} from '../../contract/document.js';
+import { isObject, listOperations, type JsonObject, type OpenApiDocument } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
-import { compileContract, type CompiledContract, type FieldError } from '../../contract/schemas.js';
-import { collectProperties, recordModel, type RecordModel } from '../record-model.js';
+import { operationsModel, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
+import { compileContract } from '../../contract/schemas.js';
+import { jsonOf, requestJson, type JudgeContext, type JudgedExchange } from '../../judgments/index.js';
 import { createRouter, type RouteResult } from '../router.js';
-import { MAX_JUDGED_BYTES, UNKNOWN_OPERATION, type ProxyExchange, type Violation } from './exchange.js';
-import { JUDGMENTS, type Credentials, type DocumentedResponse, type JudgeContext, type ParsedBody } from './judgments.js';
+import { MAX_JUDGED_BYTES, UNKNOWN_OPERATION, type Place, type ProxyExchange, type Violation } from './exchange.js';
+import { JUDGMENTS, type Finding, type ProxyJudgeInput } from './judgments.js';
 
 export interface Judge {
   level: Level;
@@ -36,181 +29,42 @@ export interface Judge {
   judgments: { id: string; side: string; level: Level; rule: string }[];
   /** The contract's operationIds. */
   operations: string[];
-  /** How an order-info answer names its order and lots (read from the contract). */
-  links: OrderLinks;
+  /** The operations model (how an order-info answer names its order and lots, the creates' members). */
+  model: OperationsModel;
 }
 
-/**
- * How an order-info answer links to the request: the member holding the order header and its member
- * equal to the path parameter (`order` + `Number` for the parameter `number`), the id member of
- * created records and lots (the read-only integer), and the lot member creates default from
- * (`x-default-from: lot.lotNumber`). All read from the contract, none typed here.
- */
-export interface OrderLinks {
-  orderInfoOperation?: string;
-  orderMember?: string;
-  orderNumberMember?: string;
-  idMember: string;
-  lotNumberMember?: string;
-  /** The member of a validation problem listing the problems (`errors`), and each entry's JSON-pointer member (`pointer`). */
-  errorsMember?: string;
-  pointerMember?: string;
-  /** The request member of a create that names a lot (`fk_lot_id`). */
-  lotMember?: string;
-}
-
-function orderLinks(doc: OpenApiDocument, operations: OperationSpec[], creates: RecordModel[]): OrderLinks {
-  const idMember = creates.flatMap((m) => m.fields).find((f) => f.rule.kind === 'id')?.name ?? 'id';
-  const from = creates.flatMap((m) => m.fields).find((f) => f.rule.kind === 'from-lot')?.rule;
-  const links: OrderLinks = { idMember, ...(from?.kind === 'from-lot' ? { lotNumberMember: from.member } : {}) };
-  const lotMember = creates[0]?.lotMember;
-  if (lotMember !== undefined) links.lotMember = lotMember;
-  // The validation problem: an array member whose items have a `format: json-pointer` member.
-  for (const op of operations) {
-    for (const response of op.responses) {
-      for (const schema of response.content.values()) {
-        for (const [member, memberSchema] of collectProperties(doc, schema)) {
-          const items = deref(doc, memberSchema)?.['items'];
-          for (const [name, itemSchema] of collectProperties(doc, items)) {
-            if (deref(doc, itemSchema)?.['format'] === 'json-pointer') {
-              links.errorsMember = member;
-              links.pointerMember = name;
-            }
-          }
-        }
-      }
-    }
-  }
-  const info = operations.find((op) => op.method === 'get' && op.pathParams.length === 1);
-  const param = info?.pathParams[0];
-  const schema = info?.responses.find((r) => r.status.startsWith('2'))?.content.get('application/json');
-  if (!info || param === undefined || !schema) return links;
-  links.orderInfoOperation = info.operationId;
-  for (const [member, memberSchema] of collectProperties(doc, schema)) {
-    const wanted = `${member}${param.charAt(0).toUpperCase()}${param.slice(1)}`;
-    if (collectProperties(doc, memberSchema).has(wanted)) {
-      links.orderMember = member;
-      links.orderNumberMember = wanted;
-    }
-  }
-  return links;
-}
-
+/** Lot numbers remembered (lot id → number, for the `x-default-from` default); the oldest go first. */
 const MAX_LOTS = 10_000;
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
-function credentialsOf(header: string | undefined): Credentials {
-  if (header === undefined || header.trim() === '') return 'missing';
-  if ((/^\S+/.exec(header)?.[0] ?? '').toLowerCase() !== 'bearer') return 'non-bearer';
-  return BEARER.test(header) ? 'bearer' : 'malformed';
-}
-
-function mediaTypeOf(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  try {
-    return parseContentType(header).type.toLowerCase();
-  } catch {
-    return header.split(';', 1)[0]?.trim().toLowerCase();
-  }
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The body as JSON; a compressed answer (Content-Encoding gzip, deflate, br) is decompressed first. */
-function parseBody(body: Buffer, encoding: string | undefined): ParsedBody {
-  let bytes = body;
-  if (bytes.length === 0) return { kind: 'none' };
+/** The body's bytes, a compressed one (Content-Encoding gzip, deflate, br) decompressed; undefined when it cannot be. */
+function decoded(body: Buffer, encoding: string | undefined): Buffer | undefined {
   const coding = (encoding ?? 'identity').trim().toLowerCase();
+  if (body.length === 0 || coding === 'identity') return body;
   try {
-    if (coding === 'gzip' || coding === 'x-gzip') bytes = gunzipSync(bytes, { maxOutputLength: MAX_JUDGED_BYTES });
-    else if (coding === 'deflate') bytes = inflateSync(bytes, { maxOutputLength: MAX_JUDGED_BYTES });
-    else if (coding === 'br') bytes = brotliDecompressSync(bytes, { maxOutputLength: MAX_JUDGED_BYTES });
-    else if (coding !== 'identity') return { kind: 'invalid', reason: `Content-Encoding ${coding} cannot be read` };
-  } catch (error) {
-    return { kind: 'invalid', reason: `the ${coding} body cannot be decoded: ${(error as Error).message}` };
-  }
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
+    if (coding === 'gzip' || coding === 'x-gzip') return gunzipSync(body, { maxOutputLength: MAX_JUDGED_BYTES });
+    if (coding === 'deflate') return inflateSync(body, { maxOutputLength: MAX_JUDGED_BYTES });
+    if (coding === 'br') return brotliDecompressSync(body, { maxOutputLength: MAX_JUDGED_BYTES });
   } catch {
-    return { kind: 'invalid', reason: 'the body is not UTF-8' };
+    return undefined;
   }
-  try {
-    return { kind: 'json', value: JSON.parse(text) as JsonValue };
-  } catch (error) {
-    return { kind: 'invalid', reason: `the body is not JSON (${(error as Error).message})` };
-  }
+  return undefined;
 }
 
-interface LevelModel {
-  compiled: CompiledContract;
-  operations: Map<string, OperationSpec>;
-}
-
-function levelModel(source: OpenApiDocument, level: Level): LevelModel {
-  const compiled = compileContract(source, level);
-  return { compiled, operations: new Map(listOperations(compiled.document).map((op) => [op.operationId, op])) };
-}
-
-/** The response the contract documents for a status: exact code, then `2XX`-style range, then `default`. */
-function documented(model: LevelModel, op: OperationSpec | undefined, status: number): DocumentedResponse | undefined {
-  const levelOp = op ? model.operations.get(op.operationId) : undefined;
-  if (!levelOp) return undefined;
-  const code = String(status);
-  const spec =
-    levelOp.responses.find((r) => r.status === code) ??
-    levelOp.responses.find((r) => r.status.toUpperCase() === `${code[0] ?? ''}XX`) ??
-    levelOp.responses.find((r) => r.status === 'default');
-  if (!spec) return undefined;
-  const doc = model.compiled.document;
-  const paths = isObject(doc['paths']) ? doc['paths'] : {};
-  const item = deref(doc, paths[levelOp.path]);
-  const operation = isObject(item?.[levelOp.method]) ? (item[levelOp.method] as JsonObject) : undefined;
-  const responses = isObject(operation?.['responses']) ? operation['responses'] : {};
-  const response = deref(doc, responses[spec.status]);
-  const headers: DocumentedResponse['headers'] = new Map();
-  if (isObject(response?.['headers'])) {
-    for (const [name, value] of Object.entries(response['headers'])) {
-      const header = deref(doc, value);
-      if (!header) continue;
-      const schema = header['schema'];
-      const validate = isObject(schema) ? model.compiled.validator(schema) : undefined;
-      headers.set(name.toLowerCase(), {
-        required: header['required'] === true,
-        problems: (v) =>
-          validate ? validate(v).map((e) => ({ pointer: e.pointer, detail: `${e.detail} (value ${JSON.stringify(v.slice(0, 60))})` })) : [],
-      });
-    }
-  }
-  return { status: spec.status, content: spec.content, headers };
+/** Where a shared judgment's violation is, in the proxy's terms. */
+function placeOf(finding: Finding): { in: Place; pointer: string } {
+  if (finding.header !== undefined) return { in: 'header', pointer: finding.header };
+  if (finding.in !== undefined) return { in: finding.in, pointer: finding.pointer ?? '' };
+  return finding.pointer !== undefined ? { in: 'body', pointer: finding.pointer } : { in: 'status', pointer: '' };
 }
 
 export function createJudge(source: OpenApiDocument, level: Level): Judge {
-  const models: Record<Level, LevelModel> = { spec: levelModel(source, 'spec'), strict: levelModel(source, 'strict') };
-  const strictOps = [...models.strict.operations.values()];
-  const router = createRouter(strictOps);
-  const createModels = new Map<string, RecordModel>();
-  for (const op of strictOps) {
-    const requestSchema = op.requestBody?.content.get('application/json');
-    const answer = op.responses.find((r) => r.status.startsWith('2'))?.content.get('application/json');
-    if (requestSchema && answer) {
-      try {
-        createModels.set(op.operationId, recordModel(models.strict.compiled.document, op.operationId, requestSchema, answer));
-      } catch {
-        // An operation whose answer the record model cannot describe: echo and defaults are not judged for it.
-      }
-    }
-  }
+  const contracts = { spec: compileContract(source, 'spec'), strict: compileContract(source, 'strict') };
+  const model = operationsModel(contracts.strict.document);
+  const router = createRouter(listOperations(contracts.strict.document));
   const lotNumbers = new Map<number, string>();
-  const links = orderLinks(models.strict.compiled.document, strictOps, [...createModels.values()]);
-  const lotNumberMember = links.lotNumberMember;
-
-  // The documented response of (level, operation, status), worked out once: at most levels × operations × 500 entries.
-  const documentedCache = new Map<string, DocumentedResponse | undefined>();
-  const documentedOnce = (l: Level, op: OperationSpec | undefined, status: number): DocumentedResponse | undefined => {
-    const key = `${l} ${op?.operationId ?? ''} ${status}`;
-    if (!documentedCache.has(key)) documentedCache.set(key, documented(models[l], op, status));
-    return documentedCache.get(key);
+  const contexts: Record<Level, JudgeContext> = {
+    spec: { level: 'spec', model, contracts },
+    strict: { level: 'strict', model, contracts },
   };
 
   const route = (method: string, target: string): RouteResult => {
@@ -223,99 +77,86 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
   };
 
   /** Learns lot id → lot number from an order-info answer (for the `lotnumber` default). */
-  const learnLots = (body: ParsedBody): void => {
-    if (lotNumberMember === undefined || body.kind !== 'json' || !isObject(body.value)) return;
-    for (const value of Object.values(body.value)) {
-      if (!Array.isArray(value)) continue;
-      for (const item of value) {
-        const id = isObject(item) ? item[links.idMember] : undefined;
-        const lotNumber = isObject(item) ? item[lotNumberMember] : undefined;
-        if (typeof id !== 'number' || typeof lotNumber !== 'string') continue;
-        if (lotNumbers.size >= MAX_LOTS && !lotNumbers.has(id)) {
-          const oldest = lotNumbers.keys().next();
-          if (!oldest.done) lotNumbers.delete(oldest.value);
-        }
-        lotNumbers.set(id, lotNumber);
+  const learnLots = (body: unknown): void => {
+    const { lotsMember, lotIdMember, lotNumberMember } = model.order;
+    const lots = isObject(body) ? body[lotsMember] : undefined;
+    if (!Array.isArray(lots)) return;
+    for (const lot of lots) {
+      const id = isObject(lot) ? lot[lotIdMember] : undefined;
+      const number = isObject(lot) ? lot[lotNumberMember] : undefined;
+      if (typeof id !== 'number' || typeof number !== 'string') continue;
+      if (lotNumbers.size >= MAX_LOTS && !lotNumbers.has(id)) {
+        const oldest = lotNumbers.keys().next();
+        if (!oldest.done) lotNumbers.delete(oldest.value);
       }
+      lotNumbers.set(id, number);
     }
   };
 
   const judgeAt = (exchange: ProxyExchange, at: Level): Violation[] => {
     const routed = route(exchange.method, exchange.target);
-    const operation = routed.kind === 'operation' ? routed.operation : undefined;
-    const requestBody = parseBody(exchange.request.body, exchange.request.headers['content-encoding']);
-    const answerBody = exchange.answer.complete
-      ? parseBody(exchange.answer.body, exchange.answer.headers['content-encoding'])
-      : ({ kind: 'none' } as const);
-    const requestErrors = new Map<Level, FieldError[] | undefined>();
-    const answerErrors = new Map<Level, FieldError[] | undefined>();
-    const responses = new Map<Level, DocumentedResponse | undefined>();
-    const response = (l: Level): DocumentedResponse | undefined => {
-      if (!responses.has(l)) responses.set(l, documentedOnce(l, operation, exchange.answer.status));
-      return responses.get(l);
+    const op = routed.kind === 'operation' ? (routed.operation.operationId as OperationId) : undefined;
+    const requestBytes = decoded(exchange.request.body, exchange.request.headers['content-encoding']);
+    const answerBytes = exchange.answer.complete ? decoded(exchange.answer.body, exchange.answer.headers['content-encoding']) : undefined;
+    // An answer whose Content-Encoding cannot be read is judged on its raw bytes (not JSON: the schema judgment says so).
+    const answerText = (answerBytes ?? (exchange.answer.complete ? exchange.answer.body : Buffer.alloc(0))).toString('utf8');
+    const request: JudgedExchange['request'] = {
+      ...(op !== undefined ? { target: op } : {}),
+      method: exchange.method,
+      path: exchange.target,
+      headers: exchange.request.headers,
+      ...(requestBytes !== undefined && requestBytes.length > 0 ? { body: requestBytes } : {}),
+      ...(requestBytes === undefined ? { body: exchange.request.body } : {}),
     };
+    const answer: NonNullable<JudgedExchange['answer']> = {
+      status: exchange.answer.status,
+      headers: exchange.answer.headers,
+      text: answerText,
+    };
+    // Each body is parsed once, here, with the judgments' own parsers; the judgments read the parsed value.
+    const sentJson = exchange.request.complete ? requestJson(request) : undefined;
+    if (sentJson && 'value' in sentJson) request.json = sentJson;
+    const answerJson = exchange.answer.complete ? jsonOf(answer, '') : undefined;
+    if (answerJson && 'value' in answerJson) answer.json = answerJson;
+    const judged: JudgedExchange = { request, answer };
+    const sent = sentJson && 'value' in sentJson && isObject(sentJson.value) ? sentJson.value : undefined;
+    const answerBody = answerJson && 'value' in answerJson ? answerJson.value : undefined;
+    let lot: JsonObject | undefined;
+    const lotMember = op !== undefined && model.isCreate(op) ? model.get(op).members.find((m) => m.namesLot)?.name : undefined;
+    const lotId = lotMember !== undefined ? sent?.[lotMember] : undefined;
+    const lotNumber = typeof lotId === 'number' ? lotNumbers.get(lotId) : undefined;
+    if (lotNumber !== undefined) lot = { [model.order.lotIdMember]: lotId ?? null, [model.order.lotNumberMember]: lotNumber };
     const clientRules = new Set<string>();
-    const ctx: JudgeContext = {
-      exchange,
-      level: at,
-      ...(operation ? { operation } : {}),
+    const input: ProxyJudgeInput = {
+      exchange: judged,
+      jc: contexts[at],
+      ...(op !== undefined ? { op } : {}),
       ...(routed.kind === 'method-not-allowed' ? { allow: routed.allow } : {}),
       params: routed.kind === 'operation' ? routed.params : {},
-      credentials: credentialsOf(exchange.request.headers['authorization']),
-      ...(mediaTypeOf(exchange.request.headers['content-type']) !== undefined
-        ? { requestMediaType: mediaTypeOf(exchange.request.headers['content-type']) ?? '' }
-        : {}),
-      requestBody,
-      ...(mediaTypeOf(exchange.answer.headers['content-type']) !== undefined
-        ? { answerMediaType: mediaTypeOf(exchange.answer.headers['content-type']) ?? '' }
-        : {}),
-      answerBody,
-      requestSchemaErrors(l) {
-        if (!requestErrors.has(l)) {
-          const schema = operation
-            ? models[l].operations.get(operation.operationId)?.requestBody?.content.get('application/json')
-            : undefined;
-          requestErrors.set(
-            l,
-            schema && requestBody.kind === 'json' && exchange.request.complete
-              ? models[l].compiled.validator(schema)(requestBody.value)
-              : undefined,
-          );
-        }
-        return requestErrors.get(l);
-      },
-      response,
-      answerSchemaErrors(l) {
-        if (!answerErrors.has(l)) {
-          const type = mediaTypeOf(exchange.answer.headers['content-type']);
-          const schema = type !== undefined ? response(l)?.content.get(type) : undefined;
-          answerErrors.set(l, schema && answerBody.kind === 'json' ? models[l].compiled.validator(schema)(answerBody.value) : undefined);
-        }
-        return answerErrors.get(l);
-      },
-      ...(operation && createModels.has(operation.operationId) ? { model: createModels.get(operation.operationId) } : {}),
-      lotNumbers,
-      links,
+      requestComplete: exchange.request.complete,
+      answerComplete: exchange.answer.complete,
+      ...(sent !== undefined ? { sent } : {}),
+      ...(answerBody !== undefined ? { answerBody } : {}),
+      ...(lot !== undefined ? { lot } : {}),
       clientRules,
     };
     const violations: Violation[] = [];
-    const name = operation?.operationId ?? UNKNOWN_OPERATION;
+    const name = op ?? UNKNOWN_OPERATION;
     for (const judgment of JUDGMENTS) {
       if (judgment.level === 'strict' && at === 'spec') continue;
-      for (const finding of judgment.judge(ctx)) {
+      for (const finding of judgment.judge(input)) {
         if (judgment.side === 'client') clientRules.add(judgment.id);
         violations.push({
           side: judgment.side,
           operation: name,
           rule: judgment.id,
           level: finding.level ?? judgment.level,
-          in: finding.in,
-          pointer: finding.pointer,
+          ...placeOf(finding),
           reason: finding.reason,
         });
       }
     }
-    if (operation && !violations.some((v) => v.side === 'server' && v.level === 'spec')) learnLots(answerBody);
+    if (op === model.orderInfo.operationId && !violations.some((v) => v.side === 'server' && v.level === 'spec')) learnLots(answerBody);
     return violations;
   };
 
@@ -336,7 +177,7 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
       level: j.level,
       rule: j.rule,
     })),
-    operations: strictOps.map((op) => op.operationId),
-    links,
+    operations: model.operations.map((op) => op.operationId),
+    model,
   };
 }

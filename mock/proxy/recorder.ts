@@ -13,7 +13,8 @@ import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isObject, type JsonValue } from '../../contract/document.js';
 import type { ProxyExchange } from './exchange.js';
-import type { Judge, OrderLinks } from './judge.js';
+import type { OperationsModel } from '../../contract/operations-model.js';
+import type { Judge } from './judge.js';
 import { printable, REDACTED, type Redactor } from './redact.js';
 
 /** A file name for an order number: percent-encoded (so distinct numbers never share a file), at most ~200 characters. */
@@ -23,26 +24,18 @@ export function fixtureFileName(orderNumber: string): string {
   return `${name}.json`;
 }
 
-/** The order number of an order-info answer and its lot ids (members named by the contract, see OrderLinks). */
-function describe(value: JsonValue, links: OrderLinks): { orderNumber: string; lots: number[] } | undefined {
-  if (!isObject(value) || links.orderMember === undefined || links.orderNumberMember === undefined) return undefined;
-  const order = value[links.orderMember];
-  const orderNumber = isObject(order) ? order[links.orderNumberMember] : undefined;
+/** The order number of an order-info answer and its lot ids (members named by the operations model). */
+function describe(value: JsonValue, model: OperationsModel): { orderNumber: string; lots: number[] } | undefined {
+  const { orderMember, orderNumberMember, lotsMember, lotIdMember, lotNumberMember } = model.order;
+  if (!isObject(value)) return undefined;
+  const order = value[orderMember];
+  const orderNumber = isObject(order) ? order[orderNumberMember] : undefined;
   if (typeof orderNumber !== 'string') return undefined;
-  const lots: number[] = [];
-  for (const member of Object.values(value)) {
-    if (!Array.isArray(member)) continue;
-    for (const item of member) {
-      const id = isObject(item) ? item[links.idMember] : undefined;
-      if (
-        typeof id === 'number' &&
-        links.lotNumberMember !== undefined &&
-        isObject(item) &&
-        typeof item[links.lotNumberMember] === 'string'
-      )
-        lots.push(id);
-    }
-  }
+  const items = value[lotsMember];
+  const lots = (Array.isArray(items) ? items : []).flatMap((item) => {
+    const id = isObject(item) ? item[lotIdMember] : undefined;
+    return typeof id === 'number' && isObject(item) && typeof item[lotNumberMember] === 'string' ? [id] : [];
+  });
   return { orderNumber, lots };
 }
 
@@ -67,7 +60,7 @@ export class Recorder {
     mkdirSync(options.dir, { recursive: true });
     for (const name of readdirSync(options.dir).filter((n) => n.endsWith('.json'))) {
       try {
-        const found = describe(JSON.parse(readFileSync(join(options.dir, name), 'utf8')) as JsonValue, options.judge.links);
+        const found = describe(JSON.parse(readFileSync(join(options.dir, name), 'utf8')) as JsonValue, options.judge.model);
         if (found) this.remember(found.orderNumber, name, found.lots);
       } catch {
         // not a fixture: left alone
@@ -84,7 +77,8 @@ export class Recorder {
 
   /** Looks at one exchange; records it when it is a 2xx order-info answer that passes the strict judgments. */
   consider(exchange: ProxyExchange, operation: string): void {
-    if (operation !== this.options.judge.links.orderInfoOperation || exchange.answer.status < 200 || exchange.answer.status > 299) return;
+    if (operation !== this.options.judge.model.orderInfo.operationId || exchange.answer.status < 200 || exchange.answer.status > 299)
+      return;
     const label = `proxy: record: ${printable(this.options.redactor.text(exchange.target)).slice(0, 200)}`;
     const problems = this.options.judge.judgeAt(exchange, 'strict').filter((v) => v.side === 'server');
     if (problems.length > 0) {
@@ -108,7 +102,7 @@ export class Recorder {
       this.options.log(`${label} not recorded: the answer contains a credential`);
       return;
     }
-    const found = describe(value, this.options.judge.links);
+    const found = describe(value, this.options.judge.model);
     if (!found) return;
     const clash = found.lots.find((lot) => (this.lotOwners.get(lot) ?? found.orderNumber) !== found.orderNumber);
     if (clash !== undefined) {

@@ -68,7 +68,7 @@ describe('validating proxy: --record', () => {
     const why = proxy.lines.find((l) => l.includes('not recorded'));
     assert.match(
       why ?? '',
-      /ORD-2026-0001 not recorded: the answer fails the strict judgments \(answer\.schema body \/order\/orderDate: must be a date string\)/,
+      /ORD-2026-0001 not recorded: the answer fails the strict judgments \(answer\.schema body \/order\/orderDate: the body breaks the schema at \/order\/orderDate: must be a date string\)/,
     );
   });
 

@@ -1,0 +1,111 @@
+/**
+ * The adapter judges with the suite's judgments: for an exchange built by hand, each proxy violation
+ * is the shared judgment's violation (same reason, same place), named by the proxy's list.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readContract } from '../../contract/document.js';
+import { operationsModel } from '../../contract/operations-model.js';
+import { PROJECT_ROOT } from '../../contract/paths.js';
+import { compileContract } from '../../contract/schemas.js';
+import { judgeDefaults, judgeEcho, judgeExactOrder, judgeRequestSchema, type JudgeContext } from '../../judgments/index.js';
+import type { ProxyExchange } from './exchange.js';
+import { createJudge } from './judge.js';
+import { JUDGMENTS } from './judgments.js';
+
+const document = readContract();
+const model = operationsModel(document);
+const jc: JudgeContext = {
+  level: 'strict',
+  model,
+  contracts: { spec: compileContract(document, 'spec'), strict: compileContract(document, 'strict') },
+};
+const ORDER = 'ORD-2026-0001';
+const order = readFileSync(join(PROJECT_ROOT, 'fixtures', 'orders', `${ORDER}.json`), 'utf8');
+const [transfer = 'createLotTransfer'] = model.createIds;
+
+function exchange(method: string, target: string, status: number, answer: string, body = ''): ProxyExchange {
+  const json = { 'content-type': 'application/json' };
+  return {
+    method,
+    target,
+    request: { headers: { authorization: 'Bearer t0ken-abc', ...(body ? json : {}) }, body: Buffer.from(body), complete: true },
+    answer: { status, headers: json, body: Buffer.from(answer), complete: true },
+    durationMs: 1,
+  };
+}
+
+describe('validating proxy: judge.ts applies the shared judgments', () => {
+  it('every entry of the list names a rule of judgments/rules.ts and a side and level', () => {
+    assert.ok(JUDGMENTS.length > 10);
+    for (const j of JUDGMENTS) assert.match(j.rule, /^(Spec|Profile|Issue)/, j.id);
+  });
+
+  it('an order answer describing another order: the violation of judgeExactOrder, as the proxy names it', () => {
+    const judge = createJudge(document, 'spec');
+    const other = order.replace(`"${ORDER}"`, '"ORD-OTHER"');
+    const seen = exchange('GET', model.pathOf(model.orderInfo.operationId, { [model.order.numberParam]: ORDER }), 200, other);
+    const [shared] = judgeExactOrder(
+      { request: { method: 'GET', path: seen.target, headers: {} }, answer: { status: 200, headers: {}, text: other } },
+      jc,
+      ORDER,
+    );
+    const found = judge.judge(seen);
+    assert.deepEqual(found, [
+      {
+        side: 'server',
+        operation: 'getOrderInfo',
+        rule: 'answer.exact-order',
+        level: 'spec',
+        in: 'body',
+        pointer: shared?.pointer,
+        reason: shared?.reason,
+      },
+    ]);
+  });
+
+  it('a create answer that drops a sent member and a default: judgeEcho and judgeDefaults, each member its own violation', () => {
+    const judge = createJudge(document, 'strict');
+    const members = model.create(transfer).members;
+    const sent: Record<string, string | number | boolean> = {};
+    for (const m of members.filter((x) => x.required && !x.readOnly)) sent[m.name] = m.type === 'string' ? 'S-1' : m.namesLot ? 2001 : 3;
+    const bool = members.find((m) => m.type === 'boolean' && 'default' in m);
+    const echoed = members.find((m) => m.required && !m.readOnly && m.type === 'string');
+    assert.ok(bool && echoed, 'the contract has a boolean default and a required string');
+    const answered = { ...sent, [echoed.name]: 'CHANGED', [bool.name]: !bool.default };
+    for (const m of members.filter((x) => x.readOnly)) answered[m.name] = m.type === 'integer' ? 1 : '2026-11-22T03:00:00Z';
+    const seen = exchange('POST', model.pathOf(transfer), 201, JSON.stringify(answered), JSON.stringify(sent));
+    const je = {
+      request: { method: 'POST', path: seen.target, headers: {} },
+      answer: { status: 201, headers: {}, text: JSON.stringify(answered) },
+    };
+    const expected = [
+      ...judgeEcho(je, jc, transfer, sent).map((v) => ['answer.echo', v.pointer, v.reason]),
+      ...judgeDefaults(je, jc, transfer, sent, undefined).map((v) => ['answer.defaults', v.pointer, v.reason]),
+    ];
+    assert.deepEqual(expected.map(([, p]) => p).sort(), [`/${bool.name}`, `/${echoed.name}`].sort());
+    const found = judge.judge(seen).filter((v) => v.rule === 'answer.echo' || v.rule === 'answer.defaults');
+    assert.deepEqual(
+      found.map((v) => [v.rule, v.pointer, v.reason]),
+      expected,
+    );
+  });
+
+  it("a client body with several problems: judgeRequestSchema's violations, one per pointer, on the client's side", () => {
+    const judge = createJudge(document, 'strict');
+    const body = JSON.stringify({ colour: 'red', amount: 'two' });
+    const seen = exchange('POST', model.pathOf(transfer), 400, '{}', body);
+    const shared = judgeRequestSchema(
+      { request: { target: transfer, method: 'POST', path: seen.target, headers: {}, body } },
+      jc,
+      transfer,
+    );
+    const found = judge.judge(seen).filter((v) => v.rule === 'request.body-schema');
+    assert.ok(shared.length >= 3, 'several pointers');
+    assert.deepEqual(
+      found.map((v) => [v.side, v.pointer, v.reason]),
+      shared.map((v) => ['client', v.pointer, v.reason]),
+    );
+  });
+});

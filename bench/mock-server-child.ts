@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { createMockServer } from '../mock/index.js';
 import type { MemoryReport } from './mock-memory.js';
+import { BENCH_TOKEN } from './scenarios.js';
 
 const { values } = parseArgs({
   options: { port: { type: 'string', default: '0' }, 'state-file': { type: 'string' }, store: { type: 'string' } },
@@ -20,9 +21,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 // The bench measures throughput and memory per record, not the limits: records and bytes are not capped here.
+// Only the bench's token is accepted (as a server would), so the strict conformance run against it can pass:
+// the suite sends tokens derived from its own that must be refused.
 const server = await createMockServer({
   host: '127.0.0.1',
   port,
+  tokens: [BENCH_TOKEN],
   quiet: true,
   stateFile: values['state-file'],
   store: values.store,

@@ -288,7 +288,9 @@ describe('the package installed into a user project (npm pack → npm install <t
   describe('npx goods-conformance against that mock', () => {
     let mock: { child: Child; url: string } | undefined;
     before(async () => {
-      mock = await startMock(project, ['--fixtures', './my-orders']);
+      // The suite sends tokens derived from its own (a prefix, another letter case) that must be refused: the mock
+      // accepts only the one token (by default it accepts any, for frontend development).
+      mock = await startMock(project, ['--fixtures', './my-orders', '--token', 'dev-token']);
     });
     after(async () => {
       await mock?.child.stop();

@@ -12,7 +12,7 @@
  * (503 as 453) against a copy of the contract in which every documented 5NN answer is also listed
  * under that status, which neither contract uses (`shiftServerErrors` checks it); and it
  * does not check response headers, so the headers a documented answer marks `required` are checked
- * here (`missingHeaders`).
+ * here (`headerComplaints`).
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express, { type ErrorRequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { readContract } from '../contract/document.js';
+import { deref, isObject, readContract, type JsonObject, type OpenApiDocument } from '../contract/document.js';
 import { CONTROL_CONTRACT_PATH } from './dashboard.js';
 import { DEFAULT_PROXY } from './proxy/config.js';
 import type { MockServer } from './server.js';
@@ -54,7 +54,7 @@ type Responses = Record<string, unknown>;
 type Operations = Record<string, { responses?: Responses } | undefined>;
 
 /** A copy of `document` in which every documented 5NN answer is also documented as `relayed(5NN)` (see the file comment). */
-function shiftServerErrors(document: Record<string, unknown>): Record<string, unknown> {
+function shiftServerErrors(document: OpenApiDocument): OpenApiDocument {
   const copy = structuredClone(document);
   for (const item of Object.values(copy['paths'] as Record<string, Operations>)) {
     for (const operation of Object.values(item)) {
@@ -74,32 +74,35 @@ function shiftServerErrors(document: Record<string, unknown>): Record<string, un
 }
 
 /** The documented answer (`responses[status]`, `$ref` resolved) of `method path` in `document`, if any. */
-function documentedAnswer(
-  document: Record<string, unknown>,
-  method: string,
-  path: string,
-  status: number,
-): { headers?: Record<string, { required?: boolean; $ref?: string }> } | undefined {
-  const paths = document['paths'] as Record<string, Operations>;
+function documentedAnswer(document: OpenApiDocument, method: string, path: string, status: number): JsonObject | undefined {
+  const paths = isObject(document['paths']) ? document['paths'] : {};
   const template = Object.keys(paths).find((key) => key === path || new RegExp(`^${key.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
-  let answer = template ? paths[template]?.[method.toLowerCase()]?.responses?.[String(status)] : undefined;
-  const components = document['components'] as { responses?: Responses } | undefined;
-  while (answer && typeof answer === 'object' && '$ref' in answer && typeof answer.$ref === 'string') {
-    answer = components?.responses?.[answer.$ref.replace('#/components/responses/', '')];
-  }
-  return answer as { headers?: Record<string, { required?: boolean }> } | undefined;
+  const operation = template ? deref(document, deref(document, paths[template])?.[method.toLowerCase()]) : undefined;
+  return deref(document, deref(document, operation?.['responses'])?.[String(status)]);
 }
 
-/** The headers the documented answer marks `required` that the answer lacks (express-openapi-validator checks no headers). */
-function missingHeaders(document: Record<string, unknown>, method: string, path: string, answer: RawAnswer): string[] {
-  const headers = documentedAnswer(document, method, path, answer.status)?.headers ?? {};
-  return Object.entries(headers)
-    .filter(([name, header]) => header.required === true && answer.headers[name.toLowerCase()] === undefined)
-    .map(([name]) => `${method} ${path} ${answer.status}: the required header ${name} is missing`);
+/**
+ * express-openapi-validator checks no response headers: the headers of the documented answer are
+ * checked here (present when `required`, matching the schema's `pattern` when sent).
+ */
+function headerComplaints(document: OpenApiDocument, method: string, path: string, answer: RawAnswer): string[] {
+  const headers = deref(document, documentedAnswer(document, method, path, answer.status)?.['headers']) ?? {};
+  const found: string[] = [];
+  for (const name of Object.keys(headers)) {
+    const header = deref(document, headers[name]);
+    const value = answer.headers[name.toLowerCase()];
+    const pattern = deref(document, header?.['schema'])?.['pattern'];
+    if (value === undefined) {
+      if (header?.['required'] === true) found.push(`${method} ${path} ${answer.status}: the required header ${name} is missing`);
+    } else if (typeof pattern === 'string' && !new RegExp(pattern, 'u').test(String(value))) {
+      found.push(`${method} ${path} ${answer.status}: the header ${name} ${JSON.stringify(value)} does not match ${pattern}`);
+    }
+  }
+  return found;
 }
 
 /** A relay that answers a recorded answer through express-openapi-validator's response validation. */
-async function validatorRelay(apiSpec: Record<string, unknown>, answers: Map<string, RawAnswer>): Promise<{ url: string; server: Server }> {
+async function validatorRelay(apiSpec: OpenApiDocument, answers: Map<string, RawAnswer>): Promise<{ url: string; server: Server }> {
   const app = express();
   app.use(
     OpenApiValidator.middleware({
@@ -262,7 +265,7 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
       const res = await fetch(`${relay.url}${path}`, { method, headers: { [ANSWER_ID]: id } });
       if (res.status !== FAILED) {
         assert.equal(res.status, relayed(answer.status), `${method} ${path}: the relay answered ${res.status}`);
-        return missingHeaders(document, method, path, answer);
+        return headerComplaints(document, method, path, answer);
       }
       found.push(`${name}: ${(await res.text()).slice(0, 300)}`);
     }
@@ -562,6 +565,11 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
         { status: 400, headers: { 'content-type': 'application/problem+json' }, body: problem('bad-request', 400) },
       ],
       ['GET', '/__mock/violations', { status: 200, headers: { 'content-type': 'application/json' }, body: '{"total":1}' }],
+      [
+        'GET',
+        '/__mock/lot-transfers',
+        { status: 200, headers: { 'content-type': 'application/json', link: '</x>; rel="prev"' }, body: '[]' },
+      ],
       ['POST', '/__mock/report', { status: 200, headers: { 'content-type': 'application/json' }, body: '{"files":[]}' }],
     ];
     for (const [method, path, answer] of undocumented) {

@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express, { type ErrorRequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { startRedis, type TestRedis } from '../test/support/redis.js';
 import { deref, isObject, readContract, type JsonObject, type OpenApiDocument } from '../contract/document.js';
 import { CONTROL_CONTRACT_PATH } from './dashboard.js';
 import { DEFAULT_PROXY } from './proxy/config.js';
@@ -190,6 +191,8 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
   let narrow: MockServer;
   let oneConnection: MockServer;
   let storeDown: MockServer;
+  let redis: TestRedis | undefined;
+  let shared: MockServer;
   let journaled: MockServer;
   let proxy: MockServer;
   let proxyDown: MockServer;
@@ -231,6 +234,7 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
       (narrow = await startMock({ maxBodyBytesInFlight: 1024 })),
       (oneConnection = await startMock({ maxConnections: 1 })),
       (storeDown = await startMock({ store: `redis://127.0.0.1:${down}/0` })),
+      (shared = await startMock({ store: (redis = await startRedis({ appendfsync: 'everysec' })).url })),
       (journaled = await startMock({ stateFile: join(dir, 'state', 'mock.jsonl') })),
       (proxy = await startMock({ proxy: proxyOf(mock.url) })),
       (proxyDown = await startMock({ proxy: proxyOf(`http://127.0.0.1:${down}`) })),
@@ -245,6 +249,7 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
   after(async () => {
     for (const server of [...extra.reverse(), mock, oneSession, guarded, slow, full]) await server?.close();
     silent.close();
+    await redis?.dispose();
     api.server.close();
     control.server.close();
     await rm(dir, { recursive: true, force: true });
@@ -456,6 +461,16 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
     }
     await record('listing with the store down', storeDown, 'GET', '/__mock/lot-transfers');
     await record('reset with the store down', storeDown, 'POST', '/__mock/reset', { 'X-Mock-Reset': '1' });
+    // A real redis-server, up and then stopped.
+    for (const state of ['up', 'stopped'] as const) {
+      if (state === 'stopped') await redis?.stop();
+      await record(`create on Redis ${state}`, shared, 'POST', TRANSFERS_PATH, JSON_AUTH, transfer);
+      await record(`listing on Redis ${state}`, shared, 'GET', '/__mock/lot-transfers');
+      await record(`health on Redis ${state}`, shared, 'GET', '/__mock/health');
+      await record(`reset on Redis ${state}`, shared, 'POST', '/__mock/reset', { 'X-Mock-Reset': '1' });
+    }
+    const redisStatuses = exchanges.filter((e) => e.label.includes('on Redis')).map((e) => e.answer.status);
+    assert.deepEqual(redisStatuses, [201, 200, 200, 204, 503, 503, 503, 503], 'Redis up, then stopped');
     // The proxy's /__mock outside proxy mode.
     await record('violations outside proxy mode', mock, 'GET', '/__mock/violations');
     await record('report outside proxy mode', mock, 'POST', '/__mock/report');

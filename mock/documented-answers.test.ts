@@ -472,7 +472,10 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
     const redisStatuses = exchanges.filter((e) => e.label.includes('on Redis')).map((e) => e.answer.status);
     assert.deepEqual(redisStatuses, [201, 200, 200, 204, 503, 503, 503, 503], 'Redis up, then stopped');
     // The proxy's /__mock outside proxy mode.
-    await record('violations outside proxy mode', mock, 'GET', '/__mock/violations');
+    for (const method of ['GET', 'HEAD', 'OPTIONS']) {
+      await record(`${method} violations outside proxy mode`, mock, method, '/__mock/violations');
+      await record(`${method} report outside proxy mode`, mock, method, '/__mock/report');
+    }
     await record('report outside proxy mode', mock, 'POST', '/__mock/report');
     // Proxy mode (--proxy): in front of this mock, of a closed port (502) and of a server that never answers (504).
     await record('proxied order', proxy, 'GET', order, AUTH);
@@ -491,6 +494,8 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
       ['OPTIONS', '/__mock/violations'],
       ['POST', '/__mock/report'],
       ['GET', '/__mock/report'],
+      ['HEAD', '/__mock/report'],
+      ['OPTIONS', '/__mock/report'],
       ['GET', '/__mock/orders'],
       ['GET', '/__mock/lots'],
       ['GET', '/__mock/lot-transfers'],

@@ -31,11 +31,11 @@ export const SERVER_LIMITS = {
 };
 
 /** A raw problem+json answer for a request Node could not parse (no request or response object exists). */
-function clientErrorAnswer(kind: ProblemKind, detail: string): string {
+function clientErrorAnswer(kind: ProblemKind, detail: string, headers = ''): string {
   const body = JSON.stringify(problemBody(kind, detail));
   return (
     `HTTP/1.1 ${kind.status} ${kind.title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-    `Connection: close\r\n\r\n${body}`
+    `${headers}Connection: close\r\n\r\n${body}`
   );
 }
 
@@ -118,6 +118,7 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
         clientErrorAnswer(
           PROBLEMS.busy,
           `The mock has ${config.maxConnections} connections open, its most (--max-connections); retry shortly, close idle connections, or raise the option.`,
+          'Retry-After: 1\r\n',
         ),
       );
       return;

@@ -11,10 +11,13 @@ import { CONTRACT_JSON_PATH } from '../../contract/paths.js';
 import { ADMIN_PREFIX } from '../admin.js';
 import type { MockApp } from '../app.js';
 import type { MockConfig } from '../config.js';
-import { applyCors, isPreflight, preflightHeaders } from '../cors.js';
+import { controlPolicy, guardControl } from '../control-guard.js';
+import { isPreflight, preflightHeaders } from '../cors.js';
 import { isDashboardPath, serveDashboard } from '../dashboard.js';
+import { checkHost, hostPolicy } from '../host.js';
 import { problem, ProblemError, PROBLEMS } from '../problems.js';
 import { sendEmpty, sendJson, sendProblem } from '../respond.js';
+import { parseTarget } from '../target.js';
 import type { ProxyConfig } from './config.js';
 import type { ProxyExchange, Violation } from './exchange.js';
 import { createForwarder } from './forward.js';
@@ -131,10 +134,27 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     );
   };
 
+  // Browser safety as in mock mode: the Host must name this process (DNS rebinding), and /__mock refuses
+  // foreign origins (control-guard.ts).
+  const hosts = hostPolicy(config.host, config.allowedHosts);
+  const control = controlPolicy(config.corsOrigins);
+
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
     const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
     const isAdmin = pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`);
+    try {
+      const target = parseTarget(req.url ?? '/');
+      const host = target.authority ?? req.headers.host;
+      checkHost(hosts, host);
+      if (isAdmin) guardControl(control, req, res, host);
+    } catch (error) {
+      if (error instanceof ProblemError) {
+        sendProblem(res, error);
+        return;
+      }
+      throw error;
+    }
     if (!config.quiet) {
       res.on('finish', () => {
         const line = `${req.method ?? '?'} ${redactor.text(req.url ?? '').slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`;
@@ -142,7 +162,6 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
       });
     }
     if (isAdmin) {
-      applyCors(req, res, { origins: config.corsOrigins });
       admin(req, res, pathname).catch((error: unknown) => {
         if (error instanceof ProblemError) return sendProblem(res, error);
         log(`proxy: internal error on ${printable(pathname).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);

@@ -487,3 +487,28 @@ describe('validating proxy: /__mock/violations', () => {
     }
   });
 });
+
+describe('validating proxy: browser safety (as in mock mode)', () => {
+  it('refuses a Host that does not name it (421) and a foreign page on /__mock (403); its own pages and tools pass', async () => {
+    const upstream = await startMock();
+    const proxy = await proxyTo(upstream.url);
+    try {
+      const rebound = await rawRequest(proxy.url, { path: '/__mock/violations', headers: { Host: 'evil.test' } });
+      assert.equal(rebound.status, 421);
+      const proxiedRebound = await rawRequest(proxy.url, { path: `${ORDER_PATH}ORD-2026-0001`, headers: { ...AUTH, Host: 'evil.test' } });
+      assert.equal(proxiedRebound.status, 421, 'no API request is forwarded for a foreign Host');
+      const foreign = await fetch(`${proxy.url}/__mock/violations`, { headers: { Origin: 'http://evil.test' } });
+      assert.equal(foreign.status, 403);
+      assert.equal(foreign.headers.get('access-control-allow-origin'), null);
+      const report = await fetch(`${proxy.url}/__mock/report`, { method: 'POST', headers: { Origin: 'http://evil.test' } });
+      assert.equal(report.status, 403, 'a foreign page cannot make it write reports');
+      assert.equal((await fetch(`${proxy.url}/__mock/violations`)).status, 200, 'a tool (no Origin) reads the violations');
+      const own = new URL(proxy.url);
+      const same = await fetch(`${proxy.url}/__mock/violations`, { headers: { Origin: `http://${own.host}` } });
+      assert.equal(same.status, 200, 'the dashboard (its own origin) reads them');
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  });
+});

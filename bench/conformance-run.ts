@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectEntry, startChild } from './processes.js';
+import { startChild } from '../support/processes.js';
+import { projectEntry } from './processes.js';
 
 export interface ConformanceTiming {
   wallMs: number;

@@ -8,7 +8,8 @@ import { cpus, totalmem } from 'node:os';
 import { timeConformance } from './conformance-run.js';
 import { runLoad, type LoadPlan, type LoadRun } from './load.js';
 import { treeCpuMs } from './proc-cpu.js';
-import { benchEntry, projectEntry, stopAll } from './processes.js';
+import { stopAll } from '../support/processes.js';
+import { benchEntry, memoryOf, projectEntry } from './processes.js';
 import { measureRecords } from './records.js';
 import { measureRedisStore } from './redis-store.js';
 import type { BenchReport, BenchSettings, LoadRow, Measured, RoundRun, ScenarioRatios, StartupResult } from './report.js';
@@ -115,7 +116,7 @@ async function loadPhase(
           okPerSec: median(measured.map((r) => r.okPerSec)),
           p50Ms: median(measured.map((r) => r.p50Ms)),
           p99Ms: median(measured.map((r) => r.p99Ms)),
-          peakRss: server.child.memory().peakRss,
+          peakRss: memoryOf(server.child).peakRss,
           answers: sum(measured, (r) => r.answers),
           unexpected: sum(measured, (r) => r.unexpected),
           errors: sum(measured, (r) => r.errors),
@@ -133,7 +134,7 @@ async function loadPhase(
         );
       }
     }
-    for (const server of servers) peakRss[server.id] = server.child.memory().peakRss;
+    for (const server of servers) peakRss[server.id] = memoryOf(server.child).peakRss;
     return { rows, peakRss };
   } finally {
     await Promise.all(servers.map((s) => s.child.stop()));

@@ -7,10 +7,11 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.js';
+import { freePort } from '../support/free-port.js';
 import { runLoad } from './load.js';
 import { treeCpuMs } from './proc-cpu.js';
-import { benchEntry, startChild, waitForLine, type Child } from './processes.js';
+import { startChild, waitForLine, type Child } from '../support/processes.js';
+import { benchEntry } from './processes.js';
 import type { Scenario } from './scenarios.js';
 import { median } from './startup.js';
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { runBench } from './harness.js';
 import { runningCount } from '../support/processes.js';
 import { reportJson, type BenchReport } from './report.js';
+import { assertLoadRows } from './report-shape.js';
 import { SCENARIO_IDS } from './scenarios.js';
 import type { ServerId } from './servers.js';
 import { formatReport } from './table.js';
@@ -32,16 +33,7 @@ describe('bench/harness: runBench smoke run (node servers, tiny load)', function
   });
 
   it('has a row for every scenario and benched server, with correct answers and finite numbers', () => {
-    for (const scenario of SCENARIO_IDS)
-      for (const server of SERVERS) {
-        const row = report.load.rows.find((r) => r.scenario === scenario && r.server === server);
-        assert.ok(row, `no row for ${scenario} × ${server}`);
-        assert.ok(row.answers > 0, `${server} answered no ${scenario} request`);
-        assert.equal(row.unexpected + row.errors + row.timeouts, 0, `${server} ${scenario}: ${JSON.stringify(row.statusCodes)}`);
-        for (const value of [row.okPerSec, row.p50Ms, row.p99Ms, row.peakRss])
-          assert.ok(Number.isFinite(value) && value > 0, `${scenario} × ${server}: ${value}`);
-        assert.equal(row.rounds.length, 1);
-      }
+    assertLoadRows(report, SERVERS);
     for (const ratio of report.load.ratios) {
       assert.ok(Number.isFinite(ratio.mockOverBare), `mock/bare for ${ratio.scenario}`);
       assert.equal(ratio.mockOverPrism, null, 'Prism was not benched: no ratio');

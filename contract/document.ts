@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import { CONTRACT_JSON_PATH } from './paths.js';
+import { unescapeToken } from './json-pointer.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -61,7 +62,7 @@ export function resolvePointer(doc: JsonValue, pointer: string): JsonValue | und
     .slice(1)
     .split('/')
     .slice(1)
-    .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'));
+    .map((part) => unescapeToken(decodeURIComponent(part)));
   let node: JsonValue | undefined = doc;
   for (const part of parts) {
     if (Array.isArray(node)) node = node[Number(part)];

@@ -37,13 +37,18 @@ const STATEFUL: Record<string, { kind: 'order-info' } | { kind: 'create'; resour
   createTestSample: { kind: 'create', resource: 'test-samples' },
 };
 
-export interface MockApp {
-  handle(req: IncomingMessage, res: ServerResponse): void;
+/** What the mock serves, as the server and the CLI banner tell it. */
+export interface ServedContent {
+  /** The fixture order numbers served. */
   orderNumbers: string[];
-  /** Lots of the fixtures, by id (for the CLI banner and tests). */
+  /** The ids of the fixture lots (valid `fk_lot_id` values). */
   lotIds: number[];
-  /** Operations answered by Prism (no stateful handler). */
+  /** Operations answered by Prism because they have no stateful handler. */
   prismOperations: string[];
+}
+
+export interface MockApp extends ServedContent {
+  handle(req: IncomingMessage, res: ServerResponse): void;
   close(): Promise<void>;
 }
 

@@ -2,12 +2,10 @@
  * Bearer authentication (RFC 6750). Any syntactically valid `b64token` is accepted unless it is a
  * rejected token, or, when a list of accepted tokens is configured, not on that list.
  */
+import { BEARER_CREDENTIALS } from '../contract/bearer.js';
 import { problem, type ProblemError } from './problems.js';
 
 export const REALM = 'goods-mock';
-
-/** RFC 6750 §2.1: `Bearer 1*SP b64token`, b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=". */
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 export interface AuthPolicy {
   /** When non-empty, only these tokens are accepted. */
@@ -39,7 +37,7 @@ export function checkBearer(header: string | undefined, policy: AuthPolicy): str
       challenge(),
     );
   }
-  const match = BEARER.exec(header);
+  const match = BEARER_CREDENTIALS.exec(header);
   const token = match?.[1];
   if (token === undefined) {
     return problem(

@@ -3,6 +3,7 @@
  * value is a UsageError whose message names the option and the fix; the CLI exits 2 with it.
  */
 import { parseArgs } from 'node:util';
+import { isB64Token } from '../contract/bearer.js';
 import { isLevel } from '../contract/levels.js';
 import { DEFAULT_CONFIG, type MockConfig } from './config.js';
 import { DEFAULT_PROXY, type ProxyConfig } from './proxy/config.js';
@@ -128,7 +129,7 @@ export function parseMockArgs(args: string[], env: Record<string, string | undef
   const rejectTokens = nonEmpty('reject-token', values['reject-token']);
   if (rejectTokens) config.rejectTokens = rejectTokens;
   for (const token of [...(tokens ?? []), ...(rejectTokens ?? [])]) {
-    if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {
+    if (!isB64Token(token)) {
       throw new UsageError(`the token "${token}" is not an RFC 6750 b64token (letters, digits, -._~+/ then optional =); choose another`);
     }
   }

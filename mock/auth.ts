@@ -3,7 +3,7 @@
  * rejected token, or, when a list of accepted tokens is configured, not on that list.
  */
 import { BEARER_CREDENTIALS } from '../contract/bearer.js';
-import { problem, type ProblemError } from './problems.js';
+import { problem } from './problems.js';
 
 export const REALM = 'goods-mock';
 
@@ -18,19 +18,14 @@ function challenge(error?: string): Record<string, string> {
   return { 'WWW-Authenticate': error ? `Bearer realm="${REALM}", error="${error}"` : `Bearer realm="${REALM}"` };
 }
 
-/** The token from a valid Authorization header, or a 401 problem saying what is wrong. */
-export function checkBearer(header: string | undefined, policy: AuthPolicy): string | ProblemError {
+/** The token from a valid Authorization header; throws a 401 problem saying what is wrong (like the other `check*` steps). */
+export function checkBearer(header: string | undefined, policy: AuthPolicy): string {
   if (header === undefined || header.trim() === '') {
-    return problem(
-      'unauthorized',
-      'The request has no Authorization header; send "Authorization: Bearer <token>".',
-      undefined,
-      challenge(),
-    );
+    throw problem('unauthorized', 'The request has no Authorization header; send "Authorization: Bearer <token>".', undefined, challenge());
   }
   const scheme = /^\S+/.exec(header)?.[0] ?? '';
   if (scheme.toLowerCase() !== 'bearer') {
-    return problem(
+    throw problem(
       'unauthorized',
       `The Authorization scheme must be "Bearer", not "${scheme.slice(0, 20)}"; send "Authorization: Bearer <token>".`,
       undefined,
@@ -40,7 +35,7 @@ export function checkBearer(header: string | undefined, policy: AuthPolicy): str
   const match = BEARER_CREDENTIALS.exec(header);
   const token = match?.[1];
   if (token === undefined) {
-    return problem(
+    throw problem(
       'unauthorized',
       'The bearer token is malformed: it must be one RFC 6750 b64token (letters, digits, "-._~+/", then optional "=").',
       undefined,
@@ -48,7 +43,7 @@ export function checkBearer(header: string | undefined, policy: AuthPolicy): str
     );
   }
   if (policy.rejectTokens.includes(token)) {
-    return problem(
+    throw problem(
       'unauthorized',
       'The bearer token is rejected by this mock (a --reject-token); use another token.',
       undefined,
@@ -56,7 +51,7 @@ export function checkBearer(header: string | undefined, policy: AuthPolicy): str
     );
   }
   if (policy.tokens.length > 0 && !policy.tokens.includes(token)) {
-    return problem(
+    throw problem(
       'unauthorized',
       'The bearer token is not one of the tokens this mock accepts (--token).',
       undefined,

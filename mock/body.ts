@@ -78,7 +78,7 @@ export function readBody(req: IncomingMessage, limit: number, budget?: BodyBudge
     const onEnd = () => finish();
     const onError = (error: Error) => finish(error);
     // The client went away mid-body: a client problem (nobody is left to answer), not an internal error.
-    const onAborted = () => finish(problem('malformedJson', 'The request body ended early: the client closed the connection.'));
+    const onAborted = () => finish(problem('bodyIncomplete', 'The request body ended early: the client closed the connection.'));
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);

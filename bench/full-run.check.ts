@@ -54,7 +54,7 @@ describe('bench/harness: the whole runBench with tiny load', function () {
     assert.equal(report.conformance.status, 'skipped');
   });
 
-  it('compares creates of the mock on Redis with the same mock in memory (issue 12)', () => {
+  it('compares creates of the mock on Redis with the same mock in memory', () => {
     assert.equal(report.redisStore.status, 'measured', JSON.stringify(report.redisStore));
     if (report.redisStore.status !== 'measured') return;
     const r = report.redisStore.value;

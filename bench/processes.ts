@@ -3,7 +3,6 @@
  * tsx (mocha) or compiled from `dist/` (`npm run bench`). Starting, waiting and stopping are
  * `support/processes.ts`; the memory of a child's process tree is `proc-memory.ts`.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../contract/paths.js';
@@ -21,11 +20,10 @@ export function benchEntry(name: string, args: string[] = [], nodeOptions: strin
 
 /**
  * How to run a project CLI (`mock/cli`, `conformance/cli`): compiled from `dist/` when the bench is
- * compiled, from source through tsx otherwise. Undefined when that entry is not built.
+ * compiled (`npm run bench` builds first), from source through tsx otherwise.
  */
-export function projectEntry(name: string, args: string[] = []): CommandLine | undefined {
+export function projectEntry(name: string, args: string[] = []): CommandLine {
   const file = FROM_SOURCE ? join(PROJECT_ROOT, `${name}.ts`) : join(PROJECT_ROOT, 'dist', `${name}.js`);
-  if (!existsSync(file)) return undefined;
   return { command: process.execPath, args: [...(FROM_SOURCE ? ['--import', 'tsx'] : []), file, ...args] };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The Redis store's row (issue 12): the same mock child, once in memory and once on Redis
+ * The Redis store's row: the same mock child, once in memory and once on Redis
  * (`--store`, Debian's redis-server with `appendonly yes`, `appendfsync always`, in a temporary
  * directory on a free loopback port), loaded with lot-transfer creates in alternating rounds. Reports
  * req/s, p99 and CPU per create of the mock, and of Redis, for both; the ratio is Redis ÷ memory.

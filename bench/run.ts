@@ -50,7 +50,7 @@ main().then(
     process.exitCode = code;
   },
   async (error: unknown) => {
-    process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n`);
+    process.stderr.write(`bench: ${(error instanceof Error ? error.stack : undefined) ?? String(error)}\n`);
     await stopAll();
     process.exitCode = 1;
   },

@@ -33,7 +33,7 @@ export function checkJsonContentType(header: string | undefined): void {
 /**
  * Reads the whole body, or throws a 413 problem as soon as it is larger than `limit` bytes, or a 503
  * when the bytes being read by all requests together (beyond the first `budget.freePerRequest` of each)
- * would pass the `budget` (issue 11, point 3).
+ * would pass the `budget` (the in-flight limit, `--max-body-bytes-in-flight`).
  */
 export function readBody(req: IncomingMessage, limit: number, budget?: BodyBudget): Promise<Buffer> {
   const tooLarge = () => problem('payloadTooLarge', `The request body is larger than ${limit} bytes.`);

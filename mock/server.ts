@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createMockApp, type ServedContent } from './app.js';
 import { resolveConfig, type MockConfig } from './config.js';
 import { problemBody, PROBLEMS, type ProblemKind } from './problems.js';
+import { messageOf } from '../contract/errors.js';
 
 export interface MockServer extends ServedContent {
   /** Base URL, e.g. `http://127.0.0.1:4010` (no trailing slash). */
@@ -150,7 +151,7 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
     throw new Error(
       code === 'EADDRINUSE'
         ? `port ${config.port} on ${config.host} is already in use; choose another with --port (0 picks a free one)`
-        : `cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`,
+        : `cannot listen on ${config.host}:${config.port}: ${messageOf(error)}`,
       { cause: error },
     );
   }

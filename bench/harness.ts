@@ -7,7 +7,7 @@
 import { cpus, totalmem } from 'node:os';
 import { timeConformance } from './conformance-run.js';
 import { runLoad, type LoadPlan, type LoadRun } from './load.js';
-import { treeCpuMs } from './proc-cpu.js';
+import { treeCpuMs } from '../support/proc-cpu.js';
 import { stopAll } from '../support/processes.js';
 import { memoryOf, projectEntry } from './processes.js';
 import { measureRecords } from './records.js';

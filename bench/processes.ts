@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../contract/paths.js';
 import type { Child, CommandLine } from '../support/processes.js';
-import { treeMemory, type TreeMemory } from './proc-memory.js';
+import { treeMemory, type TreeMemory } from '../support/proc-memory.js';
 
 /** True when this code runs from TypeScript source (tsx, e.g. under mocha), false when compiled. */
 export const FROM_SOURCE = import.meta.url.endsWith('.ts');

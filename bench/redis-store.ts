@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../support/free-port.js';
 import { runLoad } from './load.js';
-import { treeCpuMs } from './proc-cpu.js';
+import { treeCpuMs } from '../support/proc-cpu.js';
 import { startChild, waitForLine, type Child } from '../support/processes.js';
 import { benchEntry } from './processes.js';
 import type { Scenario } from './scenarios.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { startChild, stopAll, waitForLine } from '../support/processes.js';
+import { startChild, stopAll, waitForLine } from './processes.js';
 import { statTicks, treeCpuMs } from './proc-cpu.js';
 import { processTree, statusField, treeMemory } from './proc-memory.js';
 
@@ -11,7 +11,7 @@ console.log('pids ' + process.pid + ' ' + grandchild.pid);
 setInterval(() => {}, 1000);
 `;
 
-describe('bench/proc-memory and bench/proc-cpu', () => {
+describe('support/proc-memory and support/proc-cpu', () => {
   afterEach(async () => {
     await stopAll();
   });

@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { createMockServer } from '../mock/index.js';
 import type { MemoryReport } from './mock-memory.js';
+import { stopOnSignals } from './child-stop.js';
 
 const { values } = parseArgs({
   options: { port: { type: 'string', default: '0' }, 'state-file': { type: 'string' }, store: { type: 'string' } },
@@ -47,15 +48,4 @@ process.on('message', (message: unknown) => {
   process.send?.(report);
 });
 
-let stopping = false;
-const stop = (): void => {
-  if (stopping) return;
-  stopping = true;
-  server.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
-process.once('disconnect', stop);
+stopOnSignals(() => server.close());

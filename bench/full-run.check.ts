@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { runBench } from './harness.js';
 import { runningCount } from '../support/processes.js';
 import { reportJson, type BenchReport } from './report.js';
-import { assertLoadRows } from './report-shape.js';
+import { assertLoadRows, TINY_LOAD } from './report-shape.js';
 import { SCENARIO_IDS } from './scenarios.js';
 import { SERVER_IDS } from './servers.js';
 import { formatReport } from './table.js';
@@ -17,16 +17,7 @@ describe('bench/harness: the whole runBench with tiny load', function () {
   let report: BenchReport;
 
   before(async () => {
-    report = await runBench({
-      connections: 2,
-      durationMs: 300,
-      warmupMs: 100,
-      rounds: 1,
-      transfers: 200,
-      startupRuns: 1,
-      servers: [...SERVER_IDS],
-      conformance: false,
-    });
+    report = await runBench({ ...TINY_LOAD, warmupMs: 100, transfers: 200, startupRuns: 1, servers: [...SERVER_IDS] });
   });
 
   it('has a row for every scenario and server, with correct answers and finite numbers', () => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { runBench } from './harness.js';
 import { runningCount } from '../support/processes.js';
 import { reportJson, type BenchReport } from './report.js';
-import { assertLoadRows } from './report-shape.js';
+import { assertLoadRows, TINY_LOAD } from './report-shape.js';
 import { SCENARIO_IDS } from './scenarios.js';
 import type { ServerId } from './servers.js';
 import { formatReport } from './table.js';
@@ -20,16 +20,7 @@ describe('bench/harness: runBench smoke run (node servers, tiny load)', function
   let report: BenchReport;
 
   before(async () => {
-    report = await runBench({
-      connections: 2,
-      durationMs: 300,
-      warmupMs: 0,
-      rounds: 1,
-      transfers: 0,
-      startupRuns: 0,
-      servers: SERVERS,
-      conformance: false,
-    });
+    report = await runBench({ ...TINY_LOAD, warmupMs: 0, transfers: 0, startupRuns: 0, servers: SERVERS });
   });
 
   it('has a row for every scenario and benched server, with correct answers and finite numbers', () => {

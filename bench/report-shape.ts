@@ -1,6 +1,6 @@
 /** What every bench run must hold, whatever its settings: asserted by the smoke run and the whole run (tests only). */
 import assert from 'node:assert/strict';
-import type { BenchReport } from './report.js';
+import type { BenchReport, BenchSettings } from './report.js';
 import { SCENARIO_IDS } from './scenarios.js';
 import type { ServerId } from './servers.js';
 
@@ -17,3 +17,6 @@ export function assertLoadRows(report: BenchReport, servers: readonly ServerId[]
       assert.equal(row.rounds.length, 1);
     }
 }
+
+/** The load of the test runs: 2 connections, one round of 300 ms, no conformance timing. */
+export const TINY_LOAD = { connections: 2, durationMs: 300, rounds: 1, conformance: false } as const satisfies Partial<BenchSettings>;

@@ -61,7 +61,7 @@ export const CONTROL_CONTRACT_PATH = join(PROJECT_ROOT, 'mock', 'control.openapi
 
 export interface DashboardOptions {
   /** The contract shown in the API reference (default: the bundled contract). */
-  contractPath?: string;
+  contractPath?: string | undefined;
   /** Where the reason of a failure goes (the answer itself shows no file path and no OS error text). */
   log?: (line: string) => void;
 }

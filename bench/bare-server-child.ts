@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createBareServer } from './bare-server.js';
+import { stopOnSignals } from './child-stop.js';
 import { benchFixture, buildScenarios } from './scenarios.js';
 
 const server = createBareServer(buildScenarios(benchFixture()));
@@ -13,10 +14,10 @@ await once(server, 'listening');
 const { port } = server.address() as AddressInfo;
 process.stdout.write(`http://127.0.0.1:${port}\n`);
 
-const stop = (): void => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-};
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
-process.once('disconnect', stop);
+stopOnSignals(
+  () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+);

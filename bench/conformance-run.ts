@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectEntry, startChild } from './processes.js';
+import { startChild } from '../support/processes.js';
+import { projectEntry } from './processes.js';
 
 export interface ConformanceTiming {
   wallMs: number;
@@ -15,11 +16,11 @@ export interface ConformanceTiming {
   summary: string;
 }
 
-/** Undefined when the suite's CLI does not exist (yet); throws when it does not end within `timeoutMs`. */
+/** Times one strict run of the suite's CLI against `target`; throws when it does not end within `timeoutMs`. */
 export async function timeConformance(
   target: { baseUrl: string; token: string; orderNumber: string },
   timeoutMs = 90000,
-): Promise<ConformanceTiming | undefined> {
+): Promise<ConformanceTiming> {
   const output = mkdtempSync(join(tmpdir(), 'bench-conformance-'));
   const line = projectEntry('conformance/cli', [
     '--base-url',
@@ -33,10 +34,6 @@ export async function timeConformance(
     '--output',
     output,
   ]);
-  if (!line) {
-    rmSync(output, { recursive: true, force: true });
-    return undefined;
-  }
   const startedAt = performance.now();
   const child = startChild('conformance', line);
   let timer: NodeJS.Timeout | undefined;

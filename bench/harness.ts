@@ -7,8 +7,9 @@
 import { cpus, totalmem } from 'node:os';
 import { timeConformance } from './conformance-run.js';
 import { runLoad, type LoadPlan, type LoadRun } from './load.js';
-import { treeCpuMs } from './proc-cpu.js';
-import { benchEntry, projectEntry, stopAll } from './processes.js';
+import { treeCpuMs } from '../support/proc-cpu.js';
+import { stopAll } from '../support/processes.js';
+import { memoryOf, projectEntry } from './processes.js';
 import { measureRecords } from './records.js';
 import { measureRedisStore } from './redis-store.js';
 import type { BenchReport, BenchSettings, LoadRow, Measured, RoundRun, ScenarioRatios, StartupResult } from './report.js';
@@ -16,6 +17,7 @@ import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scen
 import { prismCommand, startServer, type RunningServer, type ServerId } from './servers.js';
 import { median, npmStartCommand, timeStart } from './startup.js';
 import { evaluateTargets } from './targets.js';
+import { messageOf } from '../contract/errors.js';
 
 export const DEFAULT_SETTINGS: BenchSettings = {
   connections: 50,
@@ -38,7 +40,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   startupRuns: 1,
 };
 
-/** The records the issue's replay target is about. */
+/** The records the replay target is about. */
 export const REPLAY_TARGET_RECORDS = 100_000;
 
 export type Log = (line: string) => void;
@@ -115,7 +117,7 @@ async function loadPhase(
           okPerSec: median(measured.map((r) => r.okPerSec)),
           p50Ms: median(measured.map((r) => r.p50Ms)),
           p99Ms: median(measured.map((r) => r.p99Ms)),
-          peakRss: server.child.memory().peakRss,
+          peakRss: memoryOf(server.child).peakRss,
           answers: sum(measured, (r) => r.answers),
           unexpected: sum(measured, (r) => r.unexpected),
           errors: sum(measured, (r) => r.errors),
@@ -133,7 +135,7 @@ async function loadPhase(
         );
       }
     }
-    for (const server of servers) peakRss[server.id] = server.child.memory().peakRss;
+    for (const server of servers) peakRss[server.id] = memoryOf(server.child).peakRss;
     return { rows, peakRss };
   } finally {
     await Promise.all(servers.map((s) => s.child.stop()));
@@ -162,22 +164,20 @@ function ratiosOf(rows: readonly LoadRow[], scenarios: readonly Scenario[]): Sce
 
 async function startupPhase(settings: BenchSettings, probe: Scenario): Promise<Measured<StartupResult>> {
   if (settings.startupRuns < 1) return { status: 'skipped', reason: 'startup runs set to 0' };
-  const cli = projectEntry('mock/cli');
-  const mockLine = (port: number) =>
-    projectEntry('mock/cli', ['--port', String(port), '--quiet']) ?? benchEntry('mock-server-child', ['--port', String(port)]);
+  const mockLine = (port: number) => projectEntry('mock/cli', ['--port', String(port), '--quiet']);
   const mock: { ms: number; rss: number }[] = [];
   const npmStart: { ms: number; rss: number }[] = [];
   const prism: { ms: number; rss: number }[] = [];
   for (let run = 0; run < settings.startupRuns; run++) {
     mock.push(await timeStart('mock (start-up)', mockLine, probe));
     // What a frontend developer types: npm, the prestart check of dist/, then the CLI.
-    if (cli) npmStart.push(await timeStart('npm start (start-up)', npmStartCommand, probe));
+    npmStart.push(await timeStart('npm start (start-up)', npmStartCommand, probe));
     prism.push(await timeStart('prism (start-up)', prismCommand, probe));
   }
   return {
     status: 'measured',
     value: {
-      mockCommand: cli ? 'mock CLI (goods-mock --port P --quiet)' : 'bench/mock-server-child (the mock CLI does not exist yet)',
+      mockCommand: 'mock CLI (goods-mock --port P --quiet)',
       mockMs: mock.map((s) => s.ms),
       prismMs: prism.map((s) => s.ms),
       mockMedianMs: median(mock.map((s) => s.ms)),
@@ -192,12 +192,9 @@ async function startupPhase(settings: BenchSettings, probe: Scenario): Promise<M
 
 async function conformancePhase(settings: BenchSettings, probe: Scenario, orderNumber: string): Promise<BenchReport['conformance']> {
   if (!settings.conformance) return { status: 'skipped', reason: 'conformance timing turned off' };
-  if (!projectEntry('conformance/cli'))
-    return { status: 'not available', reason: 'the conformance CLI is not built (dist/conformance/cli.js is missing)' };
   const mock = await startServer('mock', probe);
   try {
-    const timing = await timeConformance({ baseUrl: mock.url, token: BENCH_TOKEN, orderNumber });
-    return timing ? { status: 'measured', value: timing } : { status: 'not available', reason: 'the conformance CLI disappeared' };
+    return { status: 'measured', value: await timeConformance({ baseUrl: mock.url, token: BENCH_TOKEN, orderNumber }) };
   } finally {
     await mock.child.stop();
   }
@@ -208,7 +205,7 @@ async function attempt<T>(what: string, log: Log, run: () => Promise<Measured<T>
   try {
     return await run();
   } catch (error) {
-    const reason = (error as Error).message;
+    const reason = messageOf(error);
     log(`${what} failed: ${reason}`);
     return { status: 'failed', reason };
   }

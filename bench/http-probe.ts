@@ -1,5 +1,6 @@
 /** One-off HTTP requests on loopback (no keep-alive), and polling until a server answers. */
 import { request } from 'node:http';
+import { messageOf } from '../contract/errors.js';
 
 /** A request of the bench: method, headers and an optional body. */
 export interface ProbeRequest {
@@ -49,7 +50,7 @@ export async function waitUntilAnswered(
       if (answer.status === expectStatus) return performance.now() - startedAt;
       last = `status ${answer.status}: ${answer.body.slice(0, 200)}`;
     } catch (error) {
-      last = (error as Error).message;
+      last = messageOf(error);
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }

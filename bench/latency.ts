@@ -1,30 +1,30 @@
 /**
  * Latency samples at full resolution (autocannon's own histogram rounds to whole milliseconds, which
- * turns every sub-millisecond answer into "0 ms"). Samples are kept in a growable Float64Array;
- * percentiles use the nearest-rank method on a sorted copy.
+ * turns every sub-millisecond answer into "0 ms"): an HdrHistogram (`hdr-histogram-js`) of
+ * microseconds with 4 significant digits, so each percentile is exact to 0.01 %.
  */
+import { Int32Histogram } from 'hdr-histogram-js';
+
 export class LatencySamples {
-  private values = new Float64Array(1 << 16);
-  private size = 0;
+  // 1 µs to any latency (it resizes), 4 significant digits; a percentile is read as the lowest value of its bucket
+  private readonly histogram = new Int32Histogram(1, 2, 4);
+
+  constructor() {
+    this.histogram.autoResize = true;
+  }
 
   /** Adds one latency, in milliseconds. */
   add(ms: number): void {
-    if (this.size === this.values.length) {
-      const bigger = new Float64Array(this.values.length * 2);
-      bigger.set(this.values);
-      this.values = bigger;
-    }
-    this.values[this.size++] = ms;
+    this.histogram.recordValue(Math.max(0, Math.round(ms * 1000)));
   }
 
   get count(): number {
-    return this.size;
+    return this.histogram.totalCount;
   }
 
   /** The given percentiles (0 < p ≤ 100) in milliseconds; NaN for each when there are no samples. */
   percentiles(...ps: number[]): number[] {
-    if (this.size === 0) return ps.map(() => Number.NaN);
-    const sorted = this.values.slice(0, this.size).sort();
-    return ps.map((p) => sorted[Math.min(this.size - 1, Math.max(0, Math.ceil((p / 100) * this.size) - 1))] ?? Number.NaN);
+    if (this.count === 0) return ps.map(() => Number.NaN);
+    return ps.map((p) => this.histogram.lowestEquivalentValue(this.histogram.getValueAtPercentile(p)) / 1000);
   }
 }

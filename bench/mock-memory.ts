@@ -1,5 +1,5 @@
 /** Asking a mock child (started with an IPC channel and `--expose-gc`) for its memory after a full GC. */
-import type { Child } from './processes.js';
+import type { Child } from '../support/processes.js';
 
 /** What the mock child answers to `{ type: 'memory' }`. */
 export interface MemoryReport {

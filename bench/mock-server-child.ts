@@ -6,16 +6,18 @@
  * parent goes away.
  */
 import { parseArgs } from 'node:util';
+import { wholeNumber } from '../contract/argv.js';
 import { createMockServer } from '../mock/index.js';
 import type { MemoryReport } from './mock-memory.js';
 import { BENCH_TOKEN } from './scenarios.js';
+import { stopOnSignals } from './child-stop.js';
 
 const { values } = parseArgs({
   options: { port: { type: 'string', default: '0' }, 'state-file': { type: 'string' }, store: { type: 'string' } },
   strict: true,
 });
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
+const port = wholeNumber(values.port, 0, 65535);
+if (port === undefined) {
   process.stderr.write(`--port must be an integer from 0 to 65535, not "${values.port}"\n`);
   process.exit(2);
 }
@@ -51,15 +53,4 @@ process.on('message', (message: unknown) => {
   process.send?.(report);
 });
 
-let stopping = false;
-const stop = (): void => {
-  if (stopping) return;
-  stopping = true;
-  server.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
-process.once('disconnect', stop);
+stopOnSignals(() => server.close());

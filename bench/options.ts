@@ -1,6 +1,7 @@
 /** The bench's command-line options, parsed into typed settings (no process.argv here: the CLI passes them). */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { argvFault, argvFaultText } from '../contract/argv.js';
 import { PROJECT_ROOT } from '../contract/paths.js';
 import { DEFAULT_SETTINGS, QUICK_SETTINGS } from './harness.js';
 import type { BenchSettings } from './report.js';
@@ -23,6 +24,20 @@ also times start-up, a strict conformance run, memory per record and journal rep
   --output FILE         the JSON report (default reports/bench.json)
   --help                this text
 `;
+
+const OPTIONS = {
+  quick: { type: 'boolean', default: false },
+  duration: { type: 'string' },
+  warmup: { type: 'string' },
+  rounds: { type: 'string' },
+  connections: { type: 'string' },
+  transfers: { type: 'string' },
+  'startup-runs': { type: 'string' },
+  servers: { type: 'string' },
+  'no-conformance': { type: 'boolean', default: false },
+  output: { type: 'string', default: 'reports/bench.json' },
+  help: { type: 'boolean', default: false },
+} as const;
 
 /** A bad option or value: the CLI prints it and exits 2. */
 export class UsageError extends Error {}
@@ -49,22 +64,12 @@ export function parseBenchArgs(argv: string[]): { settings: BenchSettings; outpu
       args: argv,
       strict: true,
       allowPositionals: false,
-      options: {
-        quick: { type: 'boolean', default: false },
-        duration: { type: 'string' },
-        warmup: { type: 'string' },
-        rounds: { type: 'string' },
-        connections: { type: 'string' },
-        transfers: { type: 'string' },
-        'startup-runs': { type: 'string' },
-        servers: { type: 'string' },
-        'no-conformance': { type: 'boolean', default: false },
-        output: { type: 'string', default: 'reports/bench.json' },
-        help: { type: 'boolean', default: false },
-      },
+      options: OPTIONS,
     });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    const fault = argvFault(error, argv, OPTIONS);
+    if (!fault) throw error;
+    throw new UsageError(argvFaultText(fault));
   }
   const v = parsed.values;
   const base = v.quick ? QUICK_SETTINGS : DEFAULT_SETTINGS;

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { isLevel } from '../contract/levels.js';
 import { createMockServer } from '../mock/index.js';
 import { DEFAULT_PROXY } from '../mock/proxy/config.js';
+import { stopOnSignals } from './child-stop.js';
 
 const { values } = parseArgs({ options: { upstream: { type: 'string' }, level: { type: 'string', default: 'spec' } }, strict: true });
 if (values.upstream === undefined || !isLevel(values.level)) {
@@ -25,15 +26,4 @@ const server = await createMockServer({
 });
 process.stdout.write(`${server.url}\n`);
 
-let stopping = false;
-const stop = (): void => {
-  if (stopping) return;
-  stopping = true;
-  server.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
-process.once('disconnect', stop);
+stopOnSignals(() => server.close());

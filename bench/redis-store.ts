@@ -1,5 +1,5 @@
 /**
- * The Redis store's row (issue 12): the same mock child, once in memory and once on Redis
+ * The Redis store's row: the same mock child, once in memory and once on Redis
  * (`--store`, Debian's redis-server with `appendonly yes`, `appendfsync always`, in a temporary
  * directory on a free loopback port), loaded with lot-transfer creates in alternating rounds. Reports
  * req/s, p99 and CPU per create of the mock, and of Redis, for both; the ratio is Redis ÷ memory.
@@ -7,10 +7,11 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.js';
+import { freePort } from '../support/free-port.js';
 import { runLoad } from './load.js';
-import { treeCpuMs } from './proc-cpu.js';
-import { benchEntry, startChild, waitForLine, type Child } from './processes.js';
+import { treeCpuMs } from '../support/proc-cpu.js';
+import { startChild, waitForLine, type Child } from '../support/processes.js';
+import { benchEntry } from './processes.js';
 import type { Scenario } from './scenarios.js';
 import { median } from './startup.js';
 

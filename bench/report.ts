@@ -88,7 +88,7 @@ export interface BenchReport {
   startup: Measured<StartupResult>;
   conformance: Measured<ConformanceTiming>;
   records: Measured<RecordsResult>;
-  /** Creates of one mock on Redis against the same mock in memory (issue 12). */
+  /** Creates of one mock on Redis against the same mock in memory. */
   redisStore: Measured<RedisStoreResult>;
   targets: TargetResult[];
   /** True when some measurement failed or some server answered errors under load. */

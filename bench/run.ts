@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { runBench } from './harness.js';
 import { HELP, parseBenchArgs, UsageError } from './options.js';
-import { stopAll } from './processes.js';
+import { stopAll } from '../support/processes.js';
 import { reportJson } from './report.js';
 import { formatReport } from './table.js';
 
@@ -50,7 +50,7 @@ main().then(
     process.exitCode = code;
   },
   async (error: unknown) => {
-    process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n`);
+    process.stderr.write(`bench: ${(error instanceof Error ? error.stack : undefined) ?? String(error)}\n`);
     await stopAll();
     process.exitCode = 1;
   },

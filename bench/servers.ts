@@ -6,9 +6,10 @@
  */
 import { join } from 'node:path';
 import { CONTRACT_YAML_PATH, PROJECT_ROOT } from '../contract/paths.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../support/free-port.js';
 import { waitUntilAnswered } from './http-probe.js';
-import { benchEntry, startChild, waitForLine, type Child, type CommandLine } from './processes.js';
+import { startChild, waitForLine, type Child, type CommandLine } from '../support/processes.js';
+import { benchEntry } from './processes.js';
 import type { Scenario } from './scenarios.js';
 
 export type ServerId = 'mock' | 'prism' | 'bare' | 'proxy';

@@ -2,9 +2,10 @@
  * Start-up time: spawn a server's command line on a free port, then poll a request until its first
  * expected answer. The time is from spawn to that answer, so it includes the process start.
  */
-import { freePort } from './free-port.js';
+import { freePort } from '../support/free-port.js';
 import { waitUntilAnswered } from './http-probe.js';
-import { startChild, type Child, type CommandLine } from './processes.js';
+import { startChild, type Child, type CommandLine } from '../support/processes.js';
+import { memoryOf } from './processes.js';
 import type { Scenario } from './scenarios.js';
 
 /** `npm start -- --port P --quiet` (through the npm that runs the bench, when it does). */
@@ -61,7 +62,7 @@ export async function startAndTime(
 export async function timeStart(name: string, commandFor: (port: number) => CommandLine, probe: Scenario): Promise<StartSample> {
   const started = await startAndTime(name, commandFor, probe);
   try {
-    return { ms: started.ms, rss: started.child.memory().rss };
+    return { ms: started.ms, rss: memoryOf(started.child).rss };
   } finally {
     await started.child.stop();
   }

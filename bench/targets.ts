@@ -1,5 +1,5 @@
 /**
- * The targets of issue 5, evaluated against the measured numbers. `met` is null when a target could
+ * The bench's performance targets, evaluated against the measured numbers. `met` is null when a target could
  * not be evaluated (a server or a measurement missing, or a run too small), with the reason in `note`.
  */
 import type { ConformanceTiming } from './conformance-run.js';
@@ -9,7 +9,7 @@ import type { ScenarioId } from './scenarios.js';
 
 export interface TargetResult {
   id: string;
-  /** The target as the issue states it. */
+  /** The target, as the README's "Targets" section states it. */
   target: string;
   /** The measured value, formatted with its unit. */
   measured: string;

@@ -3,6 +3,7 @@
  * process. Every problem is a StartError naming the option and the fix.
  */
 import { parseArgs } from 'node:util';
+import { argvFault, argvFaultText, wholeNumber } from '../contract/argv.js';
 import { isLevel } from '../contract/levels.js';
 import {
   DEFAULT_REJECTED_TOKEN,
@@ -99,7 +100,7 @@ export type ParsedArgs = { help: true } | { help: false; config: ConformanceConf
 
 function integer(name: string, text: string | undefined, min: number): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text.trim()) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
+  if (wholeNumber(text.trim(), min) === undefined) {
     throw new StartError(`--${name} must be an integer ≥ ${min}, got "${text}"`, `pass e.g. --${name} ${Math.max(min, 1)}`);
   }
   return Number(text);
@@ -115,7 +116,9 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
   try {
     values = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    throw new StartError(`bad arguments: ${(error as Error).message}`, 'see --help for the options');
+    const fault = argvFault(error, argv, OPTIONS);
+    if (!fault) throw error;
+    throw new StartError(`bad arguments: ${argvFaultText(fault)}`, 'see --help for the options');
   }
   if (values['help'] === true) return { help: true };
   const str = (name: string): string | undefined => {

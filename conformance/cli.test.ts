@@ -3,13 +3,13 @@
  * and fix), --help, --list-checks, and no secret in any output against a hostile server.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import net from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { PROJECT_ROOT } from '../contract/paths.js';
+import { freePort } from '../support/free-port.js';
+import { runToExit } from '../support/processes.js';
 import { HELP } from './args.js';
 import { CHECKS } from './checks/index.js';
 import { reportProblems } from './report/schema.js';
@@ -23,28 +23,17 @@ interface Outcome {
   stderr: string;
 }
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'conformance/cli.ts'), ...args], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, ...env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+async function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+  const { code, stdout, stderr } = await runToExit(
+    'goods-conformance',
+    { command: process.execPath, args: ['--import', 'tsx', join(PROJECT_ROOT, 'conformance/cli.ts'), ...args] },
+    { env: { ...process.env, ...env, NO_COLOR: '1' } },
+  );
+  return { code, stdout, stderr };
 }
 
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A loopback port nothing listens on. */
+const closedPort = (): Promise<number> => freePort();
 
 describe('goods-conformance CLI', function () {
   this.timeout(60_000);

@@ -13,7 +13,7 @@ import type { ConformanceConfig } from './config.js';
 import { carriesMarker, createCorpus, generateBody, type CorpusBody, type DiscoveredLot } from './data.js';
 import { Expect } from './expect.js';
 import { CheckFailure, CheckNotRun, CheckSkipped } from './failure.js';
-import { HttpClient, type Exchange, type HttpRequest, type Target } from './http.js';
+import { HttpClient, type Exchange, type HttpRequest, type OperationGroup } from './http.js';
 
 export type { DiscoveredLot } from './data.js';
 
@@ -79,8 +79,8 @@ export class CheckContext {
   readonly judge: JudgeContext;
   /** The check running now (the runner sets it; requests that time out name it). */
   currentCheck = 'setup';
-  /** 2xx answers to POST requests (records a server says it created). */
-  created = 0;
+  /** 2xx answers to POST requests, counted against --max-writes or not (records the server says it created). */
+  postsAccepted = 0;
   private budget: WriteBudget | undefined;
   private readonly memos = new Map<string, Promise<unknown>>();
 
@@ -98,7 +98,7 @@ export class CheckContext {
     this.judge = { level: options.config.level, model: this.model, contracts: this.contracts };
   }
 
-  /** Requests meant to create a record, sent so far. */
+  /** Requests meant to create a record (`createRecord`), sent so far: what counts against --max-writes. */
   get writes(): number {
     return this.budget?.used ?? 0;
   }
@@ -116,7 +116,7 @@ export class CheckContext {
   /** Sends any request (not counted as a write). */
   async send(request: HttpRequest): Promise<Exchange> {
     const exchange = await this.http.send(request);
-    if (request.method === 'POST' && exchange.answer && exchange.answer.status >= 200 && exchange.answer.status < 300) this.created++;
+    if (request.method === 'POST' && exchange.answer && exchange.answer.status >= 200 && exchange.answer.status < 300) this.postsAccepted++;
     return exchange;
   }
 
@@ -127,15 +127,15 @@ export class CheckContext {
     path = this.path(this.model.orderInfo.operationId, number),
   ): Promise<Exchange> {
     return this.send({
-      target: this.model.orderInfo.operationId,
+      operation: this.model.orderInfo.operationId,
       method: this.model.orderInfo.method,
       path,
       headers: { accept: 'application/json', ...headers },
     });
   }
 
-  /** A POST to a create operation. Never sent with --read-only; not counted as a write. */
-  post(
+  /** A POST to a create operation (invalid bodies, credential probes). Never sent with --read-only; not counted against --max-writes. */
+  sendToCreate(
     id: CreateOperationId,
     body: Buffer | JsonObject | unknown[] | string,
     headers: Record<string, string> = this.bearer(),
@@ -144,7 +144,7 @@ export class CheckContext {
     if (this.config.readOnly) throw new CheckSkipped('--read-only: no POST request is sent', 'read-only');
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
     return this.send({
-      target: id,
+      operation: id,
       method: this.model.get(id).method,
       path: this.path(id),
       headers: { 'content-type': contentType, accept: 'application/json', ...headers },
@@ -153,7 +153,7 @@ export class CheckContext {
   }
 
   /** A POST of a valid body, meant to create a record: counted against --max-writes (`spec`: a spec-level case). */
-  async write(id: CreateOperationId, body: JsonObject, options: { spec: boolean; contentType?: string }): Promise<Exchange> {
+  async createRecord(id: CreateOperationId, body: JsonObject, options: { spec: boolean; contentType?: string }): Promise<Exchange> {
     if (this.config.readOnly) throw new CheckSkipped('--read-only: no record is created', 'read-only');
     const budget = await this.writeBudget();
     if (!budget.take(id, options.spec))
@@ -162,7 +162,7 @@ export class CheckContext {
         'write-budget',
         `--max-writes ${this.config.maxWrites}`,
       );
-    return this.post(id, body, this.bearer(), options.contentType);
+    return this.sendToCreate(id, body, this.bearer(), options.contentType);
   }
 
   /** The budget, reserved for each create operation's spec-level corpus (known once the lots are). */
@@ -242,7 +242,7 @@ export class CheckContext {
     return this.memo(`corpus/${id}/${index}`, async () => {
       const body = (await this.corpus(id))[index];
       if (!body) throw new Error(`no corpus body ${index} for ${id}`);
-      return { body, exchange: await this.write(id, body.body, { spec: true }) };
+      return { body, exchange: await this.createRecord(id, body.body, { spec: true }) };
     });
   }
 
@@ -276,4 +276,4 @@ export class CheckContext {
   }
 }
 
-export type { Target };
+export type { OperationGroup };

@@ -4,7 +4,7 @@ import type { Exchange } from './http.js';
 
 function exchange(headers: Record<string, string>, body?: string): Exchange {
   return {
-    request: { target: 'server', method: 'POST', path: '/x', headers, ...(body !== undefined ? { body: Buffer.from(body) } : {}) },
+    request: { operation: 'server', method: 'POST', path: '/x', headers, ...(body !== undefined ? { body: Buffer.from(body) } : {}) },
     timedOut: false,
   };
 }

@@ -16,8 +16,21 @@ import { REFERENCE_TOKEN, startReferenceServer } from './testing/reference-serve
 const document = readContract();
 const SEEDS = [7, 1234, 987654];
 
-/** Check id → status of a run against the reference server with `faults`. */
-async function verdicts(faults: readonly string[], level: Level, seed: number): Promise<Map<string, string>> {
+/** Runs already made (faults, level, seed → verdicts): the seed table reuses the single cases' runs under the first seed. */
+const runs = new Map<string, Promise<Map<string, string>>>();
+
+/** Check id → status of a run against the reference server with `faults` (each distinct run made once). */
+function verdicts(faults: readonly string[], level: Level, seed: number): Promise<Map<string, string>> {
+  const key = `${faults.join(',')}|${level}|${seed}`;
+  let run = runs.get(key);
+  if (!run) {
+    run = freshVerdicts(faults, level, seed);
+    runs.set(key, run);
+  }
+  return run;
+}
+
+async function freshVerdicts(faults: readonly string[], level: Level, seed: number): Promise<Map<string, string>> {
   const server = await startReferenceServer(faults);
   try {
     const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level, seed, outputDir: 'reports/test' });

@@ -20,11 +20,15 @@ pactum.settings.setLogLevel('SILENT');
 /** Bytes read from one answer (headers and body) before the connection is cut. */
 export const MAX_ANSWER_BYTES = 1024 * 1024 + 64 * 1024;
 
-/** Operations, plus `server` for requests that belong to none (an unknown path). */
-export type Target = OperationId | 'server';
+/**
+ * The group a check and a request belong to: an operation, or `server` for requests that belong to
+ * none (an unknown path). A time-out blocks the rest of its group. (The server under test is the
+ * run's target, `--base-url`.)
+ */
+export type OperationGroup = OperationId | 'server';
 
 export interface HttpRequest {
-  target: Target;
+  operation: OperationGroup;
   method: string;
   /** Path (and query) below the base URL, already URL-encoded. */
   path: string;
@@ -62,17 +66,17 @@ export interface HttpClientOptions {
 
 export class HttpClient {
   readonly history: Exchange[] = [];
-  /** Per target: the request that timed out and the check that sent it. */
-  readonly timedOut = new Map<Target, { request: string; by: string }>();
+  /** Per operation group: the request that timed out and the check that sent it. */
+  readonly timedOut = new Map<OperationGroup, { request: string; by: string }>();
   constructor(readonly options: HttpClientOptions) {}
 
   /** What blocks requests of a target, if anything (an earlier time-out of it, or the deadline). */
-  blocked(target: Target, sender?: string): { reason: SkipReason; blockedBy: string } | undefined {
-    const earlier = this.timedOut.get(target);
+  blocked(operation: OperationGroup, sender?: string): { reason: SkipReason; blockedBy: string } | undefined {
+    const earlier = this.timedOut.get(operation);
     if (earlier && earlier.by !== sender)
       return { reason: 'timed-out-operation', blockedBy: `${earlier.by} (${earlier.request} timed out)` };
     // Requests that belong to no operation: blocked once the server answered nothing and something timed out.
-    if (target === 'server' && this.timedOut.size > 0 && !this.history.some((e) => e.answer)) {
+    if (operation === 'server' && this.timedOut.size > 0 && !this.history.some((e) => e.answer)) {
       const first = [...this.timedOut.values()][0];
       if (first)
         return { reason: 'timed-out-operation', blockedBy: `${first.by} (${first.request} timed out; the server answered no request)` };
@@ -84,7 +88,7 @@ export class HttpClient {
 
   async send(request: HttpRequest): Promise<Exchange> {
     const exchange: Exchange = { request, timedOut: false };
-    const blocked = this.blocked(request.target);
+    const blocked = this.blocked(request.operation);
     if (blocked) {
       exchange.notSent = blocked;
       exchange.error = `not sent: blocked by ${blocked.blockedBy}`;
@@ -150,7 +154,7 @@ export class HttpClient {
           : `no answer: ${describe(error)}`;
       exchange.timedOut = timedOut;
       if (timedOut)
-        this.timedOut.set(request.target, {
+        this.timedOut.set(request.operation, {
           request: `${request.method} ${request.path}`,
           by: this.options.sender?.() ?? 'an earlier check',
         });

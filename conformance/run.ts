@@ -21,6 +21,7 @@ import type { CheckResult, UncheckedRule, Verdict } from './report/results.js';
 import { createRedactor, credentialsOf, redactingWriter, sanitizeVerdict, withoutUserinfo } from './secrets.js';
 import { StartError } from './start-error.js';
 import { checksOfLevel, runSuite } from './suite.js';
+import { messageOf } from '../contract/errors.js';
 
 export interface RunOptions {
   /** Where the human report goes (default: stdout). */
@@ -42,12 +43,13 @@ export interface RunResult {
   requests: { method: string; path: string; body?: string }[];
 }
 
-interface Target {
+/** The server under test: `--base-url`, or the in-process mock. */
+interface ServerUnderTest {
   url: string;
   close(): Promise<void>;
 }
 
-async function startTarget(config: ConformanceConfig): Promise<Target> {
+async function startServerUnderTest(config: ConformanceConfig): Promise<ServerUnderTest> {
   if (config.baseUrl !== undefined) return { url: config.baseUrl, close: () => Promise.resolve() };
   let server: { url: string; close(): Promise<void> };
   try {
@@ -61,7 +63,7 @@ async function startTarget(config: ConformanceConfig): Promise<Target> {
     });
   } catch (error) {
     throw new StartError(
-      `the in-process mock did not start: ${(error as Error).message}`,
+      `the in-process mock did not start: ${messageOf(error)}`,
       'run `npm run build` and check the fixtures, or pass --base-url',
     );
   }
@@ -149,7 +151,7 @@ function byRule(results: readonly CheckResult[]): UncheckedRule[] {
 /** Hints on a likely configuration mistake, from the first answers. */
 function hintsOf(ctx: CheckContext, config: ConformanceConfig): string[] {
   const main = ctx.http.history.find(
-    (e) => e.request.target === ctx.model.orderInfo.operationId && e.request.path === ctx.path(ctx.model.orderInfo.operationId),
+    (e) => e.request.operation === ctx.model.orderInfo.operationId && e.request.path === ctx.path(ctx.model.orderInfo.operationId),
   );
   const status = main?.answer?.status;
   const hints: string[] = [];
@@ -176,7 +178,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
   const redactor = createRedactor(secrets.length > 0 ? [...secrets, ...built] : secrets);
   const write = redactingWriter(options.write ?? ((text: string) => void process.stdout.write(text)), redactor);
   const startedAt = new Date();
-  const target = await startTarget(config);
+  const target = await startServerUnderTest(config);
   try {
     await probeListening(new URL(target.url), Math.min(config.timeoutMs, 5000));
     const document = options.document ?? readContract();
@@ -230,7 +232,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       hints: hintsOf(ctx, config),
       coverage: coverageTable(results),
       writes: ctx.writes,
-      recordsCreated: ctx.created,
+      recordsCreated: ctx.postsAccepted,
       checks: results,
     };
     // The reports and the summary: sanitized (secrets.ts) and rendered as pure functions of the verdict.

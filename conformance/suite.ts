@@ -9,7 +9,7 @@ import { aggregate, Cases, outcomeOf, type CaseOutcome } from './cases.js';
 import type { Check } from './checks/types.js';
 import type { CheckContext } from './context.js';
 import { CheckNotRun, CheckSkipped } from './failure.js';
-import type { Target } from './http.js';
+import type { OperationGroup } from './http.js';
 import { HumanReporter, type HumanReporterOptions } from './report/human.js';
 import type { CheckResult } from './report/results.js';
 
@@ -31,8 +31,8 @@ export interface SuiteOptions {
 }
 
 /** Order of the groups: the operations, then the whole-server checks (they look at every answer). */
-export function groups(checks: readonly Check[]): Map<Target, Check[]> {
-  const map = new Map<Target, Check[]>();
+export function groups(checks: readonly Check[]): Map<OperationGroup, Check[]> {
+  const map = new Map<OperationGroup, Check[]>();
   for (const check of checks) {
     const target = check.operations[0] ?? 'server';
     map.set(target, [...(map.get(target) ?? []), check]);

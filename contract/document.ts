@@ -10,6 +10,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import { CONTRACT_JSON_PATH } from './paths.js';
+import { unescapeToken } from './json-pointer.js';
+import { messageOf } from './errors.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -38,13 +40,13 @@ export function readContract(path: string = CONTRACT_JSON_PATH): OpenApiDocument
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read the contract ${path}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`cannot read the contract ${path}: ${messageOf(error)}`, { cause: error });
   }
   let parsed: unknown;
   try {
     parsed = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new Error(`the contract ${path} is not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${(error as Error).message}`, {
+    throw new Error(`the contract ${path} is not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${messageOf(error)}`, {
       cause: error,
     });
   }
@@ -61,7 +63,7 @@ export function resolvePointer(doc: JsonValue, pointer: string): JsonValue | und
     .slice(1)
     .split('/')
     .slice(1)
-    .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'));
+    .map((part) => unescapeToken(decodeURIComponent(part)));
   let node: JsonValue | undefined = doc;
   for (const part of parts) {
     if (Array.isArray(node)) node = node[Number(part)];

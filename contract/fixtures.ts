@@ -8,6 +8,7 @@ import type { components } from './generated/types.js';
 import { compileContract, type CompiledContract } from './schemas.js';
 import { readContract } from './document.js';
 import { FIXTURES_DIR, PROJECT_ROOT } from './paths.js';
+import { messageOf } from './errors.js';
 
 export type OrderInfo = components['schemas']['OrderInfo'];
 
@@ -53,7 +54,7 @@ export function loadFixtures(dir: string = FIXTURES_DIR, contract?: CompiledCont
       .filter((name) => name.endsWith('.json'))
       .sort();
   } catch (error) {
-    throw new FixtureError([{ file: dir, reason: `cannot read the folder: ${(error as Error).message}` }]);
+    throw new FixtureError([{ file: dir, reason: `cannot read the folder: ${messageOf(error)}` }]);
   }
   if (names.length === 0) throw new FixtureError([{ file: dir, reason: 'the folder has no *.json fixture orders' }]);
   const set: FixtureSet = { orders: new Map(), lots: new Map(), files: [] };
@@ -64,7 +65,7 @@ export function loadFixtures(dir: string = FIXTURES_DIR, contract?: CompiledCont
     try {
       value = JSON.parse(readFileSync(path, 'utf8'));
     } catch (error) {
-      problems.push({ file, reason: `not valid JSON: ${(error as Error).message}` });
+      problems.push({ file, reason: `not valid JSON: ${messageOf(error)}` });
       continue;
     }
     const errors = validate(value);

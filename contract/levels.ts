@@ -9,6 +9,7 @@
  * `deriveLevel(doc, 'spec')` removes every profile rule, so no rule is ever written twice.
  */
 import { deref, isObject, type JsonValue, type OpenApiDocument } from './document.js';
+import { childPointer } from './json-pointer.js';
 
 export const LEVELS = ['spec', 'strict'] as const;
 export type Level = (typeof LEVELS)[number];
@@ -85,7 +86,7 @@ export function listProfileRules(doc: OpenApiDocument): ProfileRule[] {
   const rules: ProfileRule[] = [];
   const walk = (node: JsonValue, pointer: string): void => {
     if (Array.isArray(node)) {
-      node.forEach((item, index) => walk(item, `${pointer}/${index}`));
+      node.forEach((item, index) => walk(item, childPointer(pointer, index)));
       return;
     }
     if (!isObject(node)) return;
@@ -93,7 +94,7 @@ export function listProfileRules(doc: OpenApiDocument): ProfileRule[] {
     if (Array.isArray(marked)) rules.push({ pointer, keywords: marked.filter((k): k is string => typeof k === 'string') });
     if (marked === true) rules.push({ pointer, keywords: ['response'] });
     if (typeof node['x-spec-status'] === 'string') rules.push({ pointer, keywords: ['status'] });
-    for (const [key, value] of Object.entries(node)) walk(value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    for (const [key, value] of Object.entries(node)) walk(value, childPointer(pointer, key));
   };
   walk(doc, '');
   return rules;

@@ -7,6 +7,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { isObject, type JsonValue, type OpenApiDocument } from './document.js';
 import { deriveLevel, type Level } from './levels.js';
+import { childPointer } from './json-pointer.js';
 
 const addFormats = addFormatsModule.default;
 
@@ -39,10 +40,6 @@ const OPENAPI_KEYWORDS = [
 /** The base URI under which the contract is registered in ajv. */
 const CONTRACT_ID = 'urn:goods:contract';
 
-function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
 function collectExtensionKeywords(node: JsonValue, into: Set<string>): void {
   if (Array.isArray(node)) {
     for (const item of node) collectExtensionKeywords(item, into);
@@ -63,13 +60,13 @@ export function toFieldErrors(errors: readonly ErrorObject[] | null | undefined)
     let detail = error.message ?? 'is invalid';
     const params = error.params as Record<string, unknown>;
     if (error.keyword === 'required' && typeof params['missingProperty'] === 'string') {
-      pointer = `${pointer}/${escapePointerToken(params['missingProperty'])}`;
+      pointer = childPointer(pointer, params['missingProperty']);
       detail = 'is required';
     } else if (error.keyword === 'unevaluatedProperties' && typeof params['unevaluatedProperty'] === 'string') {
-      pointer = `${pointer}/${escapePointerToken(params['unevaluatedProperty'])}`;
+      pointer = childPointer(pointer, params['unevaluatedProperty']);
       detail = 'is not a member of this object; remove it';
     } else if (error.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
-      pointer = `${pointer}/${escapePointerToken(params['additionalProperty'])}`;
+      pointer = childPointer(pointer, params['additionalProperty']);
       detail = 'is not a member of this object; remove it';
     } else if (error.keyword === 'type' && typeof params['type'] === 'string') {
       detail = `must be of type ${params['type']}`;
@@ -94,10 +91,11 @@ export interface CompiledContract {
   /**
    * The validator of a schema given by a local reference into the document, e.g.
    * `#/components/schemas/LotTransfer`, or of an inline schema object of the document.
-   * Compiled on first use and cached; call `precompile` at start-up to keep it off the hot path.
+   * Compiled on first use and cached: the mock asks for its validators when it builds its request
+   * path (`mock/app.ts`), so none is compiled while a request waits.
    */
   validator(schema: JsonValue): Validator;
-  /** Compiles the given schemas now. */
+  /** Compiles the given schemas now (fails fast on a bad reference). */
   precompile(schemas: JsonValue[]): void;
 }
 
@@ -111,8 +109,8 @@ function schemaPointer(doc: OpenApiDocument, schema: JsonValue): string | undefi
       found = `#${pointer}`;
       return;
     }
-    if (Array.isArray(node)) node.forEach((item, index) => walk(item, `${pointer}/${index}`));
-    else if (isObject(node)) for (const [key, value] of Object.entries(node)) walk(value, `${pointer}/${escapePointerToken(key)}`);
+    if (Array.isArray(node)) node.forEach((item, index) => walk(item, childPointer(pointer, index)));
+    else if (isObject(node)) for (const [key, value] of Object.entries(node)) walk(value, childPointer(pointer, key));
   };
   walk(doc, '');
   return found;

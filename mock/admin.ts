@@ -40,8 +40,8 @@ export function adminAllowed(ctx: AdminContext, pathname: string): string[] | un
 
 export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
   if (isDashboardPath(pathname)) {
-    // The dashboard (issue 7) answers its own paths, methods included.
-    if (!serveDashboard(req, res, ctx.contractPath !== undefined ? { contractPath: ctx.contractPath } : {})) {
+    // The dashboard answers its own paths, methods included.
+    if (!serveDashboard(req, res, { contractPath: ctx.contractPath, log: ctx.log })) {
       throw problem('notFound', 'The dashboard is not available in this build.');
     }
     return;

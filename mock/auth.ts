@@ -2,12 +2,10 @@
  * Bearer authentication (RFC 6750). Any syntactically valid `b64token` is accepted unless it is a
  * rejected token, or, when a list of accepted tokens is configured, not on that list.
  */
-import { problem, type ProblemError } from './problems.js';
+import { BEARER_CREDENTIALS } from '../contract/bearer.js';
+import { problem } from './problems.js';
 
 export const REALM = 'goods-mock';
-
-/** RFC 6750 §2.1: `Bearer 1*SP b64token`, b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=". */
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 export interface AuthPolicy {
   /** When non-empty, only these tokens are accepted. */
@@ -20,29 +18,24 @@ function challenge(error?: string): Record<string, string> {
   return { 'WWW-Authenticate': error ? `Bearer realm="${REALM}", error="${error}"` : `Bearer realm="${REALM}"` };
 }
 
-/** The token from a valid Authorization header, or a 401 problem saying what is wrong. */
-export function checkBearer(header: string | undefined, policy: AuthPolicy): string | ProblemError {
+/** The token from a valid Authorization header; throws a 401 problem saying what is wrong (like the other `check*` steps). */
+export function checkBearer(header: string | undefined, policy: AuthPolicy): string {
   if (header === undefined || header.trim() === '') {
-    return problem(
-      'unauthorized',
-      'The request has no Authorization header; send "Authorization: Bearer <token>".',
-      undefined,
-      challenge(),
-    );
+    throw problem('unauthorized', 'The request has no Authorization header; send "Authorization: Bearer <token>".', undefined, challenge());
   }
   const scheme = /^\S+/.exec(header)?.[0] ?? '';
   if (scheme.toLowerCase() !== 'bearer') {
-    return problem(
+    throw problem(
       'unauthorized',
       `The Authorization scheme must be "Bearer", not "${scheme.slice(0, 20)}"; send "Authorization: Bearer <token>".`,
       undefined,
       challenge(),
     );
   }
-  const match = BEARER.exec(header);
+  const match = BEARER_CREDENTIALS.exec(header);
   const token = match?.[1];
   if (token === undefined) {
-    return problem(
+    throw problem(
       'unauthorized',
       'The bearer token is malformed: it must be one RFC 6750 b64token (letters, digits, "-._~+/", then optional "=").',
       undefined,
@@ -50,7 +43,7 @@ export function checkBearer(header: string | undefined, policy: AuthPolicy): str
     );
   }
   if (policy.rejectTokens.includes(token)) {
-    return problem(
+    throw problem(
       'unauthorized',
       'The bearer token is rejected by this mock (a --reject-token); use another token.',
       undefined,
@@ -58,7 +51,7 @@ export function checkBearer(header: string | undefined, policy: AuthPolicy): str
     );
   }
   if (policy.tokens.length > 0 && !policy.tokens.includes(token)) {
-    return problem(
+    throw problem(
       'unauthorized',
       'The bearer token is not one of the tokens this mock accepts (--token).',
       undefined,

@@ -33,7 +33,7 @@ export function checkJsonContentType(header: string | undefined): void {
 /**
  * Reads the whole body, or throws a 413 problem as soon as it is larger than `limit` bytes, or a 503
  * when the bytes being read by all requests together (beyond the first `budget.freePerRequest` of each)
- * would pass the `budget` (issue 11, point 3).
+ * would pass the `budget` (the in-flight limit, `--max-body-bytes-in-flight`).
  */
 export function readBody(req: IncomingMessage, limit: number, budget?: BodyBudget): Promise<Buffer> {
   const tooLarge = () => problem('payloadTooLarge', `The request body is larger than ${limit} bytes.`);
@@ -78,7 +78,7 @@ export function readBody(req: IncomingMessage, limit: number, budget?: BodyBudge
     const onEnd = () => finish();
     const onError = (error: Error) => finish(error);
     // The client went away mid-body: a client problem (nobody is left to answer), not an internal error.
-    const onAborted = () => finish(problem('malformedJson', 'The request body ended early: the client closed the connection.'));
+    const onAborted = () => finish(problem('bodyIncomplete', 'The request body ended early: the client closed the connection.'));
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { exampleToken, parseMockArgs, UsageError } from './cli-args.js';
+import { exampleToken, HELP, parseMockArgs, UsageError } from './cli-args.js';
 
 describe('goods-mock arguments (mock/cli-args.ts)', () => {
   it('maps every option to the MockConfig', () => {
@@ -74,6 +74,12 @@ describe('goods-mock arguments (mock/cli-args.ts)', () => {
       [['--allowed-host', ''], /--allowed-host needs a non-empty value/],
       [['--quiet=yes'], /quiet/],
       [['--nope'], /unknown option --nope/],
+      [['--colour'], /unknown option --colour/],
+      [['--port', 'abc'], /--port must be a whole number/],
+      [['--latency', '-5'], /latency/],
+      [['--cors-origin', 'localhost:5173/app'], /--cors-origin must be/],
+      [['--token', 'a b'], /b64token/],
+      [['extra'], /unexpected argument "extra"/],
     ];
     for (const [args, pattern] of cases) {
       assert.throws(
@@ -82,6 +88,26 @@ describe('goods-mock arguments (mock/cli-args.ts)', () => {
         args.join(' '),
       );
     }
+  });
+
+  it('--help is recognized and its text lists every option', () => {
+    assert.deepEqual(parseMockArgs(['--help']), { kind: 'help' });
+    for (const option of [
+      '--port',
+      '--host',
+      '--fixtures',
+      '--contract',
+      '--token',
+      '--reject-token',
+      '--latency',
+      '--cors-origin',
+      '--state-file',
+      '--admin-token',
+      '--max-sessions',
+      '--quiet',
+      '--help',
+    ])
+      assert.ok(HELP.includes(option), option);
   });
 
   it('shows the first --token in the curl line, or a sample token', () => {

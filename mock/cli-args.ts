@@ -3,6 +3,8 @@
  * value is a UsageError whose message names the option and the fix; the CLI exits 2 with it.
  */
 import { parseArgs } from 'node:util';
+import { argvFault, argvFaultText, wholeNumber } from '../contract/argv.js';
+import { isB64Token } from '../contract/bearer.js';
 import { isLevel } from '../contract/levels.js';
 import { DEFAULT_CONFIG, type MockConfig } from './config.js';
 import { DEFAULT_PROXY, type ProxyConfig } from './proxy/config.js';
@@ -83,10 +85,9 @@ const OPTIONS = {
 } as const;
 
 function integer(option: string, value: string, min: number, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new UsageError(`--${option} must be a whole number from ${min} to ${max}, not "${value}"`);
-  }
-  return Number(value);
+  const n = wholeNumber(value, min, max);
+  if (n === undefined) throw new UsageError(`--${option} must be a whole number from ${min} to ${max}, not "${value}"`);
+  return n;
 }
 
 function nonEmpty(option: string, values: string[] | undefined): string[] | undefined {
@@ -102,16 +103,9 @@ export function parseMockArgs(args: string[], env: Record<string, string | undef
   try {
     ({ values } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (error) {
-    const message = (error as Error).message;
-    const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
-    if (unknown) throw new UsageError(`unknown option ${unknown}; run goods-mock --help for the options`);
-    const missing = /Option '(?:-\w, )?(--[\w-]+)[^']*' argument missing/.exec(message)?.[1];
-    if (missing) throw new UsageError(`option ${missing} needs a value (run goods-mock --help)`);
-    const positional = /Unexpected argument '([^']+)'/.exec(message)?.[1];
-    if (positional) throw new UsageError(`unexpected argument "${positional}"; every option starts with -- (run goods-mock --help)`);
-    const ambiguous = /Option '(?:-\w, )?(--[\w-]+)[^']*' argument is ambiguous/.exec(message)?.[1];
-    if (ambiguous) throw new UsageError(`option ${ambiguous} needs a value (write ${ambiguous}=VALUE for a value starting with "-")`);
-    throw new UsageError(`${message.split('\n')[0] ?? message}; run goods-mock --help for the options`);
+    const fault = argvFault(error, args, OPTIONS);
+    if (!fault) throw error;
+    throw new UsageError(`${argvFaultText(fault)} (run goods-mock --help for the options)`);
   }
   if (values.help) return { kind: 'help' };
   const config: Partial<MockConfig> = {};
@@ -128,7 +122,7 @@ export function parseMockArgs(args: string[], env: Record<string, string | undef
   const rejectTokens = nonEmpty('reject-token', values['reject-token']);
   if (rejectTokens) config.rejectTokens = rejectTokens;
   for (const token of [...(tokens ?? []), ...(rejectTokens ?? [])]) {
-    if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {
+    if (!isB64Token(token)) {
       throw new UsageError(`the token "${token}" is not an RFC 6750 b64token (letters, digits, -._~+/ then optional =); choose another`);
     }
   }

@@ -2,6 +2,7 @@
 /** `goods-mock` / `npm start`: a thin CLI over createMockServer (see `--help`). */
 import { exampleToken, HELP, parseMockArgs, UsageError } from './cli-args.js';
 import { createMockServer } from './server.js';
+import { messageOf } from '../contract/errors.js';
 
 /** The upstream URL without userinfo (a password never reaches the terminal). */
 function proxyTarget(url: string): string {
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
   try {
     server = await createMockServer(command.config);
   } catch (error) {
-    process.stderr.write(`goods-mock: cannot start: ${(error as Error).message}\n`);
+    process.stderr.write(`goods-mock: cannot start: ${messageOf(error)}\n`);
     process.exit(1);
   }
   const first = server.orderNumbers[0] ?? 'ORD-2026-0001';
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        process.stderr.write(`goods-mock: error while stopping: ${(error as Error).message}\n`);
+        process.stderr.write(`goods-mock: error while stopping: ${messageOf(error)}\n`);
         process.exit(1);
       },
     );
@@ -69,6 +70,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`goods-mock: ${(error as Error).message}\n`);
+  process.stderr.write(`goods-mock: ${messageOf(error)}\n`);
   process.exit(1);
 });

@@ -116,3 +116,26 @@ describe('dashboard files (mock/dashboard.ts)', () => {
     }
   });
 });
+
+describe('dashboard failures (mock/dashboard.ts)', () => {
+  it('answers a 500 problem without file path or OS error text, and logs the reason', async () => {
+    const lines: string[] = [];
+    const missing = join(DASHBOARD_DIR, 'no-such-contract-4711.json');
+    const server = await listen((req, res) => {
+      if (!serveDashboard(req, res, { contractPath: missing, log: (line) => lines.push(line) })) res.writeHead(418).end();
+    });
+    try {
+      const answer = await fetch(`${server.url}/__mock/openapi.json`);
+      assert.equal(answer.status, 500);
+      assert.match(answer.headers.get('content-type') ?? '', /problem\+json/);
+      const body = await answer.text();
+      assert.doesNotMatch(body, /no-such-contract|ENOENT|no such file/);
+      assert.ok(!body.includes(DASHBOARD_DIR), body);
+      assert.match(body, /internal-error/);
+      assert.equal(lines.length, 1);
+      assert.match(lines[0] ?? '', /no-such-contract-4711\.json/);
+    } finally {
+      await server.close();
+    }
+  });
+});

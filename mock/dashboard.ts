@@ -17,6 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { readContract } from '../contract/document.js';
+import { messageOf } from '../contract/errors.js';
 import { CONTRACT_JSON_PATH, PROJECT_ROOT } from '../contract/paths.js';
 import { problem } from './problems.js';
 import { sendBody, sendProblem } from './respond.js';
@@ -60,7 +61,9 @@ export const CONTROL_CONTRACT_PATH = join(PROJECT_ROOT, 'mock', 'control.openapi
 
 export interface DashboardOptions {
   /** The contract shown in the API reference (default: the bundled contract). */
-  contractPath?: string;
+  contractPath?: string | undefined;
+  /** Where the reason of a failure goes (the answer itself shows no file path and no OS error text). */
+  log?: (line: string) => void;
 }
 
 const fileCache = new Map<string, Promise<Buffer>>();
@@ -113,7 +116,8 @@ export function serveDashboard(req: IncomingMessage, res: ServerResponse, option
     try {
       send(req, res, 'application/json; charset=utf-8', contractJson(path), 0);
     } catch (error) {
-      sendProblem(res, problem('internal', `The dashboard cannot read the contract: ${(error as Error).message}`));
+      options.log?.(`dashboard: cannot read the contract ${path}: ${messageOf(error)}`);
+      sendProblem(res, problem('internal', 'The dashboard cannot read the contract; the mock log says why.'));
     }
     return true;
   }
@@ -128,8 +132,10 @@ export function serveDashboard(req: IncomingMessage, res: ServerResponse, option
   }
   load(asset.file).then(
     (body) => send(req, res, asset.type, body, asset.maxAge),
-    (error: unknown) =>
-      sendProblem(res, problem('internal', `The dashboard file ${asset.file} cannot be read: ${(error as Error).message}`)),
+    (error: unknown) => {
+      options.log?.(`dashboard: cannot read ${asset.file}: ${messageOf(error)}`);
+      sendProblem(res, problem('internal', `The dashboard cannot read ${pathname}; the mock log says why.`));
+    },
   );
   return true;
 }

@@ -3,7 +3,7 @@
  * line, written and flushed to disk (`fdatasync`) before the answer is sent. Appends that arrive
  * while a flush is running are written together with one flush (group commit).
  *
- * Guarantees (issue 11):
+ * Guarantees:
  * - Exclusive: the file is locked (`<file>.lock` holding the pid, see journal-lock.ts) while it is
  *   open; a second mock on it fails to start with the file and the holder's pid. A lock left by a
  *   killed mock is reported and taken over. Devices (`/dev/null`, `/dev/full`) are not locked.
@@ -25,13 +25,13 @@
  * - Missing parent folders of the path are created.
  *
  * API: `openJournal(path, log, onEntry, options?)` → `{ journal, replayed }`; `journal.append(entry)`,
- * `journal.close()` (also releases the lock). `options.onDamaged(damaged)` and `options.maxLineBytes`
- * were added in issue 11; the rest is unchanged.
+ * `journal.close()` (also releases the lock); `options.onDamaged(damaged)`, `options.maxLineBytes`.
  */
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { decodeLine, encodeLine, type JournalEntry } from './journal-line.js';
 import { LockHeldError, lockStateFile, type StateLock } from './journal-lock.js';
+import { messageOf } from '../contract/errors.js';
 
 export type { JournalEntry } from './journal-line.js';
 
@@ -276,7 +276,7 @@ export async function openJournal(
   } catch (error) {
     await handle.close();
     await lock?.release();
-    throw new Error(`cannot read the state file ${path}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`cannot read the state file ${path}: ${messageOf(error)}`, { cause: error });
   }
 
   // The length of the journal up to its last durable entry: a failed write is cut back to it.
@@ -335,7 +335,7 @@ export async function openJournal(
             sizeKnown = false;
           }
         }
-        const failure = new Error(`cannot write the state file ${path}: ${(error as Error).message}`, { cause: error });
+        const failure = new Error(`cannot write the state file ${path}: ${messageOf(error)}`, { cause: error });
         for (const item of batch) item.reject(failure);
       }
     }

@@ -1,7 +1,8 @@
 /**
  * The mock's errors as data: one catalogue entry per kind of problem, answered as
  * `application/problem+json` (RFC 9457) with `type`, `title`, `status` and a `detail` saying what was
- * wrong and how to fix it. The type URIs follow the contract's examples.
+ * wrong and how to fix it. The type URIs follow the contract's examples. Every entry is listed in the
+ * README ("Errors the mock answers"); `problems.test.ts` keeps the two equal.
  */
 import type { FieldError } from '../contract/schemas.js';
 
@@ -16,6 +17,8 @@ const BASE = 'https://goods.example/problems/';
 export const PROBLEMS = {
   invalidBody: { type: `${BASE}invalid-body`, status: 400, title: 'Request body does not match the contract' },
   malformedJson: { type: `${BASE}invalid-body`, status: 400, title: 'Request body does not match the contract' },
+  /** The client closed the connection before its body was complete (the answer usually finds nobody; the log names it). */
+  bodyIncomplete: { type: `${BASE}body-incomplete`, status: 400, title: 'Request body ended early' },
   badRequest: { type: `${BASE}bad-request`, status: 400, title: 'Bad Request' },
   invalidPath: { type: `${BASE}invalid-path`, status: 400, title: 'Invalid request path' },
   invalidSession: { type: `${BASE}invalid-session`, status: 400, title: 'Invalid X-Mock-Session header' },

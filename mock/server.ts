@@ -4,21 +4,16 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createMockApp } from './app.js';
+import { createMockApp, type ServedContent } from './app.js';
 import { resolveConfig, type MockConfig } from './config.js';
 import { problemBody, PROBLEMS, type ProblemKind } from './problems.js';
+import { messageOf } from '../contract/errors.js';
 
-export interface MockServer {
+export interface MockServer extends ServedContent {
   /** Base URL, e.g. `http://127.0.0.1:4010` (no trailing slash). */
   url: string;
   host: string;
   port: number;
-  /** The fixture order numbers served. */
-  orderNumbers: string[];
-  /** The ids of the fixture lots (valid `fk_lot_id` values). */
-  lotIds: number[];
-  /** Operations answered by Prism because they have no stateful handler. */
-  prismOperations: string[];
   /** Stops listening, closes every connection and the state file. */
   close(): Promise<void>;
 }
@@ -157,7 +152,7 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
     throw new Error(
       code === 'EADDRINUSE'
         ? `port ${config.port} on ${config.host} is already in use; choose another with --port (0 picks a free one)`
-        : `cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`,
+        : `cannot listen on ${config.host}:${config.port}: ${messageOf(error)}`,
       { cause: error },
     );
   }

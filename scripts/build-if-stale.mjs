@@ -2,8 +2,9 @@
 /**
  * `npm start`'s prestart: builds dist/ only when a compiled source changed since the last build, so
  * a restart with nothing changed starts at once (tsc, even incremental, takes seconds on 2 cores).
- * Stale means: no stamp (dist/.build-stamp), or a `.ts` file the build compiles (contract, mock,
- * conformance, bench, scripts, client; not tests), a tsconfig or package.json newer than the stamp.
+ * Stale means: no stamp (dist/.build-stamp), or a `.ts` file the build compiles (contract, judgments,
+ * mock, conformance, bench, support, scripts, client; not tests), a tsconfig or package.json newer than
+ * the stamp.
  * `--stamp` only writes the stamp (after `npm run build`). Plain Node, no dependency: it runs before
  * anything is built.
  */
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
-const SOURCE_DIRS = ['contract', 'mock', 'conformance', 'bench', 'scripts', 'client'];
+const SOURCE_DIRS = ['contract', 'judgments', 'mock', 'conformance', 'bench', 'support', 'scripts', 'client'];
 const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 /** The newest modification time (ms) of the compiled sources under `dir`. */

@@ -6,6 +6,12 @@
  * - `mock/` never imports `conformance/`; `client/` imports only `contract/`;
  * - `redaction/` (the one redactor) imports nothing of the project, and both the suite's secrets and
  *   the proxy's redaction go through it.
+ * - `support/` (the bench's and the tests' helpers: child processes, free ports, polling) imports only `contract/`;
+ * - `bench/` imports `contract/`, `support/` and the mock's public API (`mock/index.ts`, and the proxy's options);
+ * - `scripts/` imports only `contract/`;
+ * - no shipped code imports `bench/`, `scripts/`, `support/` or `test/` (only tests and `test/` do);
+ * - `test/` never imports `bench/` or `scripts/`;
+ * - every folder of the project is covered by one of these rules.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -37,6 +43,12 @@ function importsOf(file: string, text = readFileSync(join(PROJECT_ROOT, file), '
 }
 
 const top = (path: string): string => path.split('/')[0] ?? '';
+
+/** The folders shipped in the package, and the folders only development uses. */
+const SHIPPED = ['contract', 'judgments', 'redaction', 'mock', 'conformance', 'client'];
+const DEV_ONLY = ['bench', 'scripts', 'support', 'test'];
+/** Every folder a rule below covers. */
+const RULED = [...SHIPPED, ...DEV_ONLY];
 
 /**
  * The one exception to "mock/ never imports conformance/": the validating proxy writes its reports
@@ -119,5 +131,57 @@ describe('architecture: the dependency rule', () => {
       violations('client', (e) => ['client', 'contract'].includes(top(e.target)), false),
       [],
     );
+  });
+
+  it('support/ imports only contract/ and support/', () => {
+    assert.deepEqual(
+      violations('support', (e) => ['support', 'contract'].includes(top(e.target)), true),
+      [],
+    );
+  });
+
+  it('bench/ imports contract/, support/, bench/ and the mock only through its public API (and the proxy options)', () => {
+    const mockApi = new Set(['mock/index.ts', 'mock/proxy/config.ts']);
+    assert.deepEqual(
+      violations('bench', (e) => ['bench', 'support', 'contract'].includes(top(e.target)) || mockApi.has(e.target), true),
+      [],
+    );
+  });
+
+  it('scripts/ imports only contract/', () => {
+    assert.deepEqual(
+      violations('scripts', (e) => ['scripts', 'contract'].includes(top(e.target)), true),
+      [],
+    );
+  });
+
+  it('no shipped code imports bench/, scripts/, support/ or test/ (tests aside)', () => {
+    for (const folder of SHIPPED)
+      assert.deepEqual(
+        violations(folder, (e) => !DEV_ONLY.includes(top(e.target)), false),
+        [],
+        folder,
+      );
+  });
+
+  it('test/ never imports bench/ or scripts/: what tests share with the bench lives in support/', () => {
+    assert.deepEqual(
+      violations('test', (e) => !['bench', 'scripts'].includes(top(e.target)), true),
+      [],
+    );
+  });
+
+  it('every TypeScript folder of the project is under one of these rules', () => {
+    const folders = readdirSync(PROJECT_ROOT, { withFileTypes: true })
+      .filter(
+        (entry) =>
+          entry.isDirectory() &&
+          !['node_modules', 'dist', 'reports', 'docs', 'fixtures'].includes(entry.name) &&
+          !entry.name.startsWith('.'),
+      )
+      .filter((entry) => sourceFiles(entry.name).length > 0)
+      .map((entry) => entry.name)
+      .sort();
+    assert.deepEqual(folders, [...RULED].sort());
   });
 });

@@ -5,12 +5,12 @@
  * replaced, or PORT set) and must answer; one-shot commands must exit 0.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../contract/paths.js';
+import { freePort } from '../support/free-port.js';
+import { startChild, waitForLine } from '../support/processes.js';
 
 /** Commands not run here, with the reason. */
 const SKIPPED: Record<string, string> = {
@@ -51,18 +51,6 @@ function readmeCommands(markdown: string): string[] {
   return commands;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 interface Outcome {
   code: number | null;
   output: string;
@@ -71,41 +59,27 @@ interface Outcome {
 }
 
 /** Runs `command` in `cwd` with sh; a server (it prints "listening on URL") is asked for its health, then stopped. */
-function run(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    let health: number | undefined;
-    let asked = false;
-    const timer = setTimeout(() => {
-      output += '\n(test: no exit or answer within 60 s)';
-      process.kill(-(child.pid ?? 0), 'SIGKILL');
-    }, 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url && !asked) {
-        asked = true;
-        fetch(`${url}/__mock/health`).then(
-          (response) => {
-            health = response.status;
-            process.kill(-(child.pid ?? 0), 'SIGTERM');
-          },
-          (error: unknown) => {
-            output += `\n(test: health check failed: ${String(error)})`;
-            process.kill(-(child.pid ?? 0), 'SIGTERM');
-          },
-        );
+async function run(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
+  const child = startChild(command, { command: 'sh', args: ['-c', command] }, { cwd, env });
+  try {
+    // a server prints its URL; a one-shot command exits (then the wait for the line rejects, and that is fine)
+    const url = await waitForLine(child, /listening on (http:\/\/\S+)/, 60_000).catch(() => undefined);
+    if (url === undefined) {
+      if (!child.hasExited()) {
+        await child.kill();
+        return { code: null, output: `${child.output()}\n(test: no exit or answer within 60 s)` };
       }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output, ...(health !== undefined ? { health } : {}) });
-    });
-  });
+      return { code: (await child.closed).code, output: child.output() };
+    }
+    try {
+      const health = (await fetch(`${url}/__mock/health`)).status;
+      return { code: null, output: child.output(), health };
+    } catch (error) {
+      return { code: null, output: `${child.output()}\n(test: health check failed: ${String(error)})` };
+    }
+  } finally {
+    await child.stop();
+  }
 }
 
 describe('README: every shell command runs as written', function () {

@@ -7,20 +7,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startChild } from '../bench/processes.js';
+import { runToExit } from '../support/processes.js';
 import { PROJECT_ROOT } from '../contract/paths.js';
 
 const VALIDATOR = join(PROJECT_ROOT, 'node_modules', '.bin', 'action-validator');
 const WORKFLOWS = join(PROJECT_ROOT, '.github', 'workflows');
 
 async function validate(file: string): Promise<{ code: number | null; output: string }> {
-  const child = startChild('action-validator', { command: VALIDATOR, args: [file] });
-  try {
-    const { code } = await child.exited;
-    return { code, output: child.output() };
-  } finally {
-    await child.stop();
-  }
+  const { code, output } = await runToExit('action-validator', { command: VALIDATOR, args: [file] });
+  return { code, output };
 }
 
 describe('workflow files (.github/workflows/*.yml) pass the workflow linter', () => {

@@ -68,7 +68,7 @@ function request(ctx: CheckContext, op: OperationId, credentials: CredentialCase
     const headers: Record<string, string> = credentials.authorization === undefined ? {} : { authorization: credentials.authorization };
     if (!ctx.model.isCreate(op)) return ctx.getOrder(ctx.config.orderNumber, headers);
     const [first] = await ctx.corpus(op);
-    return ctx.post(op, first?.body ?? {}, headers);
+    return ctx.sendToCreate(op, first?.body ?? {}, headers);
   });
 }
 

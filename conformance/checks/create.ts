@@ -71,7 +71,7 @@ async function overCorpus(
 /** The seeded extra create (not reserved: it uses only budget no operation's spec cases need). */
 async function generatedCreate(ctx: CheckContext, op: CreateOperationId): Promise<() => Promise<{ body: JsonObject; exchange: Exchange }>> {
   const body = await ctx.body(op, 'generated');
-  return () => ctx.memo(`extra/${op}`, async () => ({ body, exchange: await ctx.write(op, body, { spec: false }) }));
+  return () => ctx.memo(`extra/${op}`, async () => ({ body, exchange: await ctx.createRecord(op, body, { spec: false }) }));
 }
 
 /** Values a client sends for the server-assigned members (they must be ignored). */
@@ -247,7 +247,7 @@ function successChecks(op: CreateOperationId): Check[] {
         const body = { ...(first?.body ?? {}), ...readOnlyValues(model.members) };
         await t.judge(
           'a valid body with every server-assigned member',
-          () => ctx.memo(`read-only/${op}`, () => ctx.write(op, body, { spec: false })),
+          () => ctx.memo(`read-only/${op}`, () => ctx.createRecord(op, body, { spec: false })),
           (e) => judgeReadOnlyIgnored(e, ctx.judge, op, body),
         );
       },
@@ -266,7 +266,7 @@ function successChecks(op: CreateOperationId): Check[] {
           'application/json; charset=utf-8',
           () =>
             ctx.memo(`charset/${op}`, () =>
-              ctx.write(op, first?.body ?? {}, { spec: false, contentType: 'application/json; charset=utf-8' }),
+              ctx.createRecord(op, first?.body ?? {}, { spec: false, contentType: 'application/json; charset=utf-8' }),
             ),
           (e) => judgeCreateAnswered(e).map((v) => ({ ...v, rule: this.rule })),
         );
@@ -300,7 +300,10 @@ function sequenceCheck(op: CreateOperationId, member: MemberModel): Check {
           // Another body already omitting the member (it carries the run marker in another member).
           const body = { ...(corpus.find((b) => !(member.name in b.body))?.body ?? corpus[0]?.body ?? {}) };
           delete body[member.name];
-          creates.push({ exchange: await ctx.memo(`sequence/${op}`, () => ctx.write(op, body, { spec: false })), name: 'one more create' });
+          creates.push({
+            exchange: await ctx.memo(`sequence/${op}`, () => ctx.createRecord(op, body, { spec: false })),
+            name: 'one more create',
+          });
         }
         const seen = new Map<string, string>();
         for (const { exchange, name } of creates) {

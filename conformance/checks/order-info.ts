@@ -144,7 +144,7 @@ export const orderInfoChecks: Check[] = [
     async run(ctx, t) {
       await t.judge(
         'POST with the token',
-        () => ctx.send({ target: OP, method: 'POST', path: ctx.path(OP), headers: { ...ctx.bearer() } }),
+        () => ctx.send({ operation: OP, method: 'POST', path: ctx.path(OP), headers: { ...ctx.bearer() } }),
         (e) => judgeMethodNotAllowed(e, this.rule, MODEL.orderInfo.method),
       );
     },

@@ -82,7 +82,7 @@ function invalidBodyChecks(op: CreateOperationId): Check[] {
       for (const c of derive(ctx.model.create(op), await validBody(ctx, op), ctx.config.runMarker)) {
         await t.judge(
           c.label,
-          () => ctx.post(op, c.body),
+          () => ctx.sendToCreate(op, c.body),
           (e) => judgeRefused(e, ctx.judge, this.rule, 400, c.pointers),
         );
       }
@@ -110,7 +110,7 @@ function textCheck(
       for (const c of cases(await validBody(ctx, op))) {
         await t.judge(
           c.label,
-          () => ctx.post(op, c.text, ctx.bearer(), c.contentType),
+          () => ctx.sendToCreate(op, c.text, ctx.bearer(), c.contentType),
           (e) => judgeRefused(e, ctx.judge, this.rule, status),
         );
       }
@@ -155,7 +155,7 @@ function badRequestChecks(op: CreateOperationId): Check[] {
         const pad = `${ctx.config.runMarker}-${'x'.repeat(1024 * 1024)}`;
         await t.judge(
           'a valid body padded past 1 MiB',
-          () => ctx.post(op, { ...body, [member?.name ?? UNKNOWN_MEMBER]: pad }),
+          () => ctx.sendToCreate(op, { ...body, [member?.name ?? UNKNOWN_MEMBER]: pad }),
           (e) => judgeRefused(e, ctx.judge, this.rule, 413),
         );
       },
@@ -173,7 +173,7 @@ function badRequestChecks(op: CreateOperationId): Check[] {
         const body = { ...(await validBody(ctx, op)), ...(lotMember ? { [lotMember.name]: await unknownLotId(ctx) } : {}) };
         await t.judge(
           'a lot id far from every lot of the order',
-          () => ctx.post(op, body),
+          () => ctx.sendToCreate(op, body),
           (e) => judgeRefused(e, ctx.judge, this.rule, 422, lotMember ? [`/${lotMember.name}`] : []),
         );
       },
@@ -188,7 +188,7 @@ function badRequestChecks(op: CreateOperationId): Check[] {
       async run(ctx, t) {
         await t.judge(
           'GET with the token',
-          () => ctx.send({ target: op, method: 'GET', path: ctx.path(op), headers: { ...ctx.bearer() } }),
+          () => ctx.send({ operation: op, method: 'GET', path: ctx.path(op), headers: { ...ctx.bearer() } }),
           (e) => judgeMethodNotAllowed(e, this.rule, ctx.model.create(op).method),
         );
       },

@@ -44,7 +44,7 @@ export const serverChecks: Check[] = [
       for (const c of unknownPaths(ctx.config.runMarker)) {
         await t.judge(
           c.name,
-          () => ctx.send({ target: 'server', method: 'GET', path: c.path, headers: { ...ctx.bearer() } }),
+          () => ctx.send({ operation: 'server', method: 'GET', path: c.path, headers: { ...ctx.bearer() } }),
           (e) => statusIs(e, this.rule, 404),
         );
       }

@@ -2,14 +2,14 @@
 import type { Level } from '../../contract/levels.js';
 import type { Cases } from '../cases.js';
 import type { CheckContext } from '../context.js';
-import type { Target } from '../http.js';
+import type { OperationGroup } from '../http.js';
 
 export interface Check {
   /** Unique, stable: `<operation>.<name>`. */
   id: string;
   level: Level;
   /** The operations it exercises (`server` for none in particular); the first groups it in reports. */
-  operations: Target[];
+  operations: OperationGroup[];
   title: string;
   /** The rule it enforces, quoted from the spec-level facts or the profile (`judgments/rules.ts`). */
   rule: string;

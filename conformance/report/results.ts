@@ -5,7 +5,7 @@
  */
 import type { Level } from '../../contract/levels.js';
 import type { FailureDetails } from '../failure.js';
-import type { Target } from '../http.js';
+import type { OperationGroup } from '../http.js';
 
 /**
  * - `passed`: the check ran every one of its cases and none broke the rule;
@@ -39,8 +39,8 @@ export interface CheckResult {
   id: string;
   level: Level;
   /** The operation the check is grouped under. */
-  operation: Target;
-  operations: Target[];
+  operation: OperationGroup;
+  operations: OperationGroup[];
   title: string;
   rule: string;
   status: CheckStatus;
@@ -95,7 +95,7 @@ export interface Verdict {
   passed: boolean;
   counts: { total: number; passed: number; failed: number; skipped: number; notRun: number; cases: number };
   /** Operations at least one check ran against (passed or failed). */
-  operationsTested: Target[];
+  operationsTested: OperationGroup[];
   /** Rules the user chose to leave out (--read-only). */
   leftOut: UncheckedRule[];
   /** Rules left unchecked for another reason (exit 3 when nothing failed). */

@@ -19,6 +19,7 @@ import {
   type StoreHealth,
   type StoreLimits,
 } from './types.js';
+import { messageOf } from '../../contract/errors.js';
 
 interface Recorded {
   ids: number[];
@@ -213,7 +214,7 @@ export class MemoryStore implements Store {
         session.count--;
         session.bytes -= data.length;
         this.totalBytes -= data.length;
-        this.options.log(`state file write failed: ${(error as Error).message}`);
+        this.options.log(`state file write failed: ${messageOf(error)}`);
         throw problem('notDurable', 'The mock could not write its state file, so nothing was recorded; check the disk and retry.');
       },
     );
@@ -241,7 +242,7 @@ export class MemoryStore implements Store {
       try {
         await this.journal.append({ op: 'reset', session: name });
       } catch (error) {
-        this.options.log(`state file write failed: ${(error as Error).message}`);
+        this.options.log(`state file write failed: ${messageOf(error)}`);
         throw problem('notDurable', 'The mock could not write its state file, so nothing was reset; check the disk and retry.');
       }
     }

@@ -15,6 +15,7 @@ import { mockFull, sessionFull, tooManySessions } from './limit-problems.js';
 import { planSegments } from './plan.js';
 import { CREATE_SCRIPT, RESET_SCRIPT } from './redis-scripts.js';
 import { DEFAULT_SESSION, type ListPage, type RecordPlan, type Store, type StoreHealth, type StoreLimits } from './types.js';
+import { messageOf } from '../../contract/errors.js';
 
 export interface RedisStoreOptions {
   url: string;
@@ -218,7 +219,7 @@ export class RedisStore implements Store {
       await this.redis.ping();
       return { kind: 'redis', up: true, detail: `Redis at ${this.where}, key prefix ${this.options.prefix}` };
     } catch (error) {
-      return { kind: 'redis', up: false, detail: `Redis at ${this.where} does not answer (${(error as Error).message})` };
+      return { kind: 'redis', up: false, detail: `Redis at ${this.where} does not answer (${messageOf(error)})` };
     }
   }
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { treeMemory } from '../../bench/proc-memory.js';
+import { treeMemory } from '../../support/proc-memory.js';
 import { exactSizeSample } from './support/corpus-bodies.js';
 import { CREATE_PATHS, ONE_MIB, ORDER_PATH } from './support/corpus-types.js';
 import { startMockProcess, type MockProcess } from './support/mock-process.js';

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { Agent } from 'node:http';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { CREATE_PATHS, type Resource } from './support/corpus-types.js';
+import { until } from '../../support/wait.js';
 import { runMockToExit, startMockProcess, type MockProcess } from './support/mock-process.js';
 import { postJson } from './support/post-json.js';
 import { discoverTarget, RESOURCES } from './support/run-corpus.js';
@@ -72,15 +73,6 @@ function creator(urls: string[], lot: number, session: string) {
       await Promise.all(loops);
     },
   };
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms`);
 }
 
 function ids(rows: Row[]): number[] {
@@ -197,9 +189,9 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
   it('loses no acknowledged create when a replica is killed with SIGKILL during creates', async () => {
     const load = creator(urls(), lot, 'replica-kill');
     try {
-      await until('some creates acknowledged', () => Promise.resolve(load.acknowledged.length >= 100));
+      await until(() => load.acknowledged.length >= 100, { what: 'some creates acknowledged', timeoutMs: 15_000, intervalMs: 100 });
       await replicas[1]?.kill();
-      await until('more creates after the kill', () => Promise.resolve(load.acknowledged.length >= 300));
+      await until(() => load.acknowledged.length >= 300, { what: 'more creates after the kill', timeoutMs: 15_000, intervalMs: 100 });
     } finally {
       await load.stop();
     }
@@ -222,7 +214,7 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
   it('loses no acknowledged create when Redis (appendfsync always) is killed with SIGKILL during creates, and recovers', async () => {
     const load = creator(urls(), lot, 'redis-kill');
     try {
-      await until('some creates acknowledged', () => Promise.resolve(load.acknowledged.length >= 100));
+      await until(() => load.acknowledged.length >= 100, { what: 'some creates acknowledged', timeoutMs: 15_000, intervalMs: 100 });
       await redis.kill();
       // Answers already on their way when the kill landed may still arrive; after that, none until the restart.
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -230,7 +222,11 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
       await new Promise((resolve) => setTimeout(resolve, 500));
       assert.equal(load.acknowledged.length, before, 'no create is acknowledged while Redis is down');
       await redis.start();
-      await until('creates acknowledged again', () => Promise.resolve(load.acknowledged.length >= before + 100));
+      await until(() => load.acknowledged.length >= before + 100, {
+        what: 'creates acknowledged again',
+        timeoutMs: 15_000,
+        intervalMs: 100,
+      });
     } finally {
       await load.stop();
     }
@@ -274,7 +270,11 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
       assert.equal((await create(late.url, 'lot-transfers', lot, 1, 'outage')).status, 503);
       await redis.start();
       for (const url of [...urls(), late.url]) {
-        await until(`${url} healthy again`, async () => (await fetch(`${url}/__mock/health`)).status === 200);
+        await until(async () => (await fetch(`${url}/__mock/health`)).status === 200, {
+          what: `${url} healthy again`,
+          timeoutMs: 15_000,
+          intervalMs: 100,
+        });
       }
       assert.equal((await create(b, 'lot-transfers', lot, 2, 'outage')).status, 201);
       assert.equal((await create(late.url, 'lot-transfers', lot, 3, 'outage')).status, 201);

@@ -5,44 +5,21 @@
  * stops reading a huge body early.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../contract/paths.js';
+import { runToExit, type Finished } from '../../support/processes.js';
 import { BROKEN_KINDS, BROKEN_ORDER, startBrokenServer, type BrokenScope, type BrokenServer } from './support/broken-servers.js';
 
 const CONFORMANCE_CLI = join(PROJECT_ROOT, 'conformance', 'cli.ts');
 /** A generous bound: the run must end by itself well before this (it is a hang detector, not a speed test). */
 const LIMIT_MS = 60_000;
 
-interface Finished {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  killed: boolean;
-}
-
 function runConformanceCli(args: string[]): Promise<Finished> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CONFORMANCE_CLI, ...args], {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CONFORMANCE_TOKEN: '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    let killed = false;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      killed = true;
-      child.kill('SIGKILL');
-    }, LIMIT_MS);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, killed });
-    });
-  });
+  return runToExit(
+    'goods-conformance',
+    { command: process.execPath, args: ['--import', 'tsx', CONFORMANCE_CLI, ...args] },
+    { env: { ...process.env, CONFORMANCE_TOKEN: '' }, timeoutMs: LIMIT_MS },
+  );
 }
 
 describe('hardening: the conformance CLI against broken servers', function () {
@@ -67,7 +44,7 @@ describe('hardening: the conformance CLI against broken servers', function () {
           '--timeout',
           '500',
         ]);
-        assert.equal(run.killed, false, `the run had not ended after ${LIMIT_MS} ms`);
+        assert.equal(run.timedOut, false, `the run had not ended after ${LIMIT_MS} ms`);
         assert.equal(run.code, 1, `exit code 1 (stderr: ${run.stderr.slice(0, 500)})`);
         assert.ok(server.requests > 0, 'the suite talked to the server');
         assert.match(run.stdout, /^\s*FAIL\s/m, 'a failed check is listed');

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
-import { startChild, waitForLine, type Child } from '../../bench/processes.js';
+import { runToExit, startChild, waitForLine, type Child } from '../../support/processes.js';
 import { PROJECT_ROOT } from '../../contract/paths.js';
 import { parse } from 'yaml';
 
@@ -84,15 +84,12 @@ async function run(
   timeoutMs = 120_000,
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; output: string }> {
-  const child = startChild(`${command} ${args.join(' ')}`, { command, args }, { cwd, env: { ...userEnv(), ...env } });
-  const timer = setTimeout(() => void child.stop(), timeoutMs);
-  try {
-    const { code } = await child.exited;
-    return { code, output: child.output() };
-  } finally {
-    clearTimeout(timer);
-    await child.stop();
-  }
+  const { code, output } = await runToExit(
+    `${command} ${args.join(' ')}`,
+    { command, args },
+    { cwd, env: { ...userEnv(), ...env }, timeoutMs },
+  );
+  return { code, output };
 }
 
 async function mustRun(cwd: string, command: string, args: string[], timeoutMs?: number): Promise<string> {

@@ -3,12 +3,12 @@
  * temporary directory, append-only file on (`appendfsync` as asked), no RDB snapshots. `kill()` is a
  * `kill -9`; `start()` again runs a new server on the same port and directory (so it loads the AOF).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../bench/free-port.js';
+import { freePort } from '../../support/free-port.js';
+import { startChild, waitForLine, type Child } from '../../support/processes.js';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 
@@ -36,8 +36,7 @@ export async function startRedis(options: { appendfsync?: 'always' | 'everysec' 
   if (!redisAvailable()) throw new Error(`${REDIS_SERVER} is missing: install Debian's redis-server (.ci/run does)`);
   const dir = await mkdtemp(join(tmpdir(), 'test-redis-'));
   const port = await freePort();
-  let child: ChildProcess | undefined;
-  let exited: Promise<void> = Promise.resolve();
+  let child: Child | undefined;
 
   const start = async (): Promise<void> => {
     const args = [
@@ -58,37 +57,22 @@ export async function startRedis(options: { appendfsync?: 'always' | 'everysec' 
       '--logfile',
       '',
     ];
-    const started = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child = started;
-    exited = new Promise((resolve) => started.once('exit', () => resolve()));
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start within 10 s: ${out}`)), 10_000);
-      started.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-        out += chunk;
-        if (out.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      started.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited (${code}) before it was ready: ${out}`));
-      });
-    });
+    child = startChild('redis-server', { command: REDIS_SERVER, args });
+    await waitForLine(child, /Ready to accept connections/, 10_000);
   };
   const signal = async (name: NodeJS.Signals): Promise<void> => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      child.kill(name);
-      await exited;
+    if (child && !child.hasExited()) {
+      child.process.kill(name);
+      await child.exited;
     }
+    await child?.stop();
   };
   await start();
   return {
     url: `redis://127.0.0.1:${port}/0`,
     port,
     dir,
-    running: () => child !== undefined && child.exitCode === null && child.signalCode === null,
+    running: () => child !== undefined && !child.hasExited(),
     start,
     kill: () => signal('SIGKILL'),
     stop: () => signal('SIGTERM'),

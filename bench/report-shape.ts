@@ -1,0 +1,22 @@
+/** What every bench run must hold, whatever its settings: asserted by the smoke run and the whole run (tests only). */
+import assert from 'node:assert/strict';
+import type { BenchReport, BenchSettings } from './report.js';
+import { SCENARIO_IDS } from './scenarios.js';
+import type { ServerId } from './servers.js';
+
+/** A row for every scenario and each of `servers`, with correct answers, finite numbers and one round. */
+export function assertLoadRows(report: BenchReport, servers: readonly ServerId[]): void {
+  for (const scenario of SCENARIO_IDS)
+    for (const server of servers) {
+      const row = report.load.rows.find((r) => r.scenario === scenario && r.server === server);
+      assert.ok(row, `no row for ${scenario} × ${server}`);
+      assert.ok(row.answers > 0, `${server} answered no ${scenario} request`);
+      assert.equal(row.unexpected + row.errors + row.timeouts, 0, `${server} ${scenario}: ${JSON.stringify(row.statusCodes)}`);
+      for (const value of [row.okPerSec, row.p50Ms, row.p99Ms, row.peakRss])
+        assert.ok(Number.isFinite(value) && value > 0, `${scenario} × ${server}: ${value}`);
+      assert.equal(row.rounds.length, 1);
+    }
+}
+
+/** The load of the test runs: 2 connections, one round of 300 ms, no conformance timing. */
+export const TINY_LOAD = { connections: 2, durationMs: 300, rounds: 1, conformance: false } as const satisfies Partial<BenchSettings>;

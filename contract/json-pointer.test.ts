@@ -1,0 +1,18 @@
+import assert from 'node:assert/strict';
+import { childPointer, escapeToken, unescapeToken } from './json-pointer.js';
+
+describe('contract/json-pointer (RFC 6901)', () => {
+  it('escapes ~ before / and unescapes in the reverse order', () => {
+    assert.equal(escapeToken('a/b~c'), 'a~1b~0c');
+    assert.equal(escapeToken('~1'), '~01');
+    assert.equal(unescapeToken('~01'), '~1');
+    assert.equal(unescapeToken('a~1b~0c'), 'a/b~c');
+    for (const token of ['', 'plain', '~', '/', '~/~1/~0']) assert.equal(unescapeToken(escapeToken(token)), token);
+  });
+
+  it('appends a token to a pointer', () => {
+    assert.equal(childPointer('', 'lots'), '/lots');
+    assert.equal(childPointer('/lots', 0), '/lots/0');
+    assert.equal(childPointer('#/paths', '/orders/{id}'), '#/paths/~1orders~1{id}');
+  });
+});

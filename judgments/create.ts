@@ -4,6 +4,7 @@ import type { CreateOperationId } from '../contract/operations-model.js';
 import { is2xx, mediaTypeIs, objectOf, schemaValid, statusIs } from './answer.js';
 import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
 import { PROFILE, SPEC } from './rules.js';
+import { childPointer } from '../contract/json-pointer.js';
 
 export const sameJson = (a: JsonValue | undefined, b: JsonValue | undefined): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -62,7 +63,7 @@ export function judgeEcho(exchange: JudgedExchange, jc: JudgeContext, op: Create
     .filter((name) => !readOnly.has(name) && !sameJson(sent[name], value.value[name]))
     .map((name) => ({
       rule,
-      pointer: `/${name}`,
+      pointer: childPointer('', name),
       expected: `${name} ${JSON.stringify(sent[name])} (as sent)`,
       reason: `${name}: sent ${JSON.stringify(sent[name])}, answered ${JSON.stringify(value.value[name])}`,
     }));
@@ -93,14 +94,14 @@ export function judgeDefaults(
     if (wanted !== undefined && !sameJson(got, wanted))
       out.push({
         rule,
-        pointer: `/${member.name}`,
+        pointer: childPointer('', member.name),
         expected: `${member.name} ${JSON.stringify(wanted)} (the default)`,
         reason: `${member.name} is ${JSON.stringify(got)}`,
       });
     if (member.defaultSequence && (typeof got !== 'string' || got.length === 0))
       out.push({
         rule,
-        pointer: `/${member.name}`,
+        pointer: childPointer('', member.name),
         expected: `a generated, non-empty ${member.name}`,
         reason: `${member.name} is ${JSON.stringify(got)}`,
       });
@@ -121,7 +122,7 @@ export function judgeReadOnlyIgnored(exchange: JudgedExchange, jc: JudgeContext,
     .members.filter((m) => m.readOnly && m.name in sent && sameJson(value.value[m.name], sent[m.name]))
     .map((m) => ({
       rule,
-      pointer: `/${m.name}`,
+      pointer: childPointer('', m.name),
       expected: `a server-assigned ${m.name}`,
       reason: `the answer kept the client's ${m.name} ${JSON.stringify(sent[m.name])}`,
     }));

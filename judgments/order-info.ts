@@ -4,6 +4,7 @@ import type { OperationsModel } from '../contract/operations-model.js';
 import { is2xx, mediaTypeIs, objectOf, schemaValid, statusIs } from './answer.js';
 import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
 import { PROFILE, SPEC } from './rules.js';
+import { childPointer } from '../contract/json-pointer.js';
 
 /** `order.orderNumber` of an order-info answer, if there is one. */
 export function orderNumberOf(model: OperationsModel, value: JsonObject): unknown {
@@ -50,7 +51,7 @@ export function judgeExactOrder(
   return [
     {
       rule: SPEC.exactOrder,
-      pointer: `/${orderMember}/${orderNumberMember}`,
+      pointer: childPointer(childPointer('', orderMember), orderNumberMember),
       expected: `no 2xx, or a 2xx describing order ${JSON.stringify(requested)}`,
       reason: `a 2xx answer describing order ${JSON.stringify(number)}`,
     },

@@ -9,17 +9,16 @@ import type { Level } from '../contract/levels.js';
 import type { OperationId } from '../contract/operations-model.js';
 import type { JudgeContext, JudgedExchange, JudgedRequest, Violation } from './exchange.js';
 import { REQUEST } from './rules.js';
+import { BEARER_CREDENTIALS } from '../contract/bearer.js';
 
 /** How a request presents credentials, as RFC 6750 reads its Authorization header (`bearer`: a well-formed bearer token). */
 export type PresentedCredentials = 'missing' | 'non-bearer' | 'malformed' | 'bearer';
-
-const B64TOKEN = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 export function presentedCredentials(request: JudgedRequest): PresentedCredentials {
   const header = request.headers['authorization'];
   if (header === undefined || header.trim() === '') return 'missing';
   if ((/^\S+/.exec(header)?.[0] ?? '').toLowerCase() !== 'bearer') return 'non-bearer';
-  return B64TOKEN.test(header) ? 'bearer' : 'malformed';
+  return BEARER_CREDENTIALS.test(header) ? 'bearer' : 'malformed';
 }
 
 /**

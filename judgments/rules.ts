@@ -43,7 +43,7 @@ export const PROFILE = {
     'Profile: `orderDate`, `deliveryDate` are RFC 3339 full-dates; `createdAt`, `created`, `modified` RFC 3339 date-times; every listed field present.',
   documentedStatus:
     'Profile: every answer has a status the contract documents for the operation (order info 200, creates 201; errors 400/401/404/405/413/415/422).',
-  noServerError: 'Issue 4 (strict): no 5xx for any request the suite sends; every request has a profile answer (2xx or 4xx).',
+  noServerError: 'Profile: no request the suite sends is answered 5xx; every request it sends has a profile answer (2xx or 4xx).',
   charset: 'Profile: a request body `application/json` with a charset parameter is accepted.',
 } as const;
 

@@ -43,7 +43,7 @@ export function judgeProblemStatus(exchange: JudgedExchange, body: unknown, requ
   ];
 }
 
-/** Issue 4 (strict): no request is answered 5xx. */
+/** Profile (strict): no request is answered 5xx. */
 export function judgeNoServerError(exchange: JudgedExchange): Violation[] {
   const answer = exchange.answer;
   return answer && answer.status >= 500

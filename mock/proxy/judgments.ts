@@ -38,6 +38,7 @@ import {
   type Violation,
 } from '../../judgments/index.js';
 import type { Side } from './exchange.js';
+import { childPointer } from '../../contract/json-pointer.js';
 
 /** A shared judgment's violation, with the level it belongs to when that differs from the entry's (a problem only the strict schema finds). */
 export type Finding = Violation & { level?: Level };
@@ -298,7 +299,7 @@ const errorPointers: Judgment = {
     }
     const lotMember = model.create(op).members.find((m) => m.namesLot)?.name;
     if (answer.status !== 422 || lotMember === undefined) return none;
-    return judgeRefused(input.exchange, input.jc, PROFILE.unknownLot, 422, [`/${lotMember}`]);
+    return judgeRefused(input.exchange, input.jc, PROFILE.unknownLot, 422, [childPointer('', lotMember)]);
   },
 };
 

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { until } from '../../support/wait.js';
 import { readBody } from '../../test/support/http.js';
 import { startMock, AUTH, ORDER_PATH, rawRequest, TRANSFERS_PATH } from '../testing.js';
 import { createMockServer, type MockServer } from '../server.js';
@@ -272,7 +273,8 @@ describe('validating proxy: what it judges', () => {
         setTimeout(() => req.end('A", "target_scancode": "B", "amount": 1}'), 200);
       });
       assert.equal(status, 413);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Judging runs after the answer was sent: poll until the exchange was judged.
+      await until(async () => (await snapshot(proxy)).exchanges >= 1, { what: 'the exchange judged' });
       const seen = await snapshot(proxy);
       assert.deepEqual(
         seen.recent.flatMap((e) => e.violations.map((v) => v.rule)),

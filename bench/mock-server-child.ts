@@ -30,8 +30,8 @@ const server = await createMockServer({
   port,
   tokens: [BENCH_TOKEN],
   quiet: true,
-  stateFile: values['state-file'],
-  store: values.store,
+  ...(values['state-file'] !== undefined ? { stateFile: values['state-file'] } : {}),
+  ...(values.store !== undefined ? { store: values.store } : {}),
   maxRecordsPerSession: Number.MAX_SAFE_INTEGER,
   maxRecordedBytes: Number.MAX_SAFE_INTEGER,
 });

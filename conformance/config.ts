@@ -62,7 +62,10 @@ export function newRunMarker(now: Date = new Date()): string {
 }
 
 /** Fills the gaps of a partial config with the defaults (`runMarker` and `seed` are new per call). */
-export function resolveConformanceConfig(partial: Partial<ConformanceConfig> = {}): ConformanceConfig {
+/** What a caller may give: any member, absent or `undefined` (an option not given). */
+export type ConformanceConfigInput = { [K in keyof ConformanceConfig]?: ConformanceConfig[K] | undefined };
+
+export function resolveConformanceConfig(partial: ConformanceConfigInput = {}): ConformanceConfig {
   const runMarker = partial.runMarker ?? newRunMarker();
   return {
     token: partial.baseUrl === undefined ? MOCK_TOKEN : '',
@@ -82,6 +85,6 @@ export function resolveConformanceConfig(partial: Partial<ConformanceConfig> = {
   };
 }
 
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+function stripUndefined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
 }

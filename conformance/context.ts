@@ -14,6 +14,7 @@ import { carriesMarker, createCorpus, generateBody, type CorpusBody, type Discov
 import { Expect } from './expect.js';
 import { CheckFailure, CheckNotRun, CheckSkipped } from './failure.js';
 import { HttpClient, type Exchange, type HttpRequest, type OperationGroup } from './http.js';
+import { parseJsonText } from '../contract/json.js';
 
 export type { DiscoveredLot } from './data.js';
 
@@ -208,12 +209,9 @@ export class CheckContext {
         return new CheckNotRun(`lots could not be discovered: ${blocker} got no answer (${exchange.error ?? 'unknown'})`, 'setup', blocker);
       if (answer.status < 200 || answer.status > 299)
         return new CheckNotRun(`lots could not be discovered: ${blocker} answered ${answer.status}`, 'setup', blocker);
-      let value: unknown;
-      try {
-        value = JSON.parse(answer.text);
-      } catch {
-        return new CheckNotRun('lots could not be discovered: the order answer is not JSON', 'setup', blocker);
-      }
+      const parsed = parseJsonText(answer.text);
+      if (!parsed.ok) return new CheckNotRun('lots could not be discovered: the order answer is not JSON', 'setup', blocker);
+      const value = parsed.value;
       const { lotsMember, lotIdMember } = this.model.order;
       const list = isObject(value) && Array.isArray(value[lotsMember]) ? value[lotsMember] : [];
       const found = list.filter(isObject).flatMap((lot) => {

@@ -3,6 +3,7 @@ import contentType from 'content-type';
 import { isObject, type JsonObject } from '../contract/document.js';
 import type { Validator } from '../contract/schemas.js';
 import type { JudgedAnswer, JudgedExchange, Violation } from './exchange.js';
+import { parseJsonText } from '../contract/json.js';
 
 export const is2xx = (status: number): boolean => status >= 200 && status <= 299;
 
@@ -49,11 +50,10 @@ export function mediaTypeIs(answer: JudgedAnswer, rule: string, wanted: string):
 /** The body parsed as JSON (the value the exchange carries when its builder parsed it already), or a violation. */
 export function jsonOf(answer: JudgedAnswer, rule: string): { value: unknown } | { violation: Violation } {
   if (answer.json) return answer.json;
-  try {
-    return { value: JSON.parse(answer.text) as unknown };
-  } catch (error) {
-    return { violation: { rule, expected: 'a JSON body', reason: `the body is not JSON (${(error as Error).message})` } };
-  }
+  const parsed = parseJsonText(answer.text);
+  return parsed.ok
+    ? { value: parsed.value }
+    : { violation: { rule, expected: 'a JSON body', reason: `the body is not JSON (${parsed.reason})` } };
 }
 
 /** The body as a JSON object, or a violation. */

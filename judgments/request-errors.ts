@@ -4,15 +4,13 @@ import type { OperationsModel } from '../contract/operations-model.js';
 import { statusIs } from './answer.js';
 import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
 import { PROFILE } from './rules.js';
+import { parseJsonText } from '../contract/json.js';
 
 /** The pointers a validation problem's `errors[]` names (empty when the body has none). */
 export function errorPointers(model: OperationsModel, text: string): string[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return [];
-  }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return [];
+  const value = parsed.value;
   const errors = isObject(value) ? value[model.errorsMember] : undefined;
   if (!Array.isArray(errors)) return [];
   return errors.filter(isObject).flatMap((e) => {

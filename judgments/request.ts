@@ -10,6 +10,7 @@ import type { OperationId } from '../contract/operations-model.js';
 import type { JudgeContext, JudgedExchange, JudgedRequest, Violation } from './exchange.js';
 import { REQUEST } from './rules.js';
 import { BEARER_CREDENTIALS } from '../contract/bearer.js';
+import { parseJsonText } from '../contract/json.js';
 
 /** How a request presents credentials, as RFC 6750 reads its Authorization header (`bearer`: a well-formed bearer token). */
 export type PresentedCredentials = 'missing' | 'non-bearer' | 'malformed' | 'bearer';
@@ -92,11 +93,8 @@ function parseRequest(body: JudgedRequest['body']): { value: unknown } | { probl
   } catch {
     return { problem: 'the body is not UTF-8' };
   }
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { problem: `the body is not JSON (${(error as Error).message})` };
-  }
+  const parsed = parseJsonText(text);
+  return parsed.ok ? { value: parsed.value } : { problem: `the body is not JSON (${parsed.reason})` };
 }
 
 /** Spec (endpoints): the body of an operation that takes one is present and JSON. */

@@ -26,6 +26,7 @@ import { Recorder } from './recorder.js';
 import { printable, Redactor } from './redact.js';
 import { writeReports } from './report.js';
 import { ViolationLog } from './violations.js';
+import { messageOf } from '../../contract/errors.js';
 
 const VIOLATIONS_PATH = `${ADMIN_PREFIX}/violations`;
 const REPORT_PATH = `${ADMIN_PREFIX}/report`;
@@ -87,7 +88,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
       recorder?.consider(exchange, operation);
     } catch (error) {
       log(
-        `proxy: internal error while judging ${printable(exchange.method)} ${printable(redactor.text(exchange.target)).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`,
+        `proxy: internal error while judging ${printable(exchange.method)} ${printable(redactor.text(exchange.target)).slice(0, 200)}: ${error instanceof Error && error.stack !== undefined ? error.stack : messageOf(error)}`,
       );
       return;
     }
@@ -164,7 +165,9 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     if (isAdmin) {
       admin(req, res, pathname).catch((error: unknown) => {
         if (error instanceof ProblemError) return sendProblem(res, error);
-        log(`proxy: internal error on ${printable(pathname).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+        log(
+          `proxy: internal error on ${printable(pathname).slice(0, 200)}: ${error instanceof Error && error.stack !== undefined ? error.stack : messageOf(error)}`,
+        );
         sendProblem(
           res,
           new ProblemError(PROBLEMS.internal, 'The proxy failed unexpectedly on this request; it was logged and the proxy keeps running.'),
@@ -191,7 +194,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
             `proxy: ${violations.snapshot().total} violation(s) in ${violations.snapshot().exchanges} exchange(s); reports: ${files.join(', ')}`,
           );
         } catch (error) {
-          log(`proxy: cannot write the reports into ${proxy.outputDir}: ${(error as Error).message}`);
+          log(`proxy: cannot write the reports into ${proxy.outputDir}: ${messageOf(error)}`);
         }
       })();
       return closing;

@@ -11,6 +11,7 @@ import https from 'node:https';
 import { problem, type ProblemError } from '../problems.js';
 import { sendProblem } from '../respond.js';
 import { MAX_JUDGED_BYTES, type ProxyExchange } from './exchange.js';
+import { messageOf } from '../../contract/errors.js';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -138,7 +139,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
           // Node refuses to send a header or status line it parsed (it never should): a 502, not a crash.
           upstreamRes.destroy();
           options.log(
-            `proxy: ${req.method ?? '?'} ${target.slice(0, 200)}: the upstream's answer cannot be forwarded (${(error as Error).message})`,
+            `proxy: ${req.method ?? '?'} ${target.slice(0, 200)}: the upstream's answer cannot be forwarded (${messageOf(error)})`,
           );
           fail(
             problem(

@@ -16,6 +16,7 @@ import type { ProxyExchange } from './exchange.js';
 import type { OperationsModel } from '../../contract/operations-model.js';
 import type { Judge } from './judge.js';
 import { printable, REDACTED, type Redactor } from './redact.js';
+import { messageOf } from '../../contract/errors.js';
 
 /** A file name for an order number: percent-encoded (so distinct numbers never share a file), at most ~200 characters. */
 export function fixtureFileName(orderNumber: string): string {
@@ -124,7 +125,7 @@ export class Recorder {
         this.options.log(`proxy: recorded order ${JSON.stringify(found.orderNumber)} → ${path}`);
       })
       .catch((error: unknown) => {
-        this.options.log(`${label} not recorded: ${(error as Error).message}`);
+        this.options.log(`${label} not recorded: ${messageOf(error)}`);
       })
       .finally(() => {
         if (this.writing.get(found.orderNumber) === next) this.writing.delete(found.orderNumber);

@@ -6,8 +6,9 @@
  */
 import { isObject, type JsonObject, type OpenApiDocument } from '../contract/document.js';
 import type { Level } from '../contract/levels.js';
-import { operationsModel, type CreateOperationId, type OperationId, type OperationsModel } from '../contract/operations-model.js';
-import { compileContract, type CompiledContract } from '../contract/schemas.js';
+import type { CreateOperationId, OperationId, OperationsModel } from '../contract/operations-model.js';
+import type { CompiledContract } from '../contract/schemas.js';
+import { judgeContexts } from '../judgments/context.js';
 import type { JudgeContext, Violation } from '../judgments/exchange.js';
 import type { ConformanceConfig } from './config.js';
 import { carriesMarker, createCorpus, generateBody, type CorpusBody, type DiscoveredLot } from './data.js';
@@ -94,9 +95,9 @@ export class CheckContext {
       sender: () => this.currentCheck,
     });
     this.expect = new Expect([options.config.token]);
-    this.contracts = { spec: compileContract(options.document, 'spec'), strict: compileContract(options.document, 'strict') };
-    this.model = operationsModel(options.document);
-    this.judge = { level: options.config.level, model: this.model, contracts: this.contracts };
+    this.judge = judgeContexts(options.document)[options.config.level];
+    this.contracts = this.judge.contracts;
+    this.model = this.judge.model;
   }
 
   /** Requests meant to create a record (`createRecord`), sent so far: what counts against --max-writes. */

@@ -5,6 +5,7 @@
  * Imports only `contract/`.
  */
 export * from './exchange.js';
+export * from './context.js';
 export * from './answer.js';
 export * from './rules.js';
 export * from './order-info.js';

@@ -1,8 +1,7 @@
 /** The judgments are pure functions of an exchange: applied here to hand-written traffic the suite never sent. */
 import assert from 'node:assert/strict';
 import { readContract } from '../contract/document.js';
-import { operationsModel } from '../contract/operations-model.js';
-import { compileContract } from '../contract/schemas.js';
+import { judgeContexts } from './context.js';
 import type { JudgeContext, JudgedExchange } from './exchange.js';
 import { judgeNoAccessWithout, judgeUnauthorized } from './auth.js';
 import { judgeDefaults, judgeEcho, judgeReadOnlyIgnored } from './create.js';
@@ -11,12 +10,8 @@ import { judgeRefused } from './request-errors.js';
 import { judgeNoServerError, judgeProblemDetails } from './server.js';
 
 const document = readContract();
-const model = operationsModel(document);
-const jc: JudgeContext = {
-  level: 'strict',
-  model,
-  contracts: { spec: compileContract(document, 'spec'), strict: compileContract(document, 'strict') },
-};
+const jc: JudgeContext = judgeContexts(document).strict;
+const { model } = jc;
 const [lotTransfer = 'createLotTransfer'] = model.createIds;
 
 function exchange(status: number, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }): JudgedExchange {

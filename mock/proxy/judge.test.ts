@@ -6,21 +6,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readContract } from '../../contract/document.js';
-import { operationsModel } from '../../contract/operations-model.js';
 import { PROJECT_ROOT } from '../../contract/paths.js';
-import { compileContract } from '../../contract/schemas.js';
-import { judgeDefaults, judgeEcho, judgeExactOrder, judgeRequestSchema, type JudgeContext } from '../../judgments/index.js';
+import { judgeContexts, judgeDefaults, judgeEcho, judgeExactOrder, judgeRequestSchema, type JudgeContext } from '../../judgments/index.js';
 import type { ProxyExchange } from './exchange.js';
 import { createJudge } from './judge.js';
 import { JUDGMENTS } from './judgments.js';
 
 const document = readContract();
-const model = operationsModel(document);
-const jc: JudgeContext = {
-  level: 'strict',
-  model,
-  contracts: { spec: compileContract(document, 'spec'), strict: compileContract(document, 'strict') },
-};
+const jc: JudgeContext = judgeContexts(document).strict;
+const { model } = jc;
 const ORDER = 'ORD-2026-0001';
 const order = readFileSync(join(PROJECT_ROOT, 'fixtures', 'orders', `${ORDER}.json`), 'utf8');
 const [transfer = 'createLotTransfer'] = model.createIds;

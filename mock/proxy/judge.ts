@@ -8,9 +8,8 @@
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { isObject, listOperations, type JsonObject, type OpenApiDocument } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
-import { operationsModel, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
-import { compileContract } from '../../contract/schemas.js';
-import { jsonOf, requestJson, type JudgeContext, type JudgedExchange } from '../../judgments/index.js';
+import type { OperationId, OperationsModel } from '../../contract/operations-model.js';
+import { judgeContexts, jsonOf, requestJson, type JudgedExchange } from '../../judgments/index.js';
 import { createRouter, type RouteResult } from '../router.js';
 import { MAX_JUDGED_BYTES, UNKNOWN_OPERATION, type Place, type ProxyExchange, type Violation } from './exchange.js';
 import { JUDGMENTS, type Finding, type ProxyJudgeInput } from './judgments.js';
@@ -58,14 +57,10 @@ function placeOf(finding: Finding): { in: Place; pointer: string } {
 }
 
 export function createJudge(source: OpenApiDocument, level: Level): Judge {
-  const contracts = { spec: compileContract(source, 'spec'), strict: compileContract(source, 'strict') };
-  const model = operationsModel(contracts.strict.document);
+  const contexts = judgeContexts(source);
+  const { model, contracts } = contexts.strict;
   const router = createRouter(listOperations(contracts.strict.document));
   const lotNumbers = new Map<number, string>();
-  const contexts: Record<Level, JudgeContext> = {
-    spec: { level: 'spec', model, contracts },
-    strict: { level: 'strict', model, contracts },
-  };
 
   const route = (method: string, target: string): RouteResult => {
     const pathname = target.split('?', 1)[0] ?? '/';

@@ -16,6 +16,19 @@ async function list(server: MockServer, resource: string, session?: string): Pro
   return (await response.json()) as Record<string, unknown>[];
 }
 
+/** Opens the journal at `file` (replaying it) and closes it again: the entries replayed and the lines logged. */
+async function replay(file: string): Promise<{ logged: string[]; seen: JournalEntry[] }> {
+  const logged: string[] = [];
+  const seen: JournalEntry[] = [];
+  const opened = await openJournal(
+    file,
+    (line) => logged.push(line),
+    (entry) => seen.push(entry),
+  );
+  await opened.journal.close();
+  return { logged, seen };
+}
+
 describe('mock durable state (--state-file journal)', () => {
   let dir: string;
   let stateFile: string;
@@ -410,14 +423,7 @@ describe('mock durable state (--state-file journal)', () => {
   it('keeps line 1 of a journal that starts with a UTF-8 byte order mark', async () => {
     const entries = [1, 2].map((id): JournalEntry => ({ op: 'create', session: 'default', resource: 'lot-transfers', record: { id } }));
     writeFileSync(stateFile, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(entries.map(encodeLine).join(''))]));
-    const logged: string[] = [];
-    const seen: JournalEntry[] = [];
-    const opened = await openJournal(
-      stateFile,
-      (line) => logged.push(line),
-      (entry) => seen.push(entry),
-    );
-    await opened.journal.close();
+    const { logged, seen } = await replay(stateFile);
     assert.deepEqual(seen, entries);
     assert.deepEqual(logged, [`state file ${stateFile}: UTF-8 byte order mark at the start ignored`]);
   });
@@ -480,14 +486,7 @@ describe('mock durable state (--state-file journal)', () => {
     this.timeout(60_000);
     const entry: JournalEntry = { op: 'create', session: 'default', resource: 'lot-transfers', record: { id: 1 } };
     writeFileSync(stateFile, `${encodeLine(entry)}{"op":"create","note":"${'z'.repeat(64 * 1024 * 1024)}`);
-    const logged: string[] = [];
-    const seen: JournalEntry[] = [];
-    const opened = await openJournal(
-      stateFile,
-      (line) => logged.push(line),
-      (e) => seen.push(e),
-    );
-    await opened.journal.close();
+    const { logged, seen } = await replay(stateFile);
     assert.deepEqual(seen, [entry]);
     assert.deepEqual(logged, [
       `state file ${stateFile} line 2: line longer than ${16 * 1024 * 1024} bytes (it cannot be a record) skipped`,

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startChild } from '../support/processes.js';
+import { runToExit } from '../support/processes.js';
 import { projectEntry } from './processes.js';
 
 export interface ConformanceTiming {
@@ -35,26 +35,18 @@ export async function timeConformance(
     output,
   ]);
   const startedAt = performance.now();
-  const child = startChild('conformance', line);
-  let timer: NodeJS.Timeout | undefined;
   try {
-    const ended = await Promise.race([
-      child.exited,
-      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs))),
-    ]);
+    const done = await runToExit('conformance', line, { timeoutMs });
     const wallMs = performance.now() - startedAt;
-    if (ended === undefined) throw new Error(`the conformance run did not end within ${timeoutMs} ms; its output:\n${child.output()}`);
-    const summary = child
-      .output()
+    if (done.timedOut) throw new Error(`the conformance run did not end within ${timeoutMs} ms; its output:\n${done.output}`);
+    const summary = done.output
       .trimEnd()
       .split('\n')
       .slice(-6)
       .map((l) => l.trimEnd())
       .join('\n');
-    return { wallMs, exitCode: ended.code, summary };
+    return { wallMs, exitCode: done.code, summary };
   } finally {
-    clearTimeout(timer);
-    await child.stop();
     rmSync(output, { recursive: true, force: true });
   }
 }

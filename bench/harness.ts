@@ -6,16 +6,15 @@
  */
 import { cpus, totalmem } from 'node:os';
 import { timeConformance } from './conformance-run.js';
-import { runLoad, type LoadPlan, type LoadRun } from './load.js';
+import { median, rotate, runLoad, total, wrongOf, type LoadPlan, type LoadRun } from './load.js';
 import { treeCpuMs } from '../support/proc-cpu.js';
 import { stopAll } from '../support/processes.js';
-import { memoryOf, projectEntry } from './processes.js';
+import { memoryOf, npmStartCommand, prismCommand, projectEntry } from './processes.js';
 import { measureRecords } from './records.js';
 import { measureRedisStore } from './redis-store.js';
 import type { BenchReport, BenchSettings, LoadRow, Measured, RoundRun, ScenarioRatios, StartupResult } from './report.js';
 import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
-import { prismCommand, startServer, type RunningServer, type ServerId } from './servers.js';
-import { median, npmStartCommand, timeStart } from './startup.js';
+import { startServer, timeStart, type RunningServer, type ServerId } from './servers.js';
 import { evaluateTargets } from './targets.js';
 import { messageOf } from '../contract/errors.js';
 
@@ -45,25 +44,10 @@ export const REPLAY_TARGET_RECORDS = 100_000;
 
 export type Log = (line: string) => void;
 
-function sum(runs: readonly LoadRun[], pick: (run: LoadRun) => number): number {
-  return runs.reduce((total, run) => total + pick(run), 0);
-}
-
 function mergeCodes(runs: readonly LoadRun[]): Record<string, number> {
   const codes: Record<string, number> = {};
   for (const run of runs) for (const [code, count] of Object.entries(run.statusCodes)) codes[code] = (codes[code] ?? 0) + count;
   return codes;
-}
-
-function problemsOf(run: LoadRun): number {
-  return run.unexpected + run.errors + run.timeouts;
-}
-
-/** Rotates `items` left by `by` (round r starts with a different server, so drift hits all alike). */
-export function rotate<T>(items: readonly T[], by: number): T[] {
-  if (items.length === 0) return [];
-  const k = by % items.length;
-  return [...items.slice(k), ...items.slice(0, k)];
 }
 
 /** One load run with the CPU time used by the server's process tree and by this process (the load generator). */
@@ -87,7 +71,7 @@ async function loadPhase(
   const peakRss: Partial<Record<ServerId, number>> = {};
   try {
     for (const id of settings.servers) {
-      const server = await startServer(id, probe, servers.find((s) => s.id === 'bare')?.url);
+      const server = await startServer(id, probe, { upstream: servers.find((s) => s.id === 'bare')?.url });
       servers.push(server);
       log(`started ${id} at ${server.url} (pid ${server.child.pid})`);
     }
@@ -99,7 +83,7 @@ async function loadPhase(
       const warmupProblems = new Map<ServerId, number>();
       for (const server of servers) {
         const warm = await runLoad(server.url, scenario, { connections: settings.connections, durationMs: settings.warmupMs });
-        warmupProblems.set(server.id, problemsOf(warm));
+        warmupProblems.set(server.id, wrongOf(warm));
       }
       const runs = new Map<ServerId, RoundRun[]>(servers.map((s) => [s.id, []]));
       for (let round = 0; round < settings.rounds; round++) {
@@ -118,10 +102,10 @@ async function loadPhase(
           p50Ms: median(measured.map((r) => r.p50Ms)),
           p99Ms: median(measured.map((r) => r.p99Ms)),
           peakRss: memoryOf(server.child).peakRss,
-          answers: sum(measured, (r) => r.answers),
-          unexpected: sum(measured, (r) => r.unexpected),
-          errors: sum(measured, (r) => r.errors),
-          timeouts: sum(measured, (r) => r.timeouts),
+          answers: total(measured, (r) => r.answers),
+          unexpected: total(measured, (r) => r.unexpected),
+          errors: total(measured, (r) => r.errors),
+          timeouts: total(measured, (r) => r.timeouts),
           statusCodes: mergeCodes(measured),
           serverCpuUsPerAnswer: median(measured.map((r) => (r.answers > 0 ? (r.serverCpuMs * 1000) / r.answers : Number.NaN))),
           serverCores: median(measured.map((r) => r.serverCpuMs / 1000 / r.seconds)),
@@ -245,7 +229,7 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
     });
     const problems: string[] = [];
     for (const row of load.rows) {
-      const bad = row.unexpected + row.errors + row.timeouts;
+      const bad = wrongOf(row);
       if (bad > 0)
         problems.push(
           `${row.server} answered ${bad} of ${row.answers + row.errors + row.timeouts} ${row.scenario} requests wrongly or not at all (${JSON.stringify(row.statusCodes)}, ${row.errors} errors, ${row.timeouts} timeouts)`,

@@ -97,3 +97,28 @@ export function summarize(result: autocannon.Result, expectStatus: number, laten
     p99Ms,
   };
 }
+
+/** The median of a list (NaN for an empty one): the bench reports the median of its rounds. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/** The sum of `pick` over `items`. */
+export function total<T>(items: readonly T[], pick: (item: T) => number): number {
+  return items.reduce((sum, item) => sum + pick(item), 0);
+}
+
+/** Rotates `items` left by `by`: round r starts with another server, so drift hits all alike. */
+export function rotate<T>(items: readonly T[], by: number): T[] {
+  if (items.length === 0) return [];
+  const k = by % items.length;
+  return [...items.slice(k), ...items.slice(0, k)];
+}
+
+/** Answers with another status, errors and timeouts: what a correct server never has. */
+export function wrongOf(run: Pick<LoadRun, 'unexpected' | 'errors' | 'timeouts'>): number {
+  return run.unexpected + run.errors + run.timeouts;
+}

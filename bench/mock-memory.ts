@@ -1,4 +1,5 @@
 /** Asking a mock child (started with an IPC channel and `--expose-gc`) for its memory after a full GC. */
+import { on } from 'node:events';
 import type { Child } from '../support/processes.js';
 
 /** What the mock child answers to `{ type: 'memory' }`. */
@@ -18,21 +19,15 @@ function isMemoryReport(value: unknown): value is MemoryReport {
 }
 
 /** The child's memory after a full GC; rejects after `timeoutMs` or when the child has no IPC channel. */
-export function memoryAfterGc(child: Child, timeoutMs = 10000): Promise<MemoryReport> {
+export async function memoryAfterGc(child: Child, timeoutMs = 10000): Promise<MemoryReport> {
   const proc = child.process;
-  if (!proc.connected) return Promise.reject(new Error(`${child.name} has no IPC channel`));
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: unknown): void => {
-      if (!isMemoryReport(message)) return;
-      clearTimeout(timer);
-      proc.off('message', onMessage);
-      resolve(message);
-    };
-    const timer = setTimeout(() => {
-      proc.off('message', onMessage);
-      reject(new Error(`${child.name} did not report its memory within ${timeoutMs} ms`));
-    }, timeoutMs);
-    proc.on('message', onMessage);
-    proc.send({ type: 'memory' });
-  });
+  if (!proc.connected) throw new Error(`${child.name} has no IPC channel`);
+  const signal = AbortSignal.timeout(timeoutMs);
+  proc.send({ type: 'memory' });
+  try {
+    for await (const [message] of on(proc, 'message', { signal })) if (isMemoryReport(message)) return message;
+  } catch (error) {
+    if (!signal.aborted) throw error;
+  }
+  throw new Error(`${child.name} did not report its memory within ${timeoutMs} ms`);
 }

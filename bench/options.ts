@@ -1,7 +1,7 @@
 /** The bench's command-line options, parsed into typed settings (no process.argv here: the CLI passes them). */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { argvFault, argvFaultText } from '../contract/argv.js';
+import { argvFault, argvFaultText, numberValue } from '../contract/argv.js';
 import { PROJECT_ROOT } from '../contract/paths.js';
 import { DEFAULT_SETTINGS, QUICK_SETTINGS } from './harness.js';
 import type { BenchSettings } from './report.js';
@@ -42,17 +42,12 @@ const OPTIONS = {
 /** A bad option or value: the CLI prints it and exits 2. */
 export class UsageError extends Error {}
 
-function positive(name: string, value: string | undefined, fallback: number, allowZero = false): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0))
-    throw new UsageError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not "${value}"`);
-  return n;
-}
-
-function integer(name: string, value: string | undefined, fallback: number, allowZero = false): number {
-  const n = positive(name, value, fallback, allowZero);
-  if (!Number.isInteger(n)) throw new UsageError(`--${name} must be a whole number, not "${value}"`);
+/** A number option: `fallback` when absent; positive (or ≥ 0 with `allowZero`), whole unless `decimals`. */
+function numberOption(name: string, text: string | undefined, fallback: number, { decimals = false, allowZero = false } = {}): number {
+  if (text === undefined) return fallback;
+  const n = numberValue(text, { decimals, min: allowZero ? 0 : decimals ? Number.MIN_VALUE : 1 });
+  if (n === undefined)
+    throw new UsageError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} ${decimals ? 'number' : 'whole number'}, not "${text}"`);
   return n;
 }
 
@@ -82,12 +77,12 @@ export function parseBenchArgs(argv: string[]): { settings: BenchSettings; outpu
     servers = SERVER_IDS.filter((id: ServerId) => names.includes(id));
   }
   const settings: BenchSettings = {
-    durationMs: positive('duration', v.duration, base.durationMs / 1000) * 1000,
-    warmupMs: positive('warmup', v.warmup, base.warmupMs / 1000, true) * 1000,
-    rounds: integer('rounds', v.rounds, base.rounds),
-    connections: integer('connections', v.connections, base.connections),
-    transfers: integer('transfers', v.transfers, base.transfers, true),
-    startupRuns: integer('startup-runs', v['startup-runs'], base.startupRuns, true),
+    durationMs: numberOption('duration', v.duration, base.durationMs / 1000, { decimals: true }) * 1000,
+    warmupMs: numberOption('warmup', v.warmup, base.warmupMs / 1000, { decimals: true, allowZero: true }) * 1000,
+    rounds: numberOption('rounds', v.rounds, base.rounds),
+    connections: numberOption('connections', v.connections, base.connections),
+    transfers: numberOption('transfers', v.transfers, base.transfers, { allowZero: true }),
+    startupRuns: numberOption('startup-runs', v['startup-runs'], base.startupRuns, { allowZero: true }),
     servers,
     conformance: !v['no-conformance'],
   };

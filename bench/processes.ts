@@ -1,30 +1,47 @@
 /**
- * The bench's own command lines: its entry files and the project CLIs, from TypeScript source under
- * tsx (mocha) or compiled from `dist/` (`npm run bench`). Starting, waiting and stopping are
- * `support/processes.ts`; the memory of a child's process tree is `proc-memory.ts`.
+ * The bench's command lines: its own entry files and the project CLIs, from TypeScript source under
+ * tsx (mocha) or compiled from `dist/` (`npm run bench`), Prism and `npm start`. Starting, waiting and
+ * stopping are `support/processes.ts`; the memory of a child's process tree is `support/proc-memory.ts`.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PROJECT_ROOT } from '../contract/paths.js';
+import { CONTRACT_YAML_PATH, PROJECT_ROOT } from '../contract/paths.js';
 import type { Child, CommandLine } from '../support/processes.js';
 import { treeMemory, type TreeMemory } from '../support/proc-memory.js';
 
 /** True when this code runs from TypeScript source (tsx, e.g. under mocha), false when compiled. */
 export const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
-/** How to run one of the bench's own entry files (`bench/<name>.ts` or `dist/bench/<name>.js`). */
-export function benchEntry(name: string, args: string[] = [], nodeOptions: string[] = []): CommandLine {
-  const file = fileURLToPath(new URL(`./${name}${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url));
+function nodeEntry(file: string, args: string[], nodeOptions: string[] = []): CommandLine {
   return { command: process.execPath, args: [...nodeOptions, ...(FROM_SOURCE ? ['--import', 'tsx'] : []), file, ...args] };
 }
 
-/**
- * How to run a project CLI (`mock/cli`, `conformance/cli`): compiled from `dist/` when the bench is
- * compiled (`npm run bench` builds first), from source through tsx otherwise.
- */
+/** How to run one of the bench's own entry files (`bench/<name>.ts` or `dist/bench/<name>.js`). */
+export function benchEntry(name: string, args: string[] = [], nodeOptions: string[] = []): CommandLine {
+  return nodeEntry(fileURLToPath(new URL(`./${name}${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url)), args, nodeOptions);
+}
+
+/** How to run a project CLI (`mock/cli`, `conformance/cli`): from source through tsx, or compiled from `dist/`. */
 export function projectEntry(name: string, args: string[] = []): CommandLine {
-  const file = FROM_SOURCE ? join(PROJECT_ROOT, `${name}.ts`) : join(PROJECT_ROOT, 'dist', `${name}.js`);
-  return { command: process.execPath, args: [...(FROM_SOURCE ? ['--import', 'tsx'] : []), file, ...args] };
+  return nodeEntry(FROM_SOURCE ? join(PROJECT_ROOT, `${name}.ts`) : join(PROJECT_ROOT, 'dist', `${name}.js`), args);
+}
+
+/** The mock's bench child with `args` (`--expose-gc`, so that with an IPC channel it can report its memory after a GC). */
+export function mockCommand(args: string[] = []): CommandLine {
+  return benchEntry('mock-server-child', args, ['--expose-gc']);
+}
+
+/** Prism's CLI, run by this Node. */
+export function prismCommand(port: number): CommandLine {
+  const prism = join(PROJECT_ROOT, 'node_modules', '.bin', 'prism');
+  return { command: process.execPath, args: [prism, 'mock', CONTRACT_YAML_PATH, '-v', 'error', '-h', '127.0.0.1', '-p', String(port)] };
+}
+
+/** `npm start -- --port P --quiet` (through the npm that runs the bench, when it does). */
+export function npmStartCommand(port: number): CommandLine {
+  const args = ['start', '--silent', '--', '--port', String(port), '--quiet'];
+  const npmCli = process.env['npm_execpath'];
+  return npmCli?.endsWith('.js') ? { command: process.execPath, args: [npmCli, ...args] } : { command: 'npm', args };
 }
 
 /** Resident memory of a child's process tree (0 once it has exited). */

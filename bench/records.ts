@@ -6,12 +6,14 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { send } from './http-probe.js';
+import { parseJsonText } from '../contract/json.js';
+import { send } from '../support/http-probe.js';
+import type { Child } from '../support/processes.js';
 import { runLoad } from './load.js';
 import { memoryAfterGc, type MemoryReport } from './mock-memory.js';
-import { benchEntry } from './processes.js';
+import { mockCommand } from './processes.js';
 import type { Scenario } from './scenarios.js';
-import { startAndTime } from './startup.js';
+import { startAndTime } from './servers.js';
 
 export interface RecordsPlan {
   /** Transfers to record (after the warm-up). */
@@ -57,57 +59,41 @@ export interface RecordsResult {
 }
 
 function answeredId(body: string): number | null {
-  try {
-    const value: unknown = JSON.parse(body);
-    if (typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'number')
-      return (value as { id: number }).id;
-  } catch {
-    // not JSON
-  }
-  return null;
+  const parsed = parseJsonText(body);
+  const id = parsed.ok && typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as { id?: unknown }).id : undefined;
+  return typeof id === 'number' ? id : null;
 }
 
 /** Runs the measurement; `transfer` is the create-lot-transfer scenario and `probe` the GET one. */
 export async function measureRecords(transfer: Scenario, probe: Scenario, plan: RecordsPlan): Promise<RecordsResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-records-'));
   const stateFile = join(dir, 'state.journal');
-  const mockLine = (extra: string[]) => (port: number) =>
-    benchEntry('mock-server-child', ['--port', String(port), ...extra], ['--expose-gc']);
-  try {
-    const recorder = await startAndTime('mock (recording)', mockLine(['--state-file', stateFile]), probe, { ipc: true });
-    let warm: Awaited<ReturnType<typeof runLoad>>;
-    let run: Awaited<ReturnType<typeof runLoad>>;
-    let baseline: MemoryReport;
-    let after: MemoryReport;
+  /** Starts the mock child with `extra`, times it to its first answer, runs `use` on it, stops it. */
+  const withMock = async <T>(name: string, extra: string[], use: (child: Child, url: string) => Promise<T>): Promise<{ ms: number; value: T }> => {
+    const started = await startAndTime(name, (port) => mockCommand(['--port', String(port), ...extra]), probe, { ipc: true });
     try {
-      warm = await runLoad(recorder.url, transfer, { connections: plan.connections, amount: plan.warmup, capMs: plan.capMs });
-      baseline = await memoryAfterGc(recorder.child);
-      run = await runLoad(recorder.url, transfer, { connections: plan.connections, amount: plan.count, capMs: plan.capMs });
-      after = await memoryAfterGc(recorder.child);
+      return { ms: started.ms, value: await use(started.child, started.url) };
     } finally {
-      await recorder.child.stop();
+      await started.child.stop();
     }
+  };
+  try {
+    const recording = await withMock('mock (recording)', ['--state-file', stateFile], async (child, url) => {
+      const warm = await runLoad(url, transfer, { connections: plan.connections, amount: plan.warmup, capMs: plan.capMs });
+      const baseline = await memoryAfterGc(child);
+      const run = await runLoad(url, transfer, { connections: plan.connections, amount: plan.count, capMs: plan.capMs });
+      return { warm, baseline, run, after: await memoryAfterGc(child) };
+    });
+    const { warm, baseline, run, after } = recording.value;
     const totalRecorded = warm.ok + run.ok;
     const journalBytes = statSync(stateFile, { throwIfNoEntry: false })?.size ?? 0;
-
-    const empty = await startAndTime('mock (empty start)', mockLine([]), probe, { ipc: true });
-    let emptyMemory: MemoryReport;
-    try {
-      emptyMemory = await memoryAfterGc(empty.child);
-    } finally {
-      await empty.child.stop();
-    }
-
-    const replayed = await startAndTime('mock (replay)', mockLine(['--state-file', stateFile]), probe, { ipc: true });
-    let replayMemory: MemoryReport;
-    let nextId: number | null;
-    try {
-      replayMemory = await memoryAfterGc(replayed.child);
-      const created = await send(`${replayed.url}${transfer.path}`, transfer);
-      nextId = created.status === transfer.expectStatus ? answeredId(created.body) : null;
-    } finally {
-      await replayed.child.stop();
-    }
+    const empty = await withMock('mock (empty start)', [], (child) => memoryAfterGc(child));
+    const replayed = await withMock('mock (replay)', ['--state-file', stateFile], async (child, url) => {
+      const memory = await memoryAfterGc(child);
+      const created = await send(`${url}${transfer.path}`, transfer);
+      return { memory, nextId: created.status === transfer.expectStatus ? answeredId(created.body) : null };
+    });
+    const nextId = replayed.value.nextId;
 
     const perRecord = (grown: number, records: number): number => (records > 0 ? grown / records : Number.NaN);
     return {
@@ -124,10 +110,10 @@ export async function measureRecords(transfer: Scenario, probe: Scenario, plan: 
       heapBytesPerRecord: perRecord(after.heapUsed - baseline.heapUsed, run.ok),
       replay: {
         emptyStartMs: empty.ms,
-        emptyMemory,
+        emptyMemory: empty.value,
         replayStartMs: replayed.ms,
-        replayMemory,
-        rssBytesPerRecord: perRecord(replayMemory.rss - emptyMemory.rss, totalRecorded),
+        replayMemory: replayed.value.memory,
+        rssBytesPerRecord: perRecord(replayed.value.memory.rss - empty.value.rss, totalRecorded),
         nextId,
         recordsReplayed: nextId !== null && nextId > totalRecorded,
       },

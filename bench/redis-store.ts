@@ -7,13 +7,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../support/free-port.js';
-import { runLoad } from './load.js';
+import getPort from 'get-port';
+import { median, rotate, runLoad, total, wrongOf } from './load.js';
 import { treeCpuMs } from '../support/proc-cpu.js';
 import { startChild, waitForLine, type Child } from '../support/processes.js';
-import { benchEntry } from './processes.js';
 import type { Scenario } from './scenarios.js';
-import { median } from './startup.js';
+import { startServer } from './servers.js';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 
@@ -43,35 +42,30 @@ export interface RedisStorePlan {
   rounds: number;
 }
 
-async function startMock(args: string[]): Promise<{ child: Child; url: string }> {
-  const child = startChild(`mock ${args.join(' ') || '(memory)'}`, benchEntry('mock-server-child', args));
-  return { child, url: await waitForLine(child, /^http:\/\/\S+$/) };
-}
-
 export async function measureRedisStore(transfer: Scenario, plan: RedisStorePlan): Promise<RedisStoreResult | undefined> {
   if (!existsSync(REDIS_SERVER)) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'bench-redis-'));
   const children: Child[] = [];
   try {
-    const port = await freePort();
+    const port = await getPort({ host: '127.0.0.1' });
     const redis = startChild('redis-server', {
       command: REDIS_SERVER,
       args: ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'],
     });
     children.push(redis);
     await waitForLine(redis, /Ready to accept connections/);
-    const memory = await startMock([]);
+    const memory = await startServer('mock', transfer);
     children.push(memory.child);
-    const shared = await startMock(['--store', `redis://127.0.0.1:${port}/0`]);
+    const shared = await startServer('mock', transfer, { mockArgs: ['--store', `redis://127.0.0.1:${port}/0`] });
     children.push(shared.child);
     const targets = [
-      { id: 'memory' as const, ...memory },
-      { id: 'redis' as const, ...shared },
+      { ...memory, id: 'memory' as const },
+      { ...shared, id: 'redis' as const },
     ];
     for (const target of targets) await runLoad(target.url, transfer, { connections: plan.connections, durationMs: plan.warmupMs });
     const runs = { memory: [] as StoreRun[], redis: [] as StoreRun[] };
     for (let round = 0; round < plan.rounds; round++) {
-      for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+      for (const target of rotate(targets, round)) {
         const mockBefore = treeCpuMs(target.child.pid);
         const redisBefore = treeCpuMs(redis.pid);
         const run = await runLoad(target.url, transfer, { connections: plan.connections, durationMs: plan.durationMs });
@@ -82,7 +76,7 @@ export async function measureRedisStore(transfer: Scenario, plan: RedisStorePlan
           mockCpuUsPerCreate: ((treeCpuMs(target.child.pid) - mockBefore) * 1000) / creates,
           redisCpuUsPerCreate: target.id === 'redis' ? ((treeCpuMs(redis.pid) - redisBefore) * 1000) / creates : 0,
           answers: run.answers,
-          wrong: run.unexpected + run.errors + run.timeouts,
+          wrong: wrongOf(run),
         });
       }
     }
@@ -91,8 +85,8 @@ export async function measureRedisStore(transfer: Scenario, plan: RedisStorePlan
       p99Ms: median(list.map((r) => r.p99Ms)),
       mockCpuUsPerCreate: median(list.map((r) => r.mockCpuUsPerCreate)),
       redisCpuUsPerCreate: median(list.map((r) => r.redisCpuUsPerCreate)),
-      answers: list.reduce((total, r) => total + r.answers, 0),
-      wrong: list.reduce((total, r) => total + r.wrong, 0),
+      answers: total(list, (r) => r.answers),
+      wrong: total(list, (r) => r.wrong),
     });
     const inMemory = summary(runs.memory);
     const onRedis = summary(runs.redis);

@@ -1,15 +1,14 @@
 /**
- * The servers under test, each started in its own child process on a free loopback port:
- * the mock (through its public API, `mock-server-child`), Prism's CLI (`prism mock`), the bare
- * `node:http` server (`bare-server-child`) and the validating proxy in front of that bare server
- * (`proxy-server-child`).
+ * The servers under test, each started in its own child process group on a loopback port: the mock
+ * (through its public API, `mock-server-child`), Prism's CLI (`prism mock`), the bare `node:http`
+ * server (`bare-server-child`) and the validating proxy in front of that bare server
+ * (`proxy-server-child`). Start-up is timed from spawn to the first expected answer of a request
+ * polled on a free port, so it includes the process start.
  */
-import { join } from 'node:path';
-import { CONTRACT_YAML_PATH, PROJECT_ROOT } from '../contract/paths.js';
-import { freePort } from '../support/free-port.js';
-import { waitUntilAnswered } from './http-probe.js';
+import getPort from 'get-port';
 import { startChild, waitForLine, type Child, type CommandLine } from '../support/processes.js';
-import { benchEntry } from './processes.js';
+import { waitForHttp } from '../support/wait.js';
+import { benchEntry, memoryOf, mockCommand, prismCommand } from './processes.js';
 import type { Scenario } from './scenarios.js';
 
 export type ServerId = 'mock' | 'prism' | 'bare' | 'proxy';
@@ -24,67 +23,68 @@ export interface RunningServer {
   child: Child;
 }
 
-const URL_LINE = /^(http:\/\/\S+?)\/?$/;
-
-/** Prism's CLI, run by this Node. */
-export function prismCommand(port: number): CommandLine {
-  return {
-    command: process.execPath,
-    args: [
-      join(PROJECT_ROOT, 'node_modules', '.bin', 'prism'),
-      'mock',
-      CONTRACT_YAML_PATH,
-      '-v',
-      'error',
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(port),
-    ],
-  };
-}
-
-/** The mock in a child process (IPC channel and `--expose-gc`, so it can report its memory after a GC). */
-export function startMockChild(args: string[] = []): Child {
-  return startChild('mock', benchEntry('mock-server-child', args, ['--expose-gc']), { ipc: true });
-}
-
-/**
- * Starts server `id` and waits until it is ready: for the mock and the bare server, until they print
- * their URL; for Prism, until it answers `probe` (it prints nothing at `-v error`).
- */
-export async function startServer(id: ServerId, probe: Scenario, upstream?: string): Promise<RunningServer> {
-  if (id === 'proxy' && upstream === undefined)
-    throw new Error('the proxy needs the bare server to run in front of: list bare before proxy');
-  if (id === 'prism') {
-    const port = await freePort();
-    const child = startChild('prism', prismCommand(port));
-    const url = `http://127.0.0.1:${port}`;
-    try {
-      await waitUntilAnswered(`${url}${probe.path}`, probe, {
-        expectStatus: probe.expectStatus,
-        startedAt: performance.now(),
-        timeoutMs: 30000,
-        intervalMs: 20,
-        gaveUp: () => (child.hasExited() ? `prism exited: ${child.output()}` : undefined),
-      });
-    } catch (error) {
-      await child.stop();
-      throw error;
-    }
-    return { id, url, child };
-  }
-  const child =
-    id === 'mock'
-      ? startMockChild()
-      : id === 'proxy'
-        ? startChild('proxy', benchEntry('proxy-server-child', ['--upstream', upstream ?? '']))
-        : startChild('bare', benchEntry('bare-server-child'));
+/** Answers what `ready` answers; stops `child` when it fails. */
+async function readyOrStop<T>(child: Child, ready: Promise<T>): Promise<T> {
   try {
-    const url = await waitForLine(child, URL_LINE);
-    return { id, url, child };
+    return await ready;
   } catch (error) {
     await child.stop();
     throw error;
   }
+}
+
+/**
+ * Starts `commandFor(port)` on a free port and waits for the first expected answer of `probe`; answers
+ * the child, its URL and the ms from spawn to that answer (the caller stops the child). `ipc` opens an
+ * IPC channel (see `mock-memory.ts`).
+ */
+export async function startAndTime(
+  name: string,
+  commandFor: (port: number) => CommandLine,
+  probe: Scenario,
+  options: { ipc?: boolean } = {},
+): Promise<{ child: Child; url: string; ms: number }> {
+  const port = await getPort({ host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${port}`;
+  const startedAt = performance.now();
+  const child = startChild(name, commandFor(port), options);
+  await readyOrStop(child, waitForHttp(`${url}${probe.path}`, { child, request: probe, expectStatus: probe.expectStatus, intervalMs: 2 }));
+  return { child, url, ms: performance.now() - startedAt };
+}
+
+/** Starts `commandFor(port)`, times it to the first answer of `probe` and takes its resident memory then; stops it. */
+export async function timeStart(name: string, commandFor: (port: number) => CommandLine, probe: Scenario): Promise<{ ms: number; rss: number }> {
+  const started = await startAndTime(name, commandFor, probe);
+  try {
+    return { ms: started.ms, rss: memoryOf(started.child).rss };
+  } finally {
+    await started.child.stop();
+  }
+}
+
+const URL_LINE = /^(http:\/\/\S+?)\/?$/;
+
+/**
+ * Starts server `id` and waits until it is ready: the bench's own children until they print their URL
+ * (the mock with an IPC channel and `mockArgs`; the proxy in front of `upstream`), Prism until it
+ * answers `probe` (it prints nothing at `-v error`).
+ */
+export async function startServer(
+  id: ServerId,
+  probe: Scenario,
+  { upstream, mockArgs = [] }: { upstream?: string | undefined; mockArgs?: string[] } = {},
+): Promise<RunningServer> {
+  if (id === 'prism') {
+    const { child, url } = await startAndTime('prism', prismCommand, probe);
+    return { id, url, child };
+  }
+  if (id === 'proxy' && upstream === undefined)
+    throw new Error('the proxy needs the bare server to run in front of: list bare before proxy');
+  const child =
+    id === 'mock'
+      ? startChild(['mock', ...mockArgs].join(' '), mockCommand(mockArgs), { ipc: true })
+      : id === 'proxy'
+        ? startChild('proxy', benchEntry('proxy-server-child', ['--upstream', upstream ?? '']))
+        : startChild('bare', benchEntry('bare-server-child'));
+  return { id, url: await readyOrStop(child, waitForLine(child, URL_LINE)), child };
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { PROJECT_ROOT } from '../contract/paths.js';
-import { freePort } from '../support/free-port.js';
+import getPort from 'get-port';
 import { runToExit } from '../support/processes.js';
 import { HELP } from './args.js';
 import { CHECKS } from './checks/index.js';
@@ -33,7 +33,7 @@ async function cli(args: string[], env: Record<string, string> = {}): Promise<Ou
 }
 
 /** A loopback port nothing listens on. */
-const closedPort = (): Promise<number> => freePort();
+const closedPort = (): Promise<number> => getPort({ host: '127.0.0.1' });
 
 describe('goods-conformance CLI', function () {
   this.timeout(60_000);

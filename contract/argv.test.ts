@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parseArgs } from 'node:util';
-import { argvFault, argvFaultText, wholeNumber, type ArgvFault } from './argv.js';
+import { argvFault, argvFaultText, numberValue, wholeNumber, type ArgvFault } from './argv.js';
 
 const OPTIONS = { port: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
@@ -39,5 +39,14 @@ describe('contract/argv: the CLIs’ argv faults and whole numbers', () => {
     for (const text of ['', '-1', '1.5', '1e3', ' 1', 'x', '65536', '99999999999999999999'])
       assert.equal(wholeNumber(text, 0, text === '65536' ? 65535 : Number.MAX_SAFE_INTEGER), undefined, text);
     assert.equal(wholeNumber('4', 5), undefined);
+  });
+
+  it('takes decimals only when asked, digits and one point only', () => {
+    assert.equal(numberValue('0.5', { decimals: true }), 0.5);
+    assert.equal(numberValue('3', { decimals: true }), 3);
+    assert.equal(numberValue('0.5'), undefined);
+    for (const text of ['', '.5', '1.', '1e3', '-1', ' 1', '0x10', '1.2.3'])
+      assert.equal(numberValue(text, { decimals: true }), undefined, text);
+    assert.equal(numberValue('0.0', { decimals: true, min: Number.MIN_VALUE }), undefined);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The one argv style of the project's CLIs (`node:util` `parseArgs`, strict): what a refused command
  * line did wrong, read from the error's `code` and the tokens, never from Node's English messages; and
- * the whole-number option values.
+ * the number option values (whole, or with decimals).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
@@ -63,9 +63,17 @@ export function argvFaultText(fault: ArgvFault): string {
   }
 }
 
+/**
+ * The one number parser of option values: `text` from `min` to `max`, plain digits (no sign, exponent
+ * or spaces) with one decimal point allowed when `decimals` is set (e.g. seconds: "0.5"); undefined otherwise.
+ */
+export function numberValue(text: string, { min = 0, max = Number.MAX_SAFE_INTEGER, decimals = false } = {}): number | undefined {
+  if (!(decimals ? /^\d+(\.\d+)?$/ : /^\d+$/).test(text)) return undefined;
+  const value = Number(text);
+  return value >= min && value <= max && (decimals || Number.isSafeInteger(value)) ? value : undefined;
+}
+
 /** `text` as a whole number from `min` to `max` (digits only, no sign, no spaces); undefined otherwise. */
 export function wholeNumber(text: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (!/^\d+$/.test(text)) return undefined;
-  const value = Number(text);
-  return value >= min && value <= max && Number.isSafeInteger(value) ? value : undefined;
+  return numberValue(text, { min, max });
 }

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../contract/paths.js';
-import { freePort } from '../support/free-port.js';
+import getPort from 'get-port';
 import { startChild, waitForLine } from '../support/processes.js';
 
 /** Commands not run here, with the reason. */
@@ -107,7 +107,7 @@ describe('README: every shell command runs as written', function () {
     for (const written of commands) {
       if (SKIPPED[written] !== undefined || skippedKind(written) !== undefined) continue;
       assert.match(written, /^npm (start|run)( |$)/, `no decision for the README command "${written}": run it here or add it to SKIPPED`);
-      const port = String(await freePort());
+      const port = String(await getPort({ host: '127.0.0.1' }));
       const command = written.replace(/--port \d+/, `--port ${port}`);
       const outcome = await run(command, folder, { ...process.env, PORT: port });
       const server = /^npm start(?!.*--help)/.test(written);

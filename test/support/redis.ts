@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../support/free-port.js';
+import getPort from 'get-port';
 import { startChild, waitForLine, type Child } from '../../support/processes.js';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
@@ -35,7 +35,7 @@ export function redisAvailable(): boolean {
 export async function startRedis(options: { appendfsync?: 'always' | 'everysec' } = {}): Promise<TestRedis> {
   if (!redisAvailable()) throw new Error(`${REDIS_SERVER} is missing: install Debian's redis-server (.ci/run does)`);
   const dir = await mkdtemp(join(tmpdir(), 'test-redis-'));
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   let child: Child | undefined;
 
   const start = async (): Promise<void> => {

@@ -9,6 +9,7 @@ import { timeConformance } from './conformance-run.js';
 import { median, rotate, runLoad, total, wrongOf, type LoadPlan, type LoadRun } from './load.js';
 import { treeCpuMs } from '../support/proc-cpu.js';
 import { stopAll } from '../support/processes.js';
+import { REDIS_SERVER } from '../support/redis.js';
 import { memoryOf, npmStartCommand, prismCommand, projectEntry } from './processes.js';
 import { measureRecords } from './records.js';
 import { measureRedisStore } from './redis-store.js';
@@ -127,21 +128,18 @@ async function loadPhase(
 }
 
 function ratiosOf(rows: readonly LoadRow[], scenarios: readonly Scenario[]): ScenarioRatios[] {
-  const perSec = (scenario: string, server: ServerId): number | undefined =>
-    rows.find((r) => r.scenario === scenario && r.server === server)?.okPerSec;
-  const ratio = (a: number | undefined, b: number | undefined): number | null =>
-    a === undefined || b === undefined || b <= 0 ? null : a / b;
-  const p99 = (scenario: string, server: ServerId): number | undefined =>
-    rows.find((r) => r.scenario === scenario && r.server === server)?.p99Ms;
   return scenarios.map((s) => {
-    const proxyP99 = p99(s.id, 'proxy');
-    const bareP99 = p99(s.id, 'bare');
+    const [mock, bare, prism, proxy] = (['mock', 'bare', 'prism', 'proxy'] as const).map((server) =>
+      rows.find((r) => r.scenario === s.id && r.server === server),
+    );
+    const ratio = (a: LoadRow | undefined, b: LoadRow | undefined): number | null =>
+      a === undefined || b === undefined || b.okPerSec <= 0 ? null : a.okPerSec / b.okPerSec;
     return {
       scenario: s.id,
-      mockOverBare: ratio(perSec(s.id, 'mock'), perSec(s.id, 'bare')),
-      mockOverPrism: ratio(perSec(s.id, 'mock'), perSec(s.id, 'prism')),
-      proxyOverBare: ratio(perSec(s.id, 'proxy'), perSec(s.id, 'bare')),
-      proxyAddedP99Ms: proxyP99 === undefined || bareP99 === undefined ? null : proxyP99 - bareP99,
+      mockOverBare: ratio(mock, bare),
+      mockOverPrism: ratio(mock, prism),
+      proxyOverBare: ratio(proxy, bare),
+      proxyAddedP99Ms: proxy === undefined || bare === undefined ? null : proxy.p99Ms - bare.p99Ms,
     };
   });
 }
@@ -225,7 +223,7 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
       const value = await measureRedisStore(transfer, settings);
       return value
         ? { status: 'measured' as const, value }
-        : { status: 'not available' as const, reason: 'redis-server is not installed (/usr/bin/redis-server)' };
+        : { status: 'not available' as const, reason: `redis-server is not installed (${REDIS_SERVER})` };
     });
     const problems: string[] = [];
     for (const row of load.rows) {

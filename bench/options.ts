@@ -47,7 +47,9 @@ function numberOption(name: string, text: string | undefined, fallback: number, 
   if (text === undefined) return fallback;
   const n = numberValue(text, { decimals, min: allowZero ? 0 : decimals ? Number.MIN_VALUE : 1 });
   if (n === undefined)
-    throw new UsageError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} ${decimals ? 'number' : 'whole number'}, not "${text}"`);
+    throw new UsageError(
+      `--${name} must be a ${allowZero ? 'non-negative' : 'positive'} ${decimals ? 'number' : 'whole number'}, not "${text}"`,
+    );
   return n;
 }
 

@@ -69,7 +69,11 @@ export async function measureRecords(transfer: Scenario, probe: Scenario, plan: 
   const dir = mkdtempSync(join(tmpdir(), 'bench-records-'));
   const stateFile = join(dir, 'state.journal');
   /** Starts the mock child with `extra`, times it to its first answer, runs `use` on it, stops it. */
-  const withMock = async <T>(name: string, extra: string[], use: (child: Child, url: string) => Promise<T>): Promise<{ ms: number; value: T }> => {
+  const withMock = async <T>(
+    name: string,
+    extra: string[],
+    use: (child: Child, url: string) => Promise<T>,
+  ): Promise<{ ms: number; value: T }> => {
     const started = await startAndTime(name, (port) => mockCommand(['--port', String(port), ...extra]), probe, { ipc: true });
     try {
       return { ms: started.ms, value: await use(started.child, started.url) };

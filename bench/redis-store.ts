@@ -1,20 +1,14 @@
 /**
  * The Redis store's row: the same mock child, once in memory and once on Redis
- * (`--store`, Debian's redis-server with `appendonly yes`, `appendfsync always`, in a temporary
- * directory on a free loopback port), loaded with lot-transfer creates in alternating rounds. Reports
+ * (`--store`, Debian's redis-server with `appendonly yes`, `appendfsync always`: `support/redis.ts`), loaded with lot-transfer creates in alternating rounds. Reports
  * req/s, p99 and CPU per create of the mock, and of Redis, for both; the ratio is Redis ÷ memory.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import getPort from 'get-port';
-import { median, rotate, runLoad, total, wrongOf } from './load.js';
 import { treeCpuMs } from '../support/proc-cpu.js';
-import { startChild, waitForLine, type Child } from '../support/processes.js';
+import type { Child } from '../support/processes.js';
+import { redisAvailable, startRedis, type TestRedis } from '../support/redis.js';
+import { median, rotate, runLoad, total, wrongOf } from './load.js';
 import type { Scenario } from './scenarios.js';
 import { startServer } from './servers.js';
-
-export const REDIS_SERVER = '/usr/bin/redis-server';
 
 export interface StoreRun {
   okPerSec: number;
@@ -43,20 +37,14 @@ export interface RedisStorePlan {
 }
 
 export async function measureRedisStore(transfer: Scenario, plan: RedisStorePlan): Promise<RedisStoreResult | undefined> {
-  if (!existsSync(REDIS_SERVER)) return undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'bench-redis-'));
+  if (!redisAvailable()) return undefined;
   const children: Child[] = [];
+  let redis: TestRedis | undefined;
   try {
-    const port = await getPort({ host: '127.0.0.1' });
-    const redis = startChild('redis-server', {
-      command: REDIS_SERVER,
-      args: ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'],
-    });
-    children.push(redis);
-    await waitForLine(redis, /Ready to accept connections/);
+    redis = await startRedis({ appendfsync: 'always' });
     const memory = await startServer('mock', transfer);
     children.push(memory.child);
-    const shared = await startServer('mock', transfer, { mockArgs: ['--store', `redis://127.0.0.1:${port}/0`] });
+    const shared = await startServer('mock', transfer, { mockArgs: ['--store', redis.url] });
     children.push(shared.child);
     const targets = [
       { ...memory, id: 'memory' as const },
@@ -67,14 +55,14 @@ export async function measureRedisStore(transfer: Scenario, plan: RedisStorePlan
     for (let round = 0; round < plan.rounds; round++) {
       for (const target of rotate(targets, round)) {
         const mockBefore = treeCpuMs(target.child.pid);
-        const redisBefore = treeCpuMs(redis.pid);
+        const redisBefore = treeCpuMs(redis.pid());
         const run = await runLoad(target.url, transfer, { connections: plan.connections, durationMs: plan.durationMs });
         const creates = Math.max(1, run.ok);
         runs[target.id].push({
           okPerSec: run.okPerSec,
           p99Ms: run.p99Ms,
           mockCpuUsPerCreate: ((treeCpuMs(target.child.pid) - mockBefore) * 1000) / creates,
-          redisCpuUsPerCreate: target.id === 'redis' ? ((treeCpuMs(redis.pid) - redisBefore) * 1000) / creates : 0,
+          redisCpuUsPerCreate: target.id === 'redis' ? ((treeCpuMs(redis.pid()) - redisBefore) * 1000) / creates : 0,
           answers: run.answers,
           wrong: wrongOf(run),
         });
@@ -98,6 +86,6 @@ export async function measureRedisStore(transfer: Scenario, plan: RedisStorePlan
     };
   } finally {
     await Promise.all(children.map((child) => child.stop()));
-    rmSync(dir, { recursive: true, force: true });
+    await redis?.dispose();
   }
 }

@@ -56,12 +56,12 @@ export interface ScenarioRatios {
 }
 
 export interface StartupResult {
-  /** What was spawned for the mock (its CLI, or the bench's child entry when the CLI is absent). */
+  /** What was spawned for the mock (its CLI). */
   mockCommand: string;
   mockMs: number[];
   prismMs: number[];
   mockMedianMs: number;
-  /** `npm start` (prestart included) to the first answer; empty when the CLI is not built. */
+  /** `npm start` (prestart included) to the first answer. */
   npmStartMs: number[];
   npmStartMedianMs: number;
   prismMedianMs: number;

@@ -53,7 +53,11 @@ export async function startAndTime(
 }
 
 /** Starts `commandFor(port)`, times it to the first answer of `probe` and takes its resident memory then; stops it. */
-export async function timeStart(name: string, commandFor: (port: number) => CommandLine, probe: Scenario): Promise<{ ms: number; rss: number }> {
+export async function timeStart(
+  name: string,
+  commandFor: (port: number) => CommandLine,
+  probe: Scenario,
+): Promise<{ ms: number; rss: number }> {
   const started = await startAndTime(name, commandFor, probe);
   try {
     return { ms: started.ms, rss: memoryOf(started.child).rss };

@@ -1,4 +1,5 @@
 /** The bench report as text: the load table, the ratios, the other measurements and the targets. */
+import { wrongOf } from './load.js';
 import type { BenchReport, LoadRow } from './report.js';
 
 const MiB = 1024 * 1024;
@@ -23,7 +24,7 @@ const ratio = (v: number | null): string => (v === null ? '—' : `${v.toFixed(2
 const verdict = (met: boolean | null): string => (met === null ? 'n/a' : met ? 'met' : 'NOT MET');
 
 function wrong(row: LoadRow): string {
-  const bad = row.unexpected + row.errors + row.timeouts;
+  const bad = wrongOf(row);
   return bad === 0 ? '0' : `${bad} !`;
 }
 

@@ -3,6 +3,7 @@
  * not be evaluated (a server or a measurement missing, or a run too small), with the reason in `note`.
  */
 import type { ConformanceTiming } from './conformance-run.js';
+import { wrongOf } from './load.js';
 import type { RecordsResult } from './records.js';
 import type { LoadRow, Measured, ScenarioRatios, StartupResult } from './report.js';
 import type { ScenarioId } from './scenarios.js';
@@ -60,7 +61,7 @@ const ms = (v: number): string => `${v.toFixed(v < 10 ? 2 : 0)} ms`;
 /** A mock row that answered errors cannot meet a speed target. */
 function guardErrors(result: TargetResult, row: LoadRow | undefined): TargetResult {
   if (!row || result.met !== true) return result;
-  const bad = row.unexpected + row.errors + row.timeouts;
+  const bad = wrongOf(row);
   return bad > 0 ? { ...result, met: false, note: `the mock answered ${bad} requests wrongly or not at all` } : result;
 }
 

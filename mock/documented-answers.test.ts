@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express, { type ErrorRequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { startRedis, type TestRedis } from '../test/support/redis.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
 import { deref, isObject, readContract, type JsonObject, type OpenApiDocument } from '../contract/document.js';
 import { CONTROL_CONTRACT_PATH } from './dashboard.js';
 import { DEFAULT_PROXY } from './proxy/config.js';

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { startRedis, type TestRedis } from '../../test/support/redis.js';
+import { startRedis, type TestRedis } from '../../support/redis.js';
 import { ProblemError } from '../problems.js';
 import { MemoryStore } from './memory.js';
 import { RedisStore } from './redis.js';

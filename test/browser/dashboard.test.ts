@@ -9,7 +9,7 @@ import { createGoodsClient, type GoodsClient } from '../../client/index.js';
 import { loadFixtures } from '../../contract/fixtures.js';
 import { createMockServer, type MockServer } from '../../mock/index.js';
 import { launchChromium, type Chromium } from '../support/browser.js';
-import { startRedis } from '../support/redis.js';
+import { startRedis } from '../../support/redis.js';
 
 /** The values of one attribute of every element matching `selector`, in document order. */
 async function attributes(page: Page, selector: string, name: string): Promise<(string | null)[]> {

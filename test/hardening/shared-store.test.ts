@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Agent } from 'node:http';
-import { startRedis, type TestRedis } from '../support/redis.js';
+import { startRedis, type TestRedis } from '../../support/redis.js';
 import { CREATE_PATHS, type Resource } from './support/corpus-types.js';
 import { until } from '../../support/wait.js';
 import { runMockToExit, startMockProcess, type MockProcess } from './support/mock-process.js';

@@ -1,5 +1,5 @@
 /**
- * A real redis-server (Debian's `/usr/bin/redis-server`) for tests: on a free loopback port, in its own
+ * A real redis-server (Debian's `/usr/bin/redis-server`) for the tests and the bench: on a free loopback port, in its own
  * temporary directory, append-only file on (`appendfsync` as asked), no RDB snapshots. `kill()` is a
  * `kill -9`; `start()` again runs a new server on the same port and directory (so it loads the AOF).
  */
@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import getPort from 'get-port';
-import { startChild, waitForLine, type Child } from '../../support/processes.js';
+import { startChild, waitForLine, type Child } from './processes.js';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 
@@ -18,6 +18,8 @@ export interface TestRedis {
   dir: string;
   /** True while the server process runs. */
   running(): boolean;
+  /** Its process id (-1 before it started). */
+  pid(): number;
   /** Starts the server again (after `kill()` or `stop()`), on the same port and directory. */
   start(): Promise<void>;
   /** SIGKILL: no shutdown, no final fsync. */
@@ -73,6 +75,7 @@ export async function startRedis(options: { appendfsync?: 'always' | 'everysec' 
     port,
     dir,
     running: () => child !== undefined && !child.hasExited(),
+    pid: () => child?.pid ?? -1,
     start,
     kill: () => signal('SIGKILL'),
     stop: () => signal('SIGTERM'),

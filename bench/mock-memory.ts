@@ -23,9 +23,10 @@ export async function memoryAfterGc(child: Child, timeoutMs = 10000): Promise<Me
   const proc = child.process;
   if (!proc.connected) throw new Error(`${child.name} has no IPC channel`);
   const signal = AbortSignal.timeout(timeoutMs);
+  const messages = on(proc, 'message', { signal });
   proc.send({ type: 'memory' });
   try {
-    for await (const [message] of on(proc, 'message', { signal })) if (isMemoryReport(message)) return message;
+    for await (const [message] of messages) if (isMemoryReport(message)) return message;
   } catch (error) {
     if (!signal.aborted) throw error;
   }

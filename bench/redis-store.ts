@@ -1,6 +1,7 @@
 /**
- * The Redis store's row: the same mock child, once in memory and once on Redis
- * (`--store`, Debian's redis-server with `appendonly yes`, `appendfsync always`: `support/redis.ts`), loaded with lot-transfer creates in alternating rounds. Reports
+ * The Redis store's row: the same mock child, once in memory and once on Redis (`--store`; Debian's
+ * redis-server with `appendonly yes`, `appendfsync always`, from `support/redis.ts`), loaded with
+ * lot-transfer creates in alternating rounds. Reports
  * req/s, p99 and CPU per create of the mock, and of Redis, for both; the ratio is Redis ÷ memory.
  */
 import { treeCpuMs } from '../support/proc-cpu.js';

@@ -1,8 +1,8 @@
 /**
  * The Redis store's row: the same mock child, once in memory and once on Redis (`--store`; Debian's
  * redis-server with `appendonly yes`, `appendfsync always`, from `support/redis.ts`), loaded with
- * lot-transfer creates in alternating rounds. Reports
- * req/s, p99 and CPU per create of the mock, and of Redis, for both; the ratio is Redis ÷ memory.
+ * lot-transfer creates in alternating rounds. Reports req/s, p99 and CPU per create of the mock, and
+ * of Redis, for both; the ratio is Redis ÷ memory.
  */
 import { treeCpuMs } from '../support/proc-cpu.js';
 import type { Child } from '../support/processes.js';

@@ -19,7 +19,7 @@ import { controlPolicy, guardControl, RESET_HEADER } from './control-guard.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
 import { orderBodies, type CreateContext, type CreateOperation } from './handlers.js';
 import { checkHost, hostPolicy } from './host.js';
-import { choosePreference, preferredAnswers, type PreferredAnswer } from './prefer.js';
+import { choosePreference, preferredAnswers, type Preference, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
 import { problem, ProblemError, PROBLEMS } from './problems.js';
 import { recordModel } from './record-model.js';
@@ -60,6 +60,12 @@ function printable(text: string): string {
 function sendPreferred(res: ServerResponse, answer: PreferredAnswer): void {
   if (answer.contentType === undefined) sendEmpty(res, answer.status, answer.headers);
   else sendBody(res, answer.status, answer.contentType, answer.body, answer.headers);
+}
+
+/** The real, stateful answer of a request, or the error it prefers. */
+function answerWith(res: ServerResponse, step: OperationSteps, input: unknown, preference: Preference): void | Promise<void> {
+  if (preference.kind === 'error') return step.prefer?.(input, preference.code) ?? sendPreferred(res, preference.answer);
+  return step.handle(input, res);
 }
 
 /** OPTIONS on a known path: 204 with `Allow` (and the CORS preflight headers when it is a preflight). */
@@ -190,11 +196,8 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       req.headers.prefer,
       operation.operationId,
     );
-    const answer = (): void | Promise<void> => {
-      if (preference.kind === 'error') return step.prefer?.(input, preference.code) ?? sendPreferred(res, preference.answer);
-      return step.handle(input, res);
-    };
-    return config.latencyMs > 0 ? sleep(config.latencyMs).then(answer) : answer();
+    if (config.latencyMs > 0) return sleep(config.latencyMs).then(() => answerWith(res, step, input, preference));
+    return answerWith(res, step, input, preference);
   };
 
   /**

@@ -11,7 +11,7 @@ import { loadFixtures } from '../contract/fixtures.js';
 import { CONTRACT_JSON_PATH } from '../contract/paths.js';
 import { compileContract } from '../contract/schemas.js';
 import { ADMIN_PREFIX, adminAllowed, handleAdmin, type AdminContext } from './admin.js';
-import { checkBearer } from './auth.js';
+import { authPolicy, checkBearer } from './auth.js';
 import { readBody } from './body.js';
 import { BodyBudget } from './body-budget.js';
 import type { MockConfig } from './config.js';
@@ -19,7 +19,7 @@ import { controlPolicy, guardControl, RESET_HEADER } from './control-guard.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
 import { orderBodies, type CreateContext, type CreateOperation } from './handlers.js';
 import { checkHost, hostPolicy } from './host.js';
-import { choosePreference, preferredAnswers, type PreferredAnswer } from './prefer.js';
+import { choosePreference, preferredAnswers, type Preference, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
 import { problem, ProblemError, PROBLEMS } from './problems.js';
 import { recordModel } from './record-model.js';
@@ -60,6 +60,12 @@ function printable(text: string): string {
 function sendPreferred(res: ServerResponse, answer: PreferredAnswer): void {
   if (answer.contentType === undefined) sendEmpty(res, answer.status, answer.headers);
   else sendBody(res, answer.status, answer.contentType, answer.body, answer.headers);
+}
+
+/** The real, stateful answer of a request, or the error it prefers. */
+function answerWith(res: ServerResponse, step: OperationSteps, input: unknown, preference: Preference): void | Promise<void> {
+  if (preference.kind === 'error') return step.prefer?.(input, preference.code) ?? sendPreferred(res, preference.answer);
+  return step.handle(input, res);
 }
 
 /** OPTIONS on a known path: 204 with `Allow` (and the CORS preflight headers when it is a preflight). */
@@ -150,7 +156,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     ...(config.contractPath !== undefined ? { contractPath: config.contractPath } : {}),
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
   };
-  const authPolicy = { tokens: config.tokens, rejectTokens: config.rejectTokens };
+  const auth = authPolicy(config.tokens, config.rejectTokens);
   const hosts = hostPolicy(config.host, config.allowedHosts);
   const control = controlPolicy(config.corsOrigins);
 
@@ -177,7 +183,29 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     for (const operation of fallbackOperations) fallbacks.set(operation, prism);
   }
 
-  const dispatch = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  /** Prefer and latency act only on a request that would be served; then the real answer or the preferred error. */
+  const serve = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    operation: OperationSpec,
+    step: OperationSteps,
+    input: unknown,
+  ): void | Promise<void> => {
+    const preference = choosePreference(
+      preferred.get(operation) ?? new Map<string, PreferredAnswer>(),
+      req.headers.prefer,
+      operation.operationId,
+    );
+    if (config.latencyMs > 0) return sleep(config.latencyMs).then(() => answerWith(res, step, input, preference));
+    return answerWith(res, step, input, preference);
+  };
+
+  /**
+   * The request path. Synchronous up to the first step that has to wait (reading a body, the store),
+   * then a plain promise chain: a create is the hot path, and every async function on it would add a
+   * promise and a turn of the microtask queue. Throws (or rejects with) a ProblemError for the client.
+   */
+  const dispatch = (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     // Route: the target (origin- or absolute-form), the Host it names, then the contract's paths.
     const target = parseTarget(req.url ?? '/');
     const host = target.authority ?? req.headers.host;
@@ -198,46 +226,47 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     const step = steps.get(route.operation);
     if (!step) throw new Error(`no handler for ${route.operation.operationId}`);
     // Security, then input validation: a refused request is answered as such whatever it prefers.
-    checkBearer(req.headers.authorization, authPolicy);
+    checkBearer(req.headers.authorization, auth);
     const validated = step.validate(req, route.params);
-    // No extra turn of the event loop when nothing was awaited (order info: the hot GET path).
-    const input: unknown = validated instanceof Promise ? await validated : validated;
-    // Prefer and latency act only on a request that would be served.
-    const preference = choosePreference(
-      preferred.get(route.operation) ?? new Map<string, PreferredAnswer>(),
-      req.headers.prefer,
-      route.operation.operationId,
+    // Order info validates at once: no promise on the hot GET path.
+    if (validated instanceof Promise) return validated.then((input) => serve(req, res, route.operation, step, input));
+    return serve(req, res, route.operation, step, validated);
+  };
+
+  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
+    if (error instanceof ProblemError) {
+      if (error.kind.status === 413) res.setHeader('Connection', 'close');
+      sendProblem(res, error);
+      return;
+    }
+    log(
+      `internal error on ${printable(req.method ?? '?')} ${printable(req.url ?? '')}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     );
-    if (config.latencyMs > 0) await sleep(config.latencyMs);
-    if (preference.kind === 'error') return step.prefer?.(input, preference.code) ?? sendPreferred(res, preference.answer);
-    return step.handle(input, res);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendProblem(
+      res,
+      new ProblemError(PROBLEMS.internal, 'The mock failed unexpectedly on this request; it was logged and the mock keeps running.'),
+    );
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const started = performance.now();
     if (!config.quiet) {
+      const started = performance.now();
       res.on('finish', () => {
         log(`${printable(req.method ?? '?')} ${printable(req.url ?? '')} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
       });
     }
-    dispatch(req, res).catch((error: unknown) => {
-      if (error instanceof ProblemError) {
-        if (error.kind.status === 413) res.setHeader('Connection', 'close');
-        sendProblem(res, error);
-        return;
-      }
-      log(
-        `internal error on ${printable(req.method ?? '?')} ${printable(req.url ?? '')}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      sendProblem(
-        res,
-        new ProblemError(PROBLEMS.internal, 'The mock failed unexpectedly on this request; it was logged and the mock keeps running.'),
-      );
-    });
+    let pending: void | Promise<void>;
+    try {
+      pending = dispatch(req, res);
+    } catch (error) {
+      fail(req, res, error);
+      return;
+    }
+    pending?.catch((error: unknown) => fail(req, res, error));
   };
 
   return {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { authPolicy, checkBearer } from './auth.js';
+import { ProblemError } from './problems.js';
 import type { MockServer } from './server.js';
 import { ORDER_PATH, rawRequest, SAMPLES_PATH, startMock } from './testing.js';
 
@@ -73,5 +75,26 @@ describe('mock auth: --token and --reject-token', () => {
     assert.match(other.challenge ?? '', /error="invalid_token"/);
     assert.equal((await statusWith(server, 'Bearer beta')).status, 401);
     assert.equal((await statusWith(server, 'Bearer invalid')).status, 401);
+  });
+});
+
+describe('checkBearer: the cache of accepted headers', () => {
+  it('answers a cached header with its token, and never caches a refused one', () => {
+    const policy = authPolicy(['good'], ['bad']);
+    assert.equal(checkBearer('Bearer good', policy), 'good');
+    assert.equal(checkBearer('Bearer good', policy), 'good');
+    assert.deepEqual([...(policy.accepted ?? new Map<string, string>())], [['Bearer good', 'good']]);
+    for (const header of ['Bearer bad', 'Bearer other', 'Basic good', 'Bearer  good!']) {
+      for (let i = 0; i < 2; i++) assert.throws(() => checkBearer(header, policy), ProblemError, header);
+    }
+    assert.equal(policy.accepted?.size, 1);
+  });
+
+  it('keeps at most 64 headers, and still checks every header past that', () => {
+    const policy = authPolicy([], []);
+    for (let i = 0; i < 100; i++) assert.equal(checkBearer(`Bearer t${i}`, policy), `t${i}`);
+    assert.equal(policy.accepted?.size, 64);
+    assert.equal(checkBearer('Bearer t99', policy), 't99');
+    assert.throws(() => checkBearer('Bearer t99 x', policy), ProblemError);
   });
 });

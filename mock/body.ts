@@ -49,14 +49,18 @@ export function readBody(req: IncomingMessage, limit: number, budget?: BodyBudge
       done = true;
       budget?.release(held);
       held = 0;
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('aborted', onAborted);
-      if (error) reject(error);
-      else resolve(Buffer.concat(chunks, size));
+      if (error) {
+        // The rest of a refused body may still flow: nothing listens for it any more. (After 'end'
+        // nothing more comes, so the listeners are left to go with the request.)
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onError);
+        req.off('aborted', onAborted);
+        reject(error);
+      } else resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size));
     };
     const onData = (chunk: Buffer) => {
+      if (done) return;
       size += chunk.length;
       if (size > limit) {
         chunks.length = 0;

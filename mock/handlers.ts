@@ -5,6 +5,7 @@
 import { isObject, type JsonObject } from '../contract/document.js';
 import type { FixtureSet } from '../contract/fixtures.js';
 import type { Validator } from '../contract/schemas.js';
+import { isoNow } from './clock.js';
 import { problem } from './problems.js';
 import type { RecordModel } from './record-model.js';
 import { recordPlan } from './store/plan.js';
@@ -77,7 +78,7 @@ export function checkCreateBody(op: CreateOperation, body: unknown, lots: Fixtur
 }
 
 /** Runs a create of a checked body (`checkCreateBody`): the store allocates the ids and records it in one step. Answers the JSON. */
-export async function create(ctx: CreateContext, op: CreateOperation, sessionName: string, input: JsonObject): Promise<string> {
+export function create(ctx: CreateContext, op: CreateOperation, sessionName: string, input: JsonObject): Promise<string> {
   const lot = ctx.lots.get(input[op.model.lotMember] as number)?.lot as unknown as JsonObject | undefined;
-  return ctx.store.create(sessionName, recordPlan(op.resource, op.model, input, lot, new Date().toISOString()));
+  return ctx.store.create(sessionName, recordPlan(op.resource, op.model, input, lot, isoNow()));
 }

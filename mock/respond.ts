@@ -7,13 +7,16 @@ export function sendBody(
   status: number,
   contentType: string | undefined,
   body: Buffer | string,
-  headers: Record<string, string> = {},
+  headers?: Record<string, string>,
 ): void {
   if (res.headersSent || res.destroyed) return;
   // One writeHead with every header (CORS headers set earlier with setHeader are merged by Node).
-  const all: Record<string, string | number> = { ...headers, 'Content-Length': Buffer.byteLength(body) };
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const all: Record<string, string | number> = headers === undefined ? {} : { ...headers };
+  all['Content-Length'] = length;
   if (contentType !== undefined) all['Content-Type'] = contentType;
   res.writeHead(status, all);
+  // A string body goes out in one write with the header; a Buffer in a second one (writev).
   res.end(body);
 }
 

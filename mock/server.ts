@@ -49,7 +49,11 @@ class PendingAnswers {
       this.pending.set(socket, [{ req, res }]);
       return;
     }
-    for (let i = list.length - 1; i >= 0; i--) if (list[i]?.res.writableEnded) list.splice(i, 1);
+    // Answered entries are dropped from the front (answers mostly end in request order); an entry
+    // answered out of order waits there until those before it are answered.
+    let answered = 0;
+    while (answered < list.length && list[answered]?.res.writableEnded) answered++;
+    if (answered > 0) list.splice(0, answered);
     list.push({ req, res });
   }
 

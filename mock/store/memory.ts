@@ -21,9 +21,15 @@ import {
 } from './types.js';
 import { messageOf } from '../../contract/errors.js';
 
+/**
+ * One resource's records in a session: ids ascending, each record's JSON as a string (a leaf object
+ * the garbage collector never traces, and answered as is: one write with the header), and its bytes.
+ */
 interface Recorded {
   ids: number[];
-  data: Buffer[];
+  data: string[];
+  /** UTF-8 bytes of all `data`. */
+  bytes: number;
 }
 
 interface Session {
@@ -104,14 +110,20 @@ export class MemoryStore implements Store {
     return session;
   }
 
-  private add(session: Session, resource: string, id: number, data: Buffer): void {
+  private add(session: Session, resource: string, id: number, data: string, bytes: number): void {
     let list = session.records.get(resource);
     if (!list) {
-      list = { ids: [], data: [] };
+      list = { ids: [], data: [], bytes: 0 };
       session.records.set(resource, list);
     }
+    list.bytes += bytes;
     // Journal appends resolve in order, so records arrive in id order; keep the list sorted anyway.
-    const at = (list.ids[list.ids.length - 1] ?? 0) < id ? list.ids.length : firstAbove(list.ids, id);
+    if ((list.ids[list.ids.length - 1] ?? 0) < id) {
+      list.ids.push(id);
+      list.data.push(data);
+      return;
+    }
+    const at = firstAbove(list.ids, id);
     list.ids.splice(at, 0, id);
     list.data.splice(at, 0, data);
   }
@@ -129,11 +141,12 @@ export class MemoryStore implements Store {
       if (value > (session.counters.get(slot.counter) ?? 0)) session.counters.set(slot.counter, value);
       if (slot.kind === 'id' && id === 0) id = value;
     }
-    const data = Buffer.from(JSON.stringify(record));
+    const data = JSON.stringify(record);
+    const bytes = Buffer.byteLength(data);
     session.count++;
-    session.bytes += data.length;
-    this.totalBytes += data.length;
-    this.add(session, resource, id, data);
+    session.bytes += bytes;
+    this.totalBytes += bytes;
+    this.add(session, resource, id, data, bytes);
   }
 
   /**
@@ -160,10 +173,8 @@ export class MemoryStore implements Store {
     const session = this.sessions.get(name);
     if (!session) return;
     for (const list of session.records.values()) {
-      for (const data of list.data) {
-        session.bytes -= data.length;
-        this.totalBytes -= data.length;
-      }
+      session.bytes -= list.bytes;
+      this.totalBytes -= list.bytes;
     }
     session.records.clear();
     session.count = 0;
@@ -179,41 +190,41 @@ export class MemoryStore implements Store {
     }
     if (session.count >= limits.maxRecordsPerSession) return Promise.reject(sessionFull(limits, name));
     // The record object in the contract's member order, the counters filled (as the Redis script does).
-    const slots: CounterSlot[] = [];
-    const values: number[] = [];
     const record: JsonObject = {};
+    const counters = session.counters;
+    let id = 0;
+    let raised: [string, number][] | undefined;
     for (const field of plan.fields) {
-      if (isSlot(field)) {
-        const value = (session.counters.get(field.counter) ?? 0) + 1;
-        slots.push(field);
-        values.push(value);
-        record[field.name] = slotRecordValue(field, value);
-      } else {
+      if (!isSlot(field)) {
         record[field.name] = field.value;
+        continue;
       }
+      const value = (counters.get(field.counter) ?? 0) + 1;
+      record[field.name] = slotRecordValue(field, value);
+      if (field.kind === 'id' && id === 0) id = value;
+      (raised ??= []).push([field.counter, value]);
     }
     const json = JSON.stringify(record);
-    const data = Buffer.from(json);
-    if (this.totalBytes + data.length > limits.maxRecordedBytes) return Promise.reject(mockFull(limits));
-    slots.forEach((slot, i) => session.counters.set(slot.counter, values[i] ?? 0));
-    const id = values[slots.findIndex((slot) => slot.kind === 'id')] ?? 0;
+    const bytes = Buffer.byteLength(json);
+    if (this.totalBytes + bytes > limits.maxRecordedBytes) return Promise.reject(mockFull(limits));
+    if (raised) for (const [counter, value] of raised) counters.set(counter, value);
     session.count++;
-    session.bytes += data.length;
-    this.totalBytes += data.length;
+    session.bytes += bytes;
+    this.totalBytes += bytes;
     if (!this.journal) {
-      this.add(session, plan.resource, id, data);
+      this.add(session, plan.resource, id, json, bytes);
       return Promise.resolve(json);
     }
     return this.journal.append({ op: 'create', session: name, resource: plan.resource, record }).then(
       () => {
-        this.add(session, plan.resource, id, data);
+        this.add(session, plan.resource, id, json, bytes);
         return json;
       },
       (error: unknown) => {
         // The counters stay raised (an id handed out once is never reused); the reservation goes.
         session.count--;
-        session.bytes -= data.length;
-        this.totalBytes -= data.length;
+        session.bytes -= bytes;
+        this.totalBytes -= bytes;
         this.options.log(`state file write failed: ${messageOf(error)}`);
         throw problem('notDurable', 'The mock could not write its state file, so nothing was recorded; check the disk and retry.');
       },
@@ -228,7 +239,7 @@ export class MemoryStore implements Store {
     let bytes = 0;
     let i = start;
     for (; i < list.ids.length && records.length < page.limit; i++) {
-      const data = list.data[i] as Buffer;
+      const data = Buffer.from(list.data[i] ?? '');
       if (records.length > 0 && bytes + data.length > page.maxBytes) break;
       records.push(data);
       bytes += data.length;

@@ -22,21 +22,35 @@ export function counterSlots(resource: string, model: RecordModel): CounterSlot[
   return slots;
 }
 
+/** Each model's counter slots by member name, made once (a create only looks them up). */
+const slotsByModel = new WeakMap<RecordModel, Map<string, Map<string, CounterSlot>>>();
+
+function slotOf(resource: string, model: RecordModel, name: string): CounterSlot | undefined {
+  let byResource = slotsByModel.get(model);
+  if (!byResource) {
+    byResource = new Map();
+    slotsByModel.set(model, byResource);
+  }
+  let slots = byResource.get(resource);
+  if (!slots) {
+    slots = new Map(counterSlots(resource, model).map((slot) => [slot.name, slot]));
+    byResource.set(resource, slots);
+  }
+  return slots.get(name);
+}
+
 /** The plan of a record: server-assigned members, the input, the contract's defaults. */
 export function recordPlan(resource: string, model: RecordModel, input: JsonObject, lot: JsonObject | undefined, now: string): RecordPlan {
   const fields: RecordPlan['fields'] = [];
   for (const { name, rule } of model.fields) {
     let value: JsonValue | undefined;
-    if (rule.kind === 'id') {
-      fields.push({ name, counter: counterKey(resource, name), kind: 'id' });
-      continue;
-    }
     if (rule.kind === 'timestamp') value = now;
-    else if (Object.hasOwn(input, name)) value = input[name];
+    else if (rule.kind !== 'id' && Object.hasOwn(input, name)) value = input[name];
     else if (rule.kind === 'default') value = rule.value;
     else if (rule.kind === 'from-lot') value = lot?.[rule.member];
-    else if (rule.kind === 'sequence') {
-      fields.push({ name, counter: counterKey(resource, name), kind: 'sequence', prefix: rule.prefix, width: rule.width });
+    else if (rule.kind === 'id' || rule.kind === 'sequence') {
+      const slot = slotOf(resource, model, name);
+      if (slot) fields.push(slot);
       continue;
     }
     if (value !== undefined) fields.push({ name, value });

@@ -61,16 +61,28 @@ describe('bench/targets: evaluateTargets', () => {
     const results = evaluateTargets(
       inputs({
         rows: [row('get-order-info', 'mock', 7000, 6)],
-        ratios: [{ scenario: 'get-order-info', mockOverBare: 0.7, mockOverPrism: 9.9 }],
+        ratios: [{ scenario: 'get-order-info', mockOverBare: 0.8, mockOverPrism: 9.9 }],
       }),
     );
     const met = Object.fromEntries(results.map((r) => [r.id, r.met]));
     assert.equal(met['get-order-info/mock-over-bare'], true);
+    const slower = evaluateTargets(inputs({ ratios: [{ scenario: 'get-order-info', mockOverBare: 0.79, mockOverPrism: 20 }] }));
+    assert.equal(slower.find((r) => r.id === 'get-order-info/mock-over-bare')?.met, false);
     assert.equal(met['get-order-info/p99'], false);
     assert.equal(met['get-order-info/mock-over-prism'], false);
   });
 
-  it('uses 0.6 for the POST ratio, and a mock that answered errors cannot meet a speed target', () => {
+  it('uses 0.65 for the POST ratio', () => {
+    const judged = (mockOverBare: number) =>
+      evaluateTargets(inputs({ ratios: [{ scenario: 'create-test-sample', mockOverBare, mockOverPrism: 20 }] })).find(
+        (r) => r.id === 'create-test-sample/mock-over-bare',
+      );
+    assert.equal(judged(0.65)?.met, true);
+    assert.equal(judged(0.64)?.met, false);
+    assert.match(judged(0.64)?.target ?? '', /0\.65 × bare/);
+  });
+
+  it('a mock that answered errors cannot meet a speed target', () => {
     const results = evaluateTargets(
       inputs({
         rows: [row('create-lot-transfer', 'mock', 9000, 1, 3)],

@@ -6,9 +6,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isObject, readContract, type JsonObject } from '../../contract/document.js';
-import { loadFixtures } from '../../contract/fixtures.js';
-import { operationsModel, type CreateOperationId, type OperationId } from '../../contract/operations-model.js';
-import { compileContract, type FieldError } from '../../contract/schemas.js';
+import { loadFixtures, type FixtureSet } from '../../contract/fixtures.js';
+import { operationsModel, type CreateOperationId, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
+import { compileContract, type FieldError, type Validator } from '../../contract/schemas.js';
 
 export const REFERENCE_TOKEN = 'reference-token';
 const LIMIT = 1024 * 1024;
@@ -25,17 +25,35 @@ export interface ReferenceOptions {
   delayMs?: number;
 }
 
-export async function startReferenceServer(faults: readonly string[] = [], options: ReferenceOptions = {}): Promise<ReferenceServer> {
-  const has = (name: string, op?: Op): boolean => faults.includes(name) || (op !== undefined && faults.includes(`${name}:${op}`));
+/** What every reference server reads and never changes: the contract, its model, the fixtures, the create validators. */
+interface Basis {
+  model: OperationsModel;
+  fixtures: FixtureSet;
+  validators: Map<OperationId, Validator>;
+}
+let basis: Basis | undefined;
+
+/** Built once per process: the fault table starts hundreds of servers, and compiling the contract each time cost most of a start. */
+function sharedBasis(): Basis {
+  if (basis) return basis;
   const document = readContract();
   const contract = compileContract(document, 'strict');
   const model = operationsModel(document);
-  const fixtures = loadFixtures(undefined, contract);
+  basis = {
+    model,
+    fixtures: loadFixtures(undefined, contract),
+    validators: new Map(
+      model.creates.map((op) => [op.operationId, contract.validator({ $ref: `#/components/schemas/${op.requestSchema ?? ''}` })]),
+    ),
+  };
+  return basis;
+}
+
+export async function startReferenceServer(faults: readonly string[] = [], options: ReferenceOptions = {}): Promise<ReferenceServer> {
+  const has = (name: string, op?: Op): boolean => faults.includes(name) || (op !== undefined && faults.includes(`${name}:${op}`));
+  const { model, fixtures, validators } = sharedBasis();
   const INFO = model.orderInfo.path.slice(0, model.orderInfo.path.indexOf('{'));
   const CREATE = new Map(model.creates.map((op) => [op.path, op.operationId as CreateOperationId]));
-  const validators = new Map(
-    model.creates.map((op) => [op.operationId, contract.validator({ $ref: `#/components/schemas/${op.requestSchema ?? ''}` })]),
-  );
   const ids = new Map<string, number>();
   let sequence = 0;
 
@@ -242,7 +260,11 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       size += chunk.length;
       if (size <= limit) chunks.push(chunk);
     });
-    req.on('end', () => setTimeout(() => dispatch(req, res, chunks, size, limit), options.delayMs ?? 0));
+    req.on('end', () => {
+      // setTimeout(fn, 0) would cost every answer a timer tick (1 ms or more); a correct server answers at once.
+      if (options.delayMs === undefined || options.delayMs <= 0) dispatch(req, res, chunks, size, limit);
+      else setTimeout(() => dispatch(req, res, chunks, size, limit), options.delayMs);
+    });
   });
   const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, chunks: Buffer[], size: number, limit: number): void => {
     {

@@ -12,6 +12,7 @@ import { exactSizeSample } from './support/corpus-bodies.js';
 import { CREATE_PATHS, ONE_MIB, ORDER_PATH } from './support/corpus-types.js';
 import { startMockProcess, type MockProcess } from './support/mock-process.js';
 import { discoverTarget } from './support/run-corpus.js';
+import { until } from '../../support/wait.js';
 
 const TOKEN = 'flood-token';
 const MiB = 1024 * 1024;
@@ -149,8 +150,9 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
     const head = (n: number) =>
       `POST ${CREATE_PATHS['test-samples']} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${ONE_MIB}\r\nX-Mock-Session: stall-${n % 50}\r\n\r\n`;
+    const timers: NodeJS.Timeout[] = [];
     try {
-      await Promise.all(
+      const settled = Promise.all(
         Array.from(
           { length: 2000 },
           (_, n) =>
@@ -181,11 +183,18 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
                 // Stalled: never sends the last KiB. Settled once answered or closed; a connection that holds
                 // the in-flight budget is never answered, so it settles after 15 s (a loaded machine may
                 // take seconds to answer all 2,000).
-                setTimeout(resolve, 15_000);
+                timers.push(setTimeout(resolve, 15_000));
               });
             }),
         ),
       );
+      // Done waiting once at most the in-flight budget's worth of connections is still unanswered (polled), or
+      // once every connection settled (15 s at most): no fixed wait for the ones that hold the budget.
+      await Promise.race([
+        settled,
+        until(() => 2000 - answers.length - unanswered <= 100, { what: 'the flood answered', timeoutMs: 16_000 }).catch(() => settled),
+      ]);
+      // A second to see late answers too (each must still be a 503) and the memory after the flood.
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const rss = peak();
       const statuses = await normal.stop();
@@ -209,6 +218,7 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
       );
       assert.ok(mock.alive());
     } finally {
+      for (const timer of timers) clearTimeout(timer);
       for (const socket of sockets) socket.destroy();
     }
   });

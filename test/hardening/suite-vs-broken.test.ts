@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../contract/paths.js';
 import { runToExit, type Finished } from '../../support/processes.js';
-import { BROKEN_KINDS, BROKEN_ORDER, startBrokenServer, type BrokenScope, type BrokenServer } from './support/broken-servers.js';
+import { BROKEN_KINDS, BROKEN_ORDER, startBrokenServer, type BrokenKind, type BrokenScope } from './support/broken-servers.js';
 
 const CONFORMANCE_CLI = join(PROJECT_ROOT, 'conformance', 'cli.ts');
 /** A generous bound: the run must end by itself well before this (it is a hang detector, not a speed test). */
@@ -22,44 +22,79 @@ function runConformanceCli(args: string[]): Promise<Finished> {
   );
 }
 
+/** One CLI run against a fresh broken server, with what the server counted (read after the run, before closing it). */
+interface BrokenRun {
+  run: Finished;
+  requests: number;
+  maxBytesWritten: number;
+}
+
+async function runAgainst(kind: BrokenKind, scope: BrokenScope): Promise<BrokenRun> {
+  const server = await startBrokenServer(kind, scope);
+  try {
+    const run = await runConformanceCli([
+      '--base-url',
+      server.url,
+      '--token',
+      'hardening-conformance-token',
+      '--order-number',
+      BROKEN_ORDER,
+      '--level',
+      'strict',
+      '--timeout',
+      '500',
+    ]);
+    return { run, requests: server.requests, maxBytesWritten: server.maxBytesWritten };
+  } finally {
+    await server.close();
+  }
+}
+
+const CASES = BROKEN_KINDS.flatMap((k) => (['all', 'creates'] as BrokenScope[]).map((s): [BrokenKind, BrokenScope] => [k, s]));
+
+/**
+ * The runs, two at a time (each server and CLI process is its own; most of a run is the CLI starting, or
+ * waiting out a 500 ms time-out): started by the first case, each case awaits its own run.
+ */
+function startRuns(): Promise<BrokenRun>[] {
+  const lanes: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
+  return CASES.map(([kind, scope], index) => {
+    const lane = index % lanes.length;
+    const run = (lanes[lane] ?? Promise.resolve()).then(() => runAgainst(kind, scope));
+    lanes[lane] = run.catch(() => undefined); // a failed run does not stop its lane; its case reports it
+    return run;
+  });
+}
+
 describe('hardening: the conformance CLI against broken servers', function () {
   this.timeout(LIMIT_MS + 15_000);
+  let runs: Promise<BrokenRun>[] = [];
+  before(() => {
+    runs = startRuns();
+  });
+  after(async function () {
+    this.timeout(2 * LIMIT_MS);
+    await Promise.allSettled(runs);
+  });
 
-  for (const [kind, scope] of BROKEN_KINDS.flatMap((k) =>
-    (['all', 'creates'] as BrokenScope[]).map((s): [typeof k, BrokenScope] => [k, s]),
-  )) {
+  CASES.forEach(([kind, scope], index) => {
     it(`${kind} (${scope === 'all' ? 'every answer' : 'creates and errors; the order is right'}): reports failures and exits 1 by itself, without an unhandled exception`, async () => {
-      let server: BrokenServer | undefined;
-      try {
-        server = await startBrokenServer(kind, scope);
-        const run = await runConformanceCli([
-          '--base-url',
-          server.url,
-          '--token',
-          'hardening-conformance-token',
-          '--order-number',
-          BROKEN_ORDER,
-          '--level',
-          'strict',
-          '--timeout',
-          '500',
-        ]);
-        assert.equal(run.timedOut, false, `the run had not ended after ${LIMIT_MS} ms`);
-        assert.equal(run.code, 1, `exit code 1 (stderr: ${run.stderr.slice(0, 500)})`);
-        assert.ok(server.requests > 0, 'the suite talked to the server');
-        assert.match(run.stdout, /^\s*FAIL\s/m, 'a failed check is listed');
-        assert.match(run.stdout, /FAILED: \d+ passed, [1-9]\d* failed/, 'a summary of the failures');
-        assert.doesNotMatch(`${run.stdout}\n${run.stderr}`, /unhandled|uncaught|internal error|could not complete/i);
-        if (kind === 'huge') {
-          // The suite stopped reading long before 100 MiB (what got out is its cap plus socket buffers).
-          assert.ok(server.maxBytesWritten < 32 * 1024 * 1024, `${server.maxBytesWritten} bytes of a 100 MiB body were sent`);
-          assert.match(run.stdout, /larger than 1 MiB/);
-        }
-        if (kind === 'hang') assert.match(run.stdout, /timed out/);
-        if (scope === 'creates') assert.match(run.stdout, /FAIL .*create(LotTransfer|TestSample)\./, 'the create checks ran and failed');
-      } finally {
-        await server?.close();
+      const started = runs[index];
+      assert.ok(started, `the run of case ${index} was started`);
+      const { run, requests, maxBytesWritten } = await started;
+      assert.equal(run.timedOut, false, `the run had not ended after ${LIMIT_MS} ms`);
+      assert.equal(run.code, 1, `exit code 1 (stderr: ${run.stderr.slice(0, 500)})`);
+      assert.ok(requests > 0, 'the suite talked to the server');
+      assert.match(run.stdout, /^\s*FAIL\s/m, 'a failed check is listed');
+      assert.match(run.stdout, /FAILED: \d+ passed, [1-9]\d* failed/, 'a summary of the failures');
+      assert.doesNotMatch(`${run.stdout}\n${run.stderr}`, /unhandled|uncaught|internal error|could not complete/i);
+      if (kind === 'huge') {
+        // The suite stopped reading long before 100 MiB (what got out is its cap plus socket buffers).
+        assert.ok(maxBytesWritten < 32 * 1024 * 1024, `${maxBytesWritten} bytes of a 100 MiB body were sent`);
+        assert.match(run.stdout, /larger than 1 MiB/);
       }
+      if (kind === 'hang') assert.match(run.stdout, /timed out/);
+      if (scope === 'creates') assert.match(run.stdout, /FAIL .*create(LotTransfer|TestSample)\./, 'the create checks ran and failed');
     });
-  }
+  });
 });

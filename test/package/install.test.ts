@@ -139,12 +139,86 @@ function packageNameOf(specifier: string): string {
   return (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
 }
 
+/** A tsconfig of a user project that type-checks `file` strictly, declarations included (skipLibCheck off). */
+const tsconfig = (file: string) =>
+  `${JSON.stringify(
+    {
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: ['ES2022', 'DOM'],
+        types: [],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+      },
+      files: [file],
+    },
+    null,
+    2,
+  )}\n`;
+
+type Finished = { code: number | null; output: string };
+
+/**
+ * Writes two TypeScript projects into the user project, one using the client's types rightly, one wrongly, and
+ * starts `tsc --noEmit` on both at once (each takes seconds: skipLibCheck is off); each case awaits its own.
+ */
+function startTypeChecks(project: string): { uses: Promise<Finished>; misuses: Promise<Finished> } {
+  writeFileSync(
+    join(project, 'uses-client.ts'),
+    [
+      "import { createGoodsClient, type LotTransferCreate, type OrderInfo } from 'goods-contract-harness/client';",
+      '',
+      "const api = createGoodsClient({ baseUrl: 'http://127.0.0.1:4010', token: 'dev-token', session: 'alice' });",
+      '',
+      'export async function lotNumbers(orderNumber: string): Promise<string[]> {',
+      '  const answer = await api.getOrderInfo(orderNumber);',
+      '  if (answer.error) throw new Error(`${answer.status}: ${answer.error.title}`);',
+      '  const info: OrderInfo = answer.data;',
+      '  return info.lots.map((lot) => lot.lotNumber);',
+      '}',
+      '',
+      "export const transfer: LotTransferCreate = { fk_lot_id: 2001, source_scancode: 'A', target_scancode: 'B', amount: 1 };",
+      'export const created = api.createLotTransfer(transfer).then((answer) => answer.data?.id);',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(join(project, 'tsconfig.json'), tsconfig('uses-client.ts'));
+  writeFileSync(
+    join(project, 'misuses-client.ts'),
+    [
+      "import { createGoodsClient, type LotTransferCreate } from 'goods-contract-harness/client';",
+      '',
+      "const api = createGoodsClient({ baseUrl: 'http://127.0.0.1:4010', token: 'dev-token' });",
+      '',
+      'export async function firstLot(): Promise<number | undefined> {',
+      "  const answer = await api.getOrderInfo('ORD-2026-0001');",
+      '  const lotNumber: number | undefined = answer.data?.lots[0]?.lotNumber;',
+      '  return lotNumber;',
+      '}',
+      '',
+      "export const transfer: LotTransferCreate = { fk_lot_id: 2001, source_scancode: 'A', target_scancode: 'B' };",
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(join(project, 'tsconfig.misuse.json'), tsconfig('misuses-client.ts'));
+  const tsc = (config: string): Promise<Finished> => {
+    const finished = run(project, 'npx', ['--no', '--', 'tsc', '--noEmit', '-p', config]);
+    finished.catch(() => undefined); // awaited (and reported) by its case
+    return finished;
+  };
+  return { uses: tsc('tsconfig.json'), misuses: tsc('tsconfig.misuse.json') };
+}
+
 describe('the package installed into a user project (npm pack → npm install <tarball>)', function () {
   let work = '';
   let project = '';
   let installed = '';
   let shipped: string[] = [];
   let tarballKib = 0;
+  let typeChecks: { uses: Promise<Finished>; misuses: Promise<Finished> } | undefined;
 
   before(async function () {
     this.timeout(600_000);
@@ -178,6 +252,8 @@ describe('the package installed into a user project (npm pack → npm install <t
   after(async function () {
     this.timeout(180_000); // two freshly installed node_modules trees to delete: slow when the disk is busy
     await Promise.all([...mocks].map((child) => child.stop()));
+    // The type checks run in the project folder: let them end before it is deleted.
+    if (typeChecks !== undefined) await Promise.allSettled([typeChecks.uses, typeChecks.misuses]);
     if (work !== '') await rm(work, { recursive: true, force: true });
   });
 
@@ -375,69 +451,19 @@ describe('the package installed into a user project (npm pack → npm install <t
   });
 
   describe("goods-contract-harness/client under the project's own TypeScript", () => {
-    const tsconfig = (file: string) =>
-      `${JSON.stringify(
-        {
-          compilerOptions: {
-            target: 'ES2022',
-            module: 'NodeNext',
-            moduleResolution: 'NodeNext',
-            lib: ['ES2022', 'DOM'],
-            types: [],
-            strict: true,
-            noEmit: true,
-            skipLibCheck: false,
-          },
-          files: [file],
-        },
-        null,
-        2,
-      )}\n`;
+    before(() => {
+      typeChecks = startTypeChecks(project);
+    });
 
     it('a file that imports the client and uses its types type-checks (tsc --noEmit exits 0)', async () => {
-      writeFileSync(
-        join(project, 'uses-client.ts'),
-        [
-          "import { createGoodsClient, type LotTransferCreate, type OrderInfo } from 'goods-contract-harness/client';",
-          '',
-          "const api = createGoodsClient({ baseUrl: 'http://127.0.0.1:4010', token: 'dev-token', session: 'alice' });",
-          '',
-          'export async function lotNumbers(orderNumber: string): Promise<string[]> {',
-          '  const answer = await api.getOrderInfo(orderNumber);',
-          '  if (answer.error) throw new Error(`${answer.status}: ${answer.error.title}`);',
-          '  const info: OrderInfo = answer.data;',
-          '  return info.lots.map((lot) => lot.lotNumber);',
-          '}',
-          '',
-          "export const transfer: LotTransferCreate = { fk_lot_id: 2001, source_scancode: 'A', target_scancode: 'B', amount: 1 };",
-          'export const created = api.createLotTransfer(transfer).then((answer) => answer.data?.id);',
-          '',
-        ].join('\n'),
-      );
-      writeFileSync(join(project, 'tsconfig.json'), tsconfig('uses-client.ts'));
-      await mustRun(project, 'npx', ['--no', '--', 'tsc', '--noEmit', '-p', 'tsconfig.json']);
+      assert.ok(typeChecks, 'the type checks were started');
+      const { code, output } = await typeChecks.uses;
+      assert.equal(code, 0, `\`tsc --noEmit -p tsconfig.json\` in ${project} exited ${code}:\n${output}`);
     });
 
     it('a wrong use of its types is refused (tsc exits non-zero naming each mistake)', async () => {
-      writeFileSync(
-        join(project, 'misuses-client.ts'),
-        [
-          "import { createGoodsClient, type LotTransferCreate } from 'goods-contract-harness/client';",
-          '',
-          "const api = createGoodsClient({ baseUrl: 'http://127.0.0.1:4010', token: 'dev-token' });",
-          '',
-          'export async function firstLot(): Promise<number | undefined> {',
-          "  const answer = await api.getOrderInfo('ORD-2026-0001');",
-          '  const lotNumber: number | undefined = answer.data?.lots[0]?.lotNumber;',
-          '  return lotNumber;',
-          '}',
-          '',
-          "export const transfer: LotTransferCreate = { fk_lot_id: 2001, source_scancode: 'A', target_scancode: 'B' };",
-          '',
-        ].join('\n'),
-      );
-      writeFileSync(join(project, 'tsconfig.misuse.json'), tsconfig('misuses-client.ts'));
-      const { code, output } = await run(project, 'npx', ['--no', '--', 'tsc', '--noEmit', '-p', 'tsconfig.misuse.json']);
+      assert.ok(typeChecks, 'the type checks were started');
+      const { code, output } = await typeChecks.misuses;
       assert.notEqual(code, 0, output);
       assert.match(
         output,

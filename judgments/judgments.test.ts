@@ -73,3 +73,14 @@ describe('judgments (pure functions of an exchange)', () => {
     assert.equal(judgeNoServerError(exchange(502, {})).length, 1);
   });
 });
+
+describe('judgeContexts', () => {
+  it('compiles a document once: the same contexts for the same document object, new ones for another', () => {
+    assert.equal(judgeContexts(document), judgeContexts(document));
+    const copy = structuredClone(document);
+    const other = judgeContexts(copy);
+    assert.notEqual(other, judgeContexts(document));
+    assert.equal(other, judgeContexts(copy));
+    assert.equal(other.spec.model, other.strict.model);
+  });
+});

@@ -159,6 +159,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   const auth = authPolicy(config.tokens, config.rejectTokens);
   const hosts = hostPolicy(config.host, config.allowedHosts);
   const control = controlPolicy(config.corsOrigins);
+  const cors = { origins: config.corsOrigins };
 
   // The steps of every operation with a stateful handler: validate input, then handle (the real answer).
   const steps = new Map<OperationSpec, OperationSteps>();
@@ -218,7 +219,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       if (method === 'OPTIONS') return answerOptions(req, res, adminAllowed(adminContext, pathname), pathname, [RESET_HEADER]);
       return handleAdmin(adminContext, req, res, pathname);
     }
-    applyCors(req, res, { origins: config.corsOrigins });
+    applyCors(req, res, cors);
     if (method === 'OPTIONS') return answerOptions(req, res, router.allowed(pathname), pathname, []);
     const route = routeRequest(router, method, pathname);
     const fallback = fallbacks.get(route.operation);

@@ -4,11 +4,11 @@
  * answered, a write that fails answers 503 and records nothing, and the journal is replayed on start
  * (ids and sequences continue past everything replayed, so no id is ever handed out twice).
  */
-import type { JsonObject } from '../../contract/document.js';
+import type { JsonObject, JsonValue } from '../../contract/document.js';
 import { DEFAULT_MAX_LINE_BYTES, openJournal, type DamagedLine, type Journal } from '../journal.js';
 import { problem } from '../problems.js';
 import { mockFull, sessionFull, tooManySessions } from './limit-problems.js';
-import { slotRecordValue, slotValue } from './plan.js';
+import { jsonText, memberKey, slotRecordValue, slotValue } from './plan.js';
 import {
   DEFAULT_SESSION,
   isSlot,
@@ -189,22 +189,30 @@ export class MemoryStore implements Store {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     if (session.count >= limits.maxRecordsPerSession) return Promise.reject(sessionFull(limits, name));
-    // The record object in the contract's member order, the counters filled (as the Redis script does).
-    const record: JsonObject = {};
+    // The record's JSON in the contract's member order, the counters filled (as the Redis script
+    // does); the record object itself only for the journal.
+    const record: JsonObject | undefined = this.journal ? {} : undefined;
     const counters = session.counters;
     let id = 0;
     let raised: [string, number][] | undefined;
-    for (const field of plan.fields) {
-      if (!isSlot(field)) {
-        record[field.name] = field.value;
-        continue;
+    let json = '{';
+    const fields = plan.fields;
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i];
+      if (field === undefined) continue;
+      let value: JsonValue;
+      if (isSlot(field)) {
+        const n = (counters.get(field.counter) ?? 0) + 1;
+        if (field.kind === 'id' && id === 0) id = n;
+        (raised ??= []).push([field.counter, n]);
+        value = slotRecordValue(field, n);
+      } else {
+        value = field.value;
       }
-      const value = (counters.get(field.counter) ?? 0) + 1;
-      record[field.name] = slotRecordValue(field, value);
-      if (field.kind === 'id' && id === 0) id = value;
-      (raised ??= []).push([field.counter, value]);
+      json += `${i === 0 ? '' : ','}${memberKey(field.name)}${jsonText(value)}`;
+      if (record) record[field.name] = value;
     }
-    const json = JSON.stringify(record);
+    json += '}';
     const bytes = Buffer.byteLength(json);
     if (this.totalBytes + bytes > limits.maxRecordedBytes) return Promise.reject(mockFull(limits));
     if (raised) for (const [counter, value] of raised) counters.set(counter, value);
@@ -215,7 +223,7 @@ export class MemoryStore implements Store {
       this.add(session, plan.resource, id, json, bytes);
       return Promise.resolve(json);
     }
-    return this.journal.append({ op: 'create', session: name, resource: plan.resource, record }).then(
+    return this.journal.append({ op: 'create', session: name, resource: plan.resource, record: record ?? {} }).then(
       () => {
         this.add(session, plan.resource, id, json, bytes);
         return json;

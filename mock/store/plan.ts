@@ -58,6 +58,34 @@ export function recordPlan(resource: string, model: RecordModel, input: JsonObje
   return { resource, fields };
 }
 
+/** `"name":` of each member, made once per name. */
+const memberKeys = new Map<string, string>();
+
+/** The JSON text of a member's name and colon, as `JSON.stringify` writes it. */
+export function memberKey(name: string): string {
+  let key = memberKeys.get(name);
+  if (key === undefined) {
+    key = `${JSON.stringify(name)}:`;
+    if (memberKeys.size < 1024) memberKeys.set(name, key);
+  }
+  return key;
+}
+
+/** Characters a JSON string must escape (and lone surrogates, which `JSON.stringify` escapes too). */
+// eslint-disable-next-line no-control-regex -- the control characters are exactly what JSON escapes
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * The JSON text of a value, exactly as `JSON.stringify` writes it, cheaper for the plain strings and
+ * numbers records are made of (a create serializes one record a request: the hot path).
+ */
+export function jsonText(value: JsonValue): string {
+  if (typeof value === 'string') return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return JSON.stringify(value);
+}
+
 /**
  * The plan as JSON text pieces around its slots: `segments[i]` comes before slot `i`, the last
  * segment after the last slot. Slot values are written by `slotJson`.
@@ -68,14 +96,14 @@ export function planSegments(plan: RecordPlan): { segments: string[]; slots: Cou
   let current = '{';
   let first = true;
   for (const field of plan.fields) {
-    current += `${first ? '' : ','}${JSON.stringify(field.name)}:`;
+    current += `${first ? '' : ','}${memberKey(field.name)}`;
     first = false;
     if (isSlot(field)) {
       segments.push(current);
       slots.push(field);
       current = '';
     } else {
-      current += JSON.stringify(field.value);
+      current += jsonText(field.value);
     }
   }
   segments.push(`${current}}`);

@@ -46,6 +46,8 @@ function decodeSegment(raw: string): string {
   }
 }
 
+const FOUND_CACHE = 256;
+
 export function createRouter(operations: OperationSpec[]): Router {
   const routes = new Map<string, PathRoute>();
   for (const operation of operations) {
@@ -65,9 +67,24 @@ export function createRouter(operations: OperationSpec[]): Router {
   const literal = new Map(ordered.filter((r) => r.segments.every((s) => typeof s === 'string')).map((r) => [r.template, r]));
   const noParams: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
 
+  // Paths with parameters already matched (clients ask for the same few orders again and again),
+  // with their frozen, decoded parameters; at most FOUND_CACHE of them, emptied when full.
+  const found = new Map<string, { route: PathRoute; params: Record<string, string> }>();
+
   const find = (pathname: string): { route: PathRoute; params: Record<string, string> } | undefined => {
     const exact = literal.get(pathname);
     if (exact) return { route: exact, params: noParams };
+    const known = found.get(pathname);
+    if (known) return known;
+    const match = matchTemplates(pathname);
+    if (match) {
+      if (found.size >= FOUND_CACHE) found.clear();
+      found.set(pathname, match);
+    }
+    return match;
+  };
+
+  const matchTemplates = (pathname: string): { route: PathRoute; params: Record<string, string> } | undefined => {
     const parts = pathname.split('/').slice(1);
     for (const route of ordered) {
       if (route.segments.length !== parts.length) continue;
@@ -85,7 +102,7 @@ export function createRouter(operations: OperationSpec[]): Router {
       if (!ok) continue;
       const params: Record<string, string> = Object.create(null) as Record<string, string>;
       for (const [name, value] of Object.entries(raw)) params[name] = decodeSegment(value);
-      return { route, params };
+      return { route, params: Object.freeze(params) };
     }
     return undefined;
   };

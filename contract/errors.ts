@@ -5,3 +5,8 @@
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The `code` of a Node error (`EADDRINUSE`, `ENOENT`...), or undefined: instead of `NodeJS.ErrnoException` casts. */
+export function codeOf(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}

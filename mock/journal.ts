@@ -31,7 +31,7 @@ import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { decodeLine, encodeLine, type JournalEntry } from './journal-line.js';
 import { LockHeldError, lockStateFile, type StateLock } from './journal-lock.js';
-import { messageOf } from '../contract/errors.js';
+import { codeOf, messageOf } from '../contract/errors.js';
 
 export type { JournalEntry } from './journal-line.js';
 
@@ -201,7 +201,7 @@ async function replay(
 }
 
 function errorCode(error: unknown): string {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : 'error';
+  return codeOf(error) ?? 'error';
 }
 
 /**

@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createMockApp, type ServedContent } from './app.js';
 import { resolveConfig, type MockConfig } from './config.js';
 import { problemBody, PROBLEMS, type ProblemKind } from './problems.js';
-import { messageOf } from '../contract/errors.js';
+import { codeOf, messageOf } from '../contract/errors.js';
 
 export interface MockServer extends ServedContent {
   /** Base URL, e.g. `http://127.0.0.1:4010` (no trailing slash). */
@@ -152,7 +152,7 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
     await listen(server, config.port, config.host);
   } catch (error) {
     await app.close();
-    const code = (error as NodeJS.ErrnoException).code ?? '';
+    const code = codeOf(error) ?? '';
     throw new Error(
       code === 'EADDRINUSE'
         ? `port ${config.port} on ${config.host} is already in use; choose another with --port (0 picks a free one)`

@@ -73,7 +73,7 @@ describe('browser: a page on another origin cannot use /__mock', function () {
             const response = await fetch(url, options);
             return `status ${response.status} ${response.type} ${(await response.text()).slice(0, 40)}`;
           } catch (error) {
-            return `blocked: ${(error as Error).name}`;
+            return `blocked: ${error instanceof Error ? error.name : String(error)}`;
           }
         },
         [input, init] as const,

@@ -63,6 +63,7 @@ describe('bench/harness: the whole runBench with tiny load', function () {
       'get-order-info/mock-over-bare',
       'get-order-info/p99',
       'create-lot-transfer/mock-over-prism',
+      'create-test-sample/mock-over-bare-goal',
       'startup',
       'npm-start',
       'replay',

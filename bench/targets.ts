@@ -71,21 +71,30 @@ export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
   for (const ratio of inputs.ratios) {
     const title = TITLES[ratio.scenario];
     const row = mockRow(ratio.scenario);
-    // The hot-path targets: a GET at least 0.8 of the bare server's req/s, a create at least 0.65.
-    const bareLimit = ratio.scenario === 'get-order-info' ? 0.8 : 0.65;
-    results.push(
-      guardErrors(
-        atLeast(
-          `${ratio.scenario}/mock-over-bare`,
-          `${title}: mock ≥ ${bareLimit} × bare node:http req/s`,
-          ratio.mockOverBare,
-          bareLimit,
-          times,
-          'the mock or the bare server was not measured',
+    // The hot-path targets: a GET at least 0.8 of the bare server's req/s; a create at least 0.6
+    // (required), with 0.65 as the goal (its own line, `/mock-over-bare-goal`).
+    const limits: [string, number, string][] =
+      ratio.scenario === 'get-order-info'
+        ? [['mock-over-bare', 0.8, '']]
+        : [
+            ['mock-over-bare', 0.6, ''],
+            ['mock-over-bare-goal', 0.65, ' (goal)'],
+          ];
+    for (const [suffix, limit, label] of limits) {
+      results.push(
+        guardErrors(
+          atLeast(
+            `${ratio.scenario}/${suffix}`,
+            `${title}: mock ≥ ${limit} × bare node:http req/s${label}`,
+            ratio.mockOverBare,
+            limit,
+            times,
+            'the mock or the bare server was not measured',
+          ),
+          row,
         ),
-        row,
-      ),
-    );
+      );
+    }
     if (ratio.scenario === 'get-order-info') {
       const id = 'get-order-info/p99';
       const target = 'GET order info: mock p99 ≤ 5 ms at the bench connections';

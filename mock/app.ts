@@ -26,7 +26,7 @@ import { recordModel } from './record-model.js';
 import { sendBody, sendEmpty, sendProblem } from './respond.js';
 import { allowHeader, createRouter, routeRequest } from './router.js';
 import { openStore } from './store/index.js';
-import { counterSlots } from './store/plan.js';
+import { counterSlots, recordPlanner } from './store/plan.js';
 import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
 import { parseTarget, type Target } from './target.js';
 
@@ -123,9 +123,11 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     const answerSchema = operation.responses.find((r) => r.status === '201')?.content.get('application/json');
     if (!requestSchema || !answerSchema)
       throw new Error(`${operation.operationId}: the contract has no application/json request body or 201 answer`);
+    const model = recordModel(compiled.document, operation.operationId, requestSchema, answerSchema);
     creates.set(operation.operationId, {
       resource: stateful.resource,
-      model: recordModel(compiled.document, operation.operationId, requestSchema, answerSchema),
+      model,
+      plan: recordPlanner(stateful.resource, model),
       validate: compiled.validator(requestSchema),
     });
   }

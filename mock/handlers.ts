@@ -8,7 +8,7 @@ import type { Validator } from '../contract/schemas.js';
 import { isoNow } from './clock.js';
 import { problem } from './problems.js';
 import type { RecordModel } from './record-model.js';
-import { recordPlan } from './store/plan.js';
+import type { RecordPlanner } from './store/plan.js';
 import type { Store } from './store/types.js';
 
 /** Serialized order-info answers, computed once: order number → body. */
@@ -35,6 +35,8 @@ export interface CreateContext {
 export interface CreateOperation {
   resource: string;
   model: RecordModel;
+  /** Plans a record from a checked body (`recordPlanner` of the resource and model). */
+  plan: RecordPlanner;
   /** The validator of the request body (readOnly members, when sent, are typed like in the answer). */
   validate: Validator;
 }
@@ -80,5 +82,5 @@ export function checkCreateBody(op: CreateOperation, body: unknown, lots: Fixtur
 /** Runs a create of a checked body (`checkCreateBody`): the store allocates the ids and records it in one step. Answers the JSON. */
 export function create(ctx: CreateContext, op: CreateOperation, sessionName: string, input: JsonObject): Promise<string> {
   const lot = ctx.lots.get(input[op.model.lotMember] as number)?.lot as unknown as JsonObject | undefined;
-  return ctx.store.create(sessionName, recordPlan(op.resource, op.model, input, lot, isoNow()));
+  return ctx.store.create(sessionName, op.plan(input, lot, isoNow()));
 }

@@ -209,7 +209,7 @@ export class MemoryStore implements Store {
       } else {
         value = field.value;
       }
-      json += `${i === 0 ? '' : ','}${memberKey(field.name)}${jsonText(value)}`;
+      json += `${i === 0 ? '' : ','}${field.key ?? memberKey(field.name)}${jsonText(value)}`;
       if (record) record[field.name] = value;
     }
     json += '}';

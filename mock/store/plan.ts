@@ -15,47 +15,40 @@ export function counterKey(resource: string, member: string): string {
 export function counterSlots(resource: string, model: RecordModel): CounterSlot[] {
   const slots: CounterSlot[] = [];
   for (const { name, rule } of model.fields) {
-    if (rule.kind === 'id') slots.push({ name, counter: counterKey(resource, name), kind: 'id' });
+    const key = memberKey(name);
+    if (rule.kind === 'id') slots.push({ name, key, counter: counterKey(resource, name), kind: 'id' });
     if (rule.kind === 'sequence')
-      slots.push({ name, counter: counterKey(resource, name), kind: 'sequence', prefix: rule.prefix, width: rule.width });
+      slots.push({ name, key, counter: counterKey(resource, name), kind: 'sequence', prefix: rule.prefix, width: rule.width });
   }
   return slots;
 }
 
-/** Each model's counter slots by member name, made once (a create only looks them up). */
-const slotsByModel = new WeakMap<RecordModel, Map<string, Map<string, CounterSlot>>>();
+/** Plans a record of one resource: server-assigned members, the input, the contract's defaults. */
+export type RecordPlanner = (input: JsonObject, lot: JsonObject | undefined, now: string) => RecordPlan;
 
-function slotOf(resource: string, model: RecordModel, name: string): CounterSlot | undefined {
-  let byResource = slotsByModel.get(model);
-  if (!byResource) {
-    byResource = new Map();
-    slotsByModel.set(model, byResource);
-  }
-  let slots = byResource.get(resource);
-  if (!slots) {
-    slots = new Map(counterSlots(resource, model).map((slot) => [slot.name, slot]));
-    byResource.set(resource, slots);
-  }
-  return slots.get(name);
-}
-
-/** The plan of a record: server-assigned members, the input, the contract's defaults. */
-export function recordPlan(resource: string, model: RecordModel, input: JsonObject, lot: JsonObject | undefined, now: string): RecordPlan {
-  const fields: RecordPlan['fields'] = [];
-  for (const { name, rule } of model.fields) {
-    let value: JsonValue | undefined;
-    if (rule.kind === 'timestamp') value = now;
-    else if (rule.kind !== 'id' && Object.hasOwn(input, name)) value = input[name];
-    else if (rule.kind === 'default') value = rule.value;
-    else if (rule.kind === 'from-lot') value = lot?.[rule.member];
-    else if (rule.kind === 'id' || rule.kind === 'sequence') {
-      const slot = slotOf(resource, model, name);
-      if (slot) fields.push(slot);
-      continue;
+/**
+ * The planner of a resource's records. Everything that does not depend on the request (member
+ * names and their JSON, the counter slots) is made here, once; a create only fills in values.
+ */
+export function recordPlanner(resource: string, model: RecordModel): RecordPlanner {
+  const slots = new Map(counterSlots(resource, model).map((slot) => [slot.name, slot]));
+  const members = model.fields.map(({ name, rule }) => ({ name, rule, key: memberKey(name), slot: slots.get(name) }));
+  return (input, lot, now) => {
+    const fields: RecordPlan['fields'] = [];
+    for (const { name, rule, key, slot } of members) {
+      let value: JsonValue | undefined;
+      if (rule.kind === 'timestamp') value = now;
+      else if (rule.kind !== 'id' && Object.hasOwn(input, name)) value = input[name];
+      else if (rule.kind === 'default') value = rule.value;
+      else if (rule.kind === 'from-lot') value = lot?.[rule.member];
+      else if (slot) {
+        fields.push(slot);
+        continue;
+      }
+      if (value !== undefined) fields.push({ name, key, value });
     }
-    if (value !== undefined) fields.push({ name, value });
-  }
-  return { resource, fields };
+    return { resource, fields };
+  };
 }
 
 /** `"name":` of each member, made once per name. */
@@ -96,7 +89,7 @@ export function planSegments(plan: RecordPlan): { segments: string[]; slots: Cou
   let current = '{';
   let first = true;
   for (const field of plan.fields) {
-    current += `${first ? '' : ','}${memberKey(field.name)}`;
+    current += `${first ? '' : ','}${field.key ?? memberKey(field.name)}`;
     first = false;
     if (isSlot(field)) {
       segments.push(current);

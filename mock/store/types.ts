@@ -9,6 +9,8 @@ import type { JsonValue } from '../../contract/document.js';
 /** A member whose value the store allocates: the next id, or the next number of a sequence. */
 export interface CounterSlot {
   name: string;
+  /** The member's name as JSON with its colon (`"id":`), when the planner made it once. */
+  key?: string;
   /** The per-session counter (`lot-transfers#id`). */
   counter: string;
   kind: 'id' | 'sequence';
@@ -20,6 +22,8 @@ export interface CounterSlot {
 /** A member with a value known before the create (input, default, lot member, timestamp). */
 export interface FixedField {
   name: string;
+  /** The member's name as JSON with its colon, when the planner made it once. */
+  key?: string;
   value: JsonValue;
 }
 

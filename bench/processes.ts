@@ -9,8 +9,7 @@ import { CONTRACT_YAML_PATH, PROJECT_ROOT } from '../contract/paths.js';
 import type { Child, CommandLine } from '../support/processes.js';
 import { treeMemory, type TreeMemory } from '../support/proc-memory.js';
 
-/** True when this code runs from TypeScript source (tsx, e.g. under mocha), false when compiled. */
-export const FROM_SOURCE = import.meta.url.endsWith('.ts');
+import { FROM_SOURCE, projectCli } from '../support/project-cli.js';
 
 function nodeEntry(file: string, args: string[], nodeOptions: string[] = []): CommandLine {
   return { command: process.execPath, args: [...nodeOptions, ...(FROM_SOURCE ? ['--import', 'tsx'] : []), file, ...args] };
@@ -21,9 +20,9 @@ export function benchEntry(name: string, args: string[] = [], nodeOptions: strin
   return nodeEntry(fileURLToPath(new URL(`./${name}${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url)), args, nodeOptions);
 }
 
-/** How to run a project CLI (`mock/cli`, `conformance/cli`): from source through tsx, or compiled from `dist/`. */
-export function projectEntry(name: string, args: string[] = []): CommandLine {
-  return nodeEntry(FROM_SOURCE ? join(PROJECT_ROOT, `${name}.ts`) : join(PROJECT_ROOT, 'dist', `${name}.js`), args);
+/** How to run a project CLI (`mock/cli`, `conformance/cli`): `support/project-cli.ts`. */
+export function projectEntry(name: 'mock/cli' | 'conformance/cli', args: string[] = []): CommandLine {
+  return projectCli(name, args);
 }
 
 /** The mock's bench child with `args` (`--expose-gc`, so that with an IPC channel it can report its memory after a GC). */

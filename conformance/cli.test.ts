@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { PROJECT_ROOT } from '../contract/paths.js';
 import getPort from 'get-port';
 import { runToExit } from '../support/processes.js';
+import { projectCli } from '../support/project-cli.js';
 import { HELP } from './args.js';
 import { CHECKS } from './checks/index.js';
 import { reportProblems } from './report/schema.js';
@@ -24,11 +24,9 @@ interface Outcome {
 }
 
 async function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
-  const { code, stdout, stderr } = await runToExit(
-    'goods-conformance',
-    { command: process.execPath, args: ['--import', 'tsx', join(PROJECT_ROOT, 'conformance/cli.ts'), ...args] },
-    { env: { ...process.env, ...env, NO_COLOR: '1' } },
-  );
+  const { code, stdout, stderr } = await runToExit('goods-conformance', projectCli('conformance/cli', args), {
+    env: { ...process.env, ...env, NO_COLOR: '1' },
+  });
   return { code, stdout, stderr };
 }
 

@@ -238,7 +238,8 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
     if (error instanceof ProblemError) {
-      if (error.kind.status === 413) res.setHeader('Connection', 'close');
+      // No 'Connection: close': Node reads and drops the rest of the body (bounded by the request
+      // time-out), so a client still uploading reads this answer instead of a reset connection.
       sendProblem(res, error);
       return;
     }

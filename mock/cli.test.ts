@@ -2,12 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../contract/paths.js';
 import { startChild, waitForLine, type Child } from '../support/processes.js';
+import { projectCli } from '../support/project-cli.js';
 import { until } from '../support/wait.js';
 import { HELP } from './cli-args.js';
-
-const CLI = join(PROJECT_ROOT, 'mock', 'cli.ts');
 
 interface Run {
   child: Child;
@@ -17,11 +15,7 @@ interface Run {
 }
 
 function run(args: string[], env: Record<string, string> = {}): Run {
-  const child = startChild(
-    'goods-mock',
-    { command: process.execPath, args: ['--import', 'tsx', CLI, ...args] },
-    { env: { ...process.env, ...env } },
-  );
+  const child = startChild('goods-mock', projectCli('mock/cli', args), { env: { ...process.env, ...env } });
   const exited = child.closed.then(({ code }) => code);
   return { child, stdout: () => child.stdout(), stderr: () => child.stderr(), exited };
 }

@@ -4,12 +4,11 @@
  * POST /__mock/report and on SIGTERM (exit 0), no credential in any output.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../contract/paths.js';
+import { startChild, waitForLine } from '../../support/processes.js';
+import { projectCli } from '../../support/project-cli.js';
 import { parseMockArgs, UsageError } from '../cli-args.js';
 import { startMock } from '../testing.js';
 import { DEFAULT_PROXY, REPORT_FILES } from './config.js';
@@ -85,12 +84,9 @@ describe('goods-mock --proxy: the CLI', function () {
     const upstream = await startMock();
     const output = mkdtempSync(join(tmpdir(), 'proxy-cli-'));
     const secret = 'cli-Secret-Token-9';
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(PROJECT_ROOT, 'mock', 'cli.ts'),
+    const child = startChild(
+      'goods-mock --proxy',
+      projectCli('mock/cli', [
         '--port',
         '0',
         '--proxy',
@@ -99,22 +95,10 @@ describe('goods-mock --proxy: the CLI', function () {
         'strict',
         '--output',
         output,
-      ],
-      { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      ]),
     );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const exited = once(child, 'exit');
     try {
-      const deadline = Date.now() + 20_000;
-      let url: string | undefined;
-      while (url === undefined && Date.now() < deadline) {
-        url = /proxying (http:\/\/\S+)/.exec(out)?.[1];
-        if (url === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      assert.ok(url, `banner: ${out} ${err}`);
+      const url = await waitForLine(child, /proxying (http:\/\/\S+)/);
       const answer = await fetch(`${url}/goodsReception/rest/v1/test-samples/create`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
@@ -126,8 +110,10 @@ describe('goods-mock --proxy: the CLI', function () {
       assert.equal(report.status, 200);
       const written = JSON.parse(readFileSync(join(output, REPORT_FILES.json), 'utf8')) as { counts: { failed: number } };
       assert.ok(written.counts.failed > 0);
-      child.kill('SIGTERM');
-      const [code] = (await exited) as [number | null];
+      process.kill(child.pid, 'SIGTERM');
+      const { code } = await child.closed;
+      const out = child.stdout();
+      const err = child.stderr();
       assert.equal(code, 0, err);
       assert.match(
         err,
@@ -142,7 +128,7 @@ describe('goods-mock --proxy: the CLI', function () {
       assert.match(junit, /<testsuites /);
       for (const text of [out, err, json, junit]) assert.ok(!text.includes(secret), 'no credential in the output');
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await child.stop();
       await upstream.close();
     }
   });

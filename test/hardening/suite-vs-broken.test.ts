@@ -5,21 +5,18 @@
  * stops reading a huge body early.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../contract/paths.js';
 import { runToExit, type Finished } from '../../support/processes.js';
+import { projectCli } from '../../support/project-cli.js';
 import { BROKEN_KINDS, BROKEN_ORDER, startBrokenServer, type BrokenKind, type BrokenScope } from './support/broken-servers.js';
 
-const CONFORMANCE_CLI = join(PROJECT_ROOT, 'conformance', 'cli.ts');
 /** A generous bound: the run must end by itself well before this (it is a hang detector, not a speed test). */
 const LIMIT_MS = 60_000;
 
 function runConformanceCli(args: string[]): Promise<Finished> {
-  return runToExit(
-    'goods-conformance',
-    { command: process.execPath, args: ['--import', 'tsx', CONFORMANCE_CLI, ...args] },
-    { env: { ...process.env, CONFORMANCE_TOKEN: '' }, timeoutMs: LIMIT_MS },
-  );
+  return runToExit('goods-conformance', projectCli('conformance/cli', args), {
+    env: { ...process.env, CONFORMANCE_TOKEN: '' },
+    timeoutMs: LIMIT_MS,
+  });
 }
 
 /** One CLI run against a fresh broken server, with what the server counted (read after the run, before closing it). */

@@ -1,13 +1,10 @@
 /**
- * The mock's CLI in a child process (`node --import tsx mock/cli.ts`), so a crash is seen as a crash:
+ * The mock's CLI in a child process (`support/project-cli.ts`), so a crash is seen as a crash:
  * the test knows whether the process is still alive, its exit code and signal, and everything it wrote.
  * Processes are started, watched and stopped by the shared helper `support/processes.ts`.
  */
-import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../../contract/paths.js';
 import { runToExit, startChild, waitForLine, type Child, type CommandLine, type Exit } from '../../../support/processes.js';
-
-export const MOCK_CLI = join(PROJECT_ROOT, 'mock', 'cli.ts');
+import { projectCli } from '../../../support/project-cli.js';
 
 export interface MockProcess {
   child: Child;
@@ -31,9 +28,9 @@ export interface ExitedProcess extends Exit {
   stderr: string;
 }
 
-/** `node --import tsx mock/cli.ts ...args`. */
+/** The mock's CLI with `args`, compiled or from source (`projectCli`). */
 export function mockCli(args: string[]): CommandLine {
-  return { command: process.execPath, args: ['--import', 'tsx', MOCK_CLI, ...args] };
+  return projectCli('mock/cli', args);
 }
 
 const ENV = { ...process.env, PORT: '' };

@@ -1,31 +1,20 @@
 import assert from 'node:assert/strict';
 import type { JsonValue } from '../../contract/document.js';
+import { Rng } from '../../test/hardening/support/rng.js';
 import { jsonText, memberKey } from './plan.js';
 
-/** A small seeded generator (mulberry32), so a failure names a reproducible case. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Strings over every kind of UTF-16 code unit: plain ASCII, escapes, controls, non-ASCII, pairs and lone surrogates. */
-function randomString(next: () => number): string {
+function randomString(rng: Rng): string {
   const units: number[] = [];
-  const length = Math.floor(next() * 12);
+  const length = rng.int(0, 11);
   for (let i = 0; i < length; i++) {
-    const kind = Math.floor(next() * 6);
-    if (kind === 0) units.push(0x20 + Math.floor(next() * 0x5f));
-    else if (kind === 1) units.push([0x22, 0x5c, 0x2f, 0x7f][Math.floor(next() * 4)] ?? 0x22);
-    else if (kind === 2) units.push(Math.floor(next() * 0x20));
-    else if (kind === 3) units.push(0x80 + Math.floor(next() * 0xd780));
-    else if (kind === 4) units.push(0xd800 + Math.floor(next() * 0x400), 0xdc00 + Math.floor(next() * 0x400));
-    else units.push(0xd800 + Math.floor(next() * 0x800));
+    const kind = rng.int(0, 5);
+    if (kind === 0) units.push(rng.int(0x20, 0x7e));
+    else if (kind === 1) units.push(rng.pick([0x22, 0x5c, 0x2f, 0x7f]));
+    else if (kind === 2) units.push(rng.int(0, 0x1f));
+    else if (kind === 3) units.push(rng.int(0x80, 0xd7ff));
+    else if (kind === 4) units.push(rng.int(0xd800, 0xdbff), rng.int(0xdc00, 0xdfff));
+    else units.push(rng.int(0xd800, 0xdfff));
   }
   return String.fromCharCode(...units);
 }
@@ -57,9 +46,9 @@ describe('record JSON (jsonText, memberKey)', () => {
       { nested: { 'key "quoted"': 'v\n' } },
     ];
     for (const value of fixed) assert.equal(jsonText(value), JSON.stringify(value), JSON.stringify(value));
-    const next = random(20261122);
+    const rng = new Rng(20261122);
     for (let i = 0; i < 20_000; i++) {
-      const value = randomString(next);
+      const value = randomString(rng);
       assert.equal(jsonText(value), JSON.stringify(value), `case ${i}: ${JSON.stringify(value)}`);
     }
   });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runToExit } from '../support/processes.js';
-import { projectEntry } from './processes.js';
+import { projectCli } from '../support/project-cli.js';
 
 export interface ConformanceTiming {
   wallMs: number;
@@ -22,7 +22,7 @@ export async function timeConformance(
   timeoutMs = 90000,
 ): Promise<ConformanceTiming> {
   const output = mkdtempSync(join(tmpdir(), 'bench-conformance-'));
-  const line = projectEntry('conformance/cli', [
+  const line = projectCli('conformance/cli', [
     '--base-url',
     target.baseUrl,
     '--token',

@@ -9,8 +9,9 @@ import { timeConformance } from './conformance-run.js';
 import { median, rotate, runLoad, total, wrongOf, type LoadPlan, type LoadRun } from './load.js';
 import { treeCpuMs } from '../support/proc-cpu.js';
 import { stopAll } from '../support/processes.js';
+import { projectCli } from '../support/project-cli.js';
 import { REDIS_SERVER } from '../support/redis.js';
-import { memoryOf, npmStartCommand, prismCommand, projectEntry } from './processes.js';
+import { memoryOf, npmStartCommand, prismCommand } from './processes.js';
 import { measureRecords } from './records.js';
 import { measureRedisStore } from './redis-store.js';
 import type { BenchReport, BenchSettings, LoadRow, Measured, RoundRun, ScenarioRatios, StartupResult } from './report.js';
@@ -146,7 +147,7 @@ function ratiosOf(rows: readonly LoadRow[], scenarios: readonly Scenario[]): Sce
 
 async function startupPhase(settings: BenchSettings, probe: Scenario): Promise<Measured<StartupResult>> {
   if (settings.startupRuns < 1) return { status: 'skipped', reason: 'startup runs set to 0' };
-  const mockLine = (port: number) => projectEntry('mock/cli', ['--port', String(port), '--quiet']);
+  const mockLine = (port: number) => projectCli('mock/cli', ['--port', String(port), '--quiet']);
   const mock: { ms: number; rss: number }[] = [];
   const npmStart: { ms: number; rss: number }[] = [];
   const prism: { ms: number; rss: number }[] = [];

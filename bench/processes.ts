@@ -1,6 +1,7 @@
 /**
- * The bench's command lines: its own entry files and the project CLIs, from TypeScript source under
- * tsx (mocha) or compiled from `dist/` (`npm run bench`), Prism and `npm start`. Starting, waiting and
+ * The bench's command lines: its own entry files, from TypeScript source under tsx (mocha) or
+ * compiled from `dist/` (`npm run bench`), Prism and `npm start`; the project CLIs are
+ * `support/project-cli.ts`. Starting, waiting and
  * stopping are `support/processes.ts`; the memory of a child's process tree is `support/proc-memory.ts`.
  */
 import { join } from 'node:path';
@@ -8,8 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { CONTRACT_YAML_PATH, PROJECT_ROOT } from '../contract/paths.js';
 import type { Child, CommandLine } from '../support/processes.js';
 import { treeMemory, type TreeMemory } from '../support/proc-memory.js';
-
-import { FROM_SOURCE, projectCli } from '../support/project-cli.js';
+import { FROM_SOURCE } from '../support/project-cli.js';
 
 function nodeEntry(file: string, args: string[], nodeOptions: string[] = []): CommandLine {
   return { command: process.execPath, args: [...nodeOptions, ...(FROM_SOURCE ? ['--import', 'tsx'] : []), file, ...args] };
@@ -18,11 +18,6 @@ function nodeEntry(file: string, args: string[], nodeOptions: string[] = []): Co
 /** How to run one of the bench's own entry files (`bench/<name>.ts` or `dist/bench/<name>.js`). */
 export function benchEntry(name: string, args: string[] = [], nodeOptions: string[] = []): CommandLine {
   return nodeEntry(fileURLToPath(new URL(`./${name}${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url)), args, nodeOptions);
-}
-
-/** How to run a project CLI (`mock/cli`, `conformance/cli`): `support/project-cli.ts`. */
-export function projectEntry(name: 'mock/cli' | 'conformance/cli', args: string[] = []): CommandLine {
-  return projectCli(name, args);
 }
 
 /** The mock's bench child with `args` (`--expose-gc`, so that with an IPC channel it can report its memory after a GC). */

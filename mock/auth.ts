@@ -16,7 +16,7 @@ export interface AuthPolicy {
    * Authorization headers already accepted, and their tokens: a client sends the same header on every
    * request, so it is checked once (at most `ACCEPTED_CACHE` headers are kept; the policy never changes).
    */
-  accepted?: Map<string, string>;
+  accepted: Map<string, string>;
 }
 
 const ACCEPTED_CACHE = 64;
@@ -32,7 +32,7 @@ function challenge(error?: string): Record<string, string> {
 
 /** The token from a valid Authorization header; throws a 401 problem saying what is wrong (like the other `check*` steps). */
 export function checkBearer(header: string | undefined, policy: AuthPolicy): string {
-  const known = header === undefined ? undefined : policy.accepted?.get(header);
+  const known = header === undefined ? undefined : policy.accepted.get(header);
   if (known !== undefined) return known;
   if (header === undefined || header.trim() === '') {
     throw problem('unauthorized', 'The request has no Authorization header; send "Authorization: Bearer <token>".', undefined, challenge());
@@ -72,6 +72,6 @@ export function checkBearer(header: string | undefined, policy: AuthPolicy): str
       challenge('invalid_token'),
     );
   }
-  if (policy.accepted && policy.accepted.size < ACCEPTED_CACHE) policy.accepted.set(header, token);
+  if (policy.accepted.size < ACCEPTED_CACHE) policy.accepted.set(header, token);
   return token;
 }

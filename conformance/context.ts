@@ -11,7 +11,16 @@ import type { CompiledContract } from '../contract/schemas.js';
 import { judgeContexts } from '../judgments/context.js';
 import type { JudgeContext, Violation } from '../judgments/exchange.js';
 import type { ConformanceConfig } from './config.js';
-import { carriesMarker, createCorpus, generateBody, type CorpusBody, type DiscoveredLot } from './data.js';
+import {
+  carriesMarker,
+  createCorpus,
+  derivationOf,
+  generateBody,
+  tagged,
+  type CorpusBody,
+  type Derivation,
+  type DiscoveredLot,
+} from './data.js';
 import { Expect } from './expect.js';
 import { CheckFailure, CheckNotRun, CheckSkipped } from './failure.js';
 import { HttpClient, type Exchange, type HttpRequest, type OperationGroup } from './http.js';
@@ -231,9 +240,14 @@ export class CheckContext {
     return lots;
   }
 
+  /** What the cases of a create operation are derived from (its model and request schema at both levels). */
+  derivation(id: CreateOperationId): Derivation {
+    return derivationOf(this.judge, id);
+  }
+
   /** The systematic corpus of valid bodies of a create operation (every value class, every lot up to the cap). */
   corpus(id: CreateOperationId): Promise<CorpusBody[]> {
-    return this.memo(`corpus/${id}`, async () => createCorpus(this.model.create(id), await this.lots(), this.config.runMarker));
+    return this.memo(`corpus/${id}`, async () => createCorpus(this.derivation(id), await this.lots(), this.config.runMarker));
   }
 
   /** The create of corpus body `index` (memoized: the spec and strict checks judge the same answers). */
@@ -256,7 +270,8 @@ export class CheckContext {
     for (const member of op.members) {
       const value = body[member.name];
       if (member.namesLot && lot) body[member.name] = lot.id;
-      else if (typeof value === 'string' && carriesMarker(member)) body[member.name] = `${this.config.runMarker}-${key}-${value}`;
+      else if (value !== undefined && carriesMarker(member))
+        body[member.name] = tagged(this.derivation(id), body, member, value, `${this.config.runMarker}-${key}`) ?? value;
     }
     return body;
   }

@@ -1,16 +1,33 @@
 /**
- * Request bodies, derived from the operations model (`contract/operations-model.ts`), never from
- * what a server happens to do:
- * - the systematic create corpus: for every member, each class of value a real client sends
- *   (`valueClasses`), every optional member also omitted, every lot of the order (up to LOT_CAP);
- *   fixed, independent of the seed;
+ * The cases of the create operations, derived from the contract (the operations model and the
+ * compiled request schema at both levels), never from what a server happens to do:
+ * - valid values of every member (`memberClasses`): the boundary values of its keywords and the
+ *   catalogue's classes (`values/`), each kept only where the strict schema accepts it in a body;
+ * - the systematic create corpus (`createCorpus`): every class of every member at least once, the
+ *   optional members' presence combined pairwise, every lot of the order (up to LOT_CAP); fixed,
+ *   independent of the seed; the run marker in every member that can hold it;
  * - one extra generated body per operation (json-schema-faker, seeded: the seed adds cases on top);
- * - invalid bodies: each required member dropped, each member given each wrong JSON type, each bound
- *   broken, an unknown member, several problems at once; JSON that is not an object; malformed JSON.
+ * - invalid bodies (`invalidBodies`): one per keyword of each member (each wrong JSON type, just past
+ *   each bound, off the enum, outside the pattern or format, each required member missing, an unknown
+ *   member, a server-assigned member of a wrong type), each with the pointer it must be reported at
+ *   and the levels it is invalid at (spec: the specification-level schema refuses it too);
+ * - JSON that is not an object; malformed JSON.
  */
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import { isObject, type JsonObject, type JsonValue } from '../contract/document.js';
-import type { MemberModel, OperationModel } from '../contract/operations-model.js';
+import { childPointer } from '../contract/json-pointer.js';
+import type { Level } from '../contract/levels.js';
+import {
+  inlineSchema,
+  type MemberModel,
+  type OperationId,
+  type OperationModel,
+  type OperationsModel,
+} from '../contract/operations-model.js';
+import type { CompiledContract, KeywordError, KeywordValidator } from '../contract/schemas.js';
+import { breakingValues, UNKNOWN_MEMBER, validCandidates, toLength, fit, type Candidate } from './values/derive.js';
+
+export { UNKNOWN_MEMBER };
 
 /** At most this many lots of the order are named by the create corpus (documented in --list-checks). */
 export const LOT_CAP = 10;
@@ -25,6 +42,7 @@ export interface DiscoveredLot {
 export interface ValueClass {
   name: string;
   value: JsonValue;
+  reason?: string;
 }
 
 export interface CorpusBody {
@@ -35,14 +53,53 @@ export interface CorpusBody {
 }
 
 export interface InvalidBody {
-  /** What was broken, e.g. `amount: exclusiveMinimum broken`. */
+  /** What was broken, e.g. `amount: exclusiveMinimum 0 broken (equal)`. */
   label: string;
+  /** The keyword broken (`type`, `required`, `maxLength`, `unevaluatedProperties`, ...). */
+  keyword: string;
   body: JsonObject;
   /** The JSON Pointers the answer's `errors[]` must name (one entry per problem). */
   pointers: string[];
+  /** Invalid at `spec` too (a specification-level keyword), or at `strict` only (a profile keyword). */
+  levels: Level[];
 }
 
-/** A string member carries the run marker when a record is found by it (no default from elsewhere, no fixed default). */
+/** What the cases of one create operation are derived from: its model and its request schema compiled at both levels. */
+export interface Derivation {
+  op: OperationModel;
+  /** The request schema, `$ref`s inlined and `allOf` merged. */
+  schema: JsonObject;
+  validate: Record<Level, KeywordValidator>;
+}
+
+const derivations = new WeakMap<Record<Level, CompiledContract>, Map<string, Derivation>>();
+
+/** The derivation of a create operation of a compiled contract (made once per contract and operation). */
+export function derivationOf(jc: { model: OperationsModel; contracts: Record<Level, CompiledContract> }, id: OperationId): Derivation {
+  let known = derivations.get(jc.contracts);
+  if (!known) {
+    known = new Map();
+    derivations.set(jc.contracts, known);
+  }
+  const found = known.get(id);
+  if (found) return found;
+  const op = jc.model.get(id);
+  const ref = { $ref: `#/components/schemas/${op.requestSchema ?? ''}` };
+  const made: Derivation = {
+    op,
+    schema: inlineSchema(jc.contracts.strict.document, ref),
+    validate: { spec: jc.contracts.spec.keywordValidator(ref), strict: jc.contracts.strict.keywordValidator(ref) },
+  };
+  known.set(id, made);
+  return made;
+}
+
+/** The members a client writes (server-assigned ones aside). */
+export function writable(op: OperationModel): MemberModel[] {
+  return op.members.filter((m) => !m.readOnly);
+}
+
+/** A member may carry the run marker when a record is found by it: a string, not server-assigned, with no default from elsewhere or a fixed one. */
 export function carriesMarker(member: MemberModel): boolean {
   return (
     member.type === 'string' &&
@@ -52,101 +109,162 @@ export function carriesMarker(member: MemberModel): boolean {
   );
 }
 
-const num = (member: MemberModel, keyword: string): number | undefined => member.bounds.find((b) => b.keyword === keyword)?.value;
-
-/** The classes of value a client sends for a member (not `fk_lot_id`: that one names each lot). */
-export function valueClasses(member: MemberModel, marker: string): ValueClass[] {
-  switch (member.type) {
-    case 'boolean':
-      return [
-        { name: 'true', value: true },
-        { name: 'false', value: false },
-      ];
-    case 'integer': {
-      const min = num(member, 'minimum') ?? (num(member, 'exclusiveMinimum') ?? 0) + 1;
-      return [
-        { name: 'smallest allowed', value: min },
-        { name: 'typical', value: min + 41 },
-        { name: 'large (2^31-1)', value: 2_147_483_647 },
-      ];
-    }
-    case 'number': {
-      const low = num(member, 'exclusiveMinimum');
-      const min = num(member, 'minimum');
-      const smallest = low !== undefined ? low + 0.001 : (min ?? 0);
-      return [
-        { name: 'whole number', value: 5 },
-        { name: 'fraction', value: 12.5 },
-        { name: 'just above the lower bound', value: smallest },
-        { name: 'large', value: 1_000_000 },
-      ];
-    }
-    case 'string': {
-      const prefix = carriesMarker(member) ? `${marker}-` : '';
-      const minLength = num(member, 'minLength') ?? 0;
-      const classes: ValueClass[] = [
-        { name: 'plain ASCII', value: `${prefix}A-1001` },
-        { name: 'unicode and spaces', value: `${prefix}Prüf Ä ü 東京 ✓` },
-        { name: 'long (200 chars)', value: `${prefix}L`.padEnd(200, 'x') },
-      ];
-      // Empty only where it cannot break uniqueness or the marker: members without a marker, or defaulting to ''.
-      if (minLength === 0 && (!carriesMarker(member) || member.default === '')) classes.push({ name: 'empty', value: '' });
-      return classes;
-    }
-    default:
-      return [];
-  }
+/** A fixed seed per member (json-schema-faker's generated classes do not depend on the run's seed). */
+function memberSeed(op: OperationModel, member: MemberModel): number {
+  return subSeed(1, `${op.operationId}/${member.name}`);
 }
 
-/** The members a client writes (server-assigned ones aside). */
-export function writable(op: OperationModel): MemberModel[] {
-  return op.members.filter((m) => !m.readOnly);
+const errorsAt = (errors: readonly KeywordError[], pointer: string): KeywordError[] =>
+  errors.filter((e) => e.pointer === pointer || e.pointer.startsWith(`${pointer}/`));
+
+/** The value is accepted for the member in `body` (the strict schema finds no problem at or under the member). */
+export function acceptsMember(d: Derivation, body: JsonObject, member: string, value: JsonValue): boolean {
+  return errorsAt(d.validate.strict({ ...body, [member]: value }), childPointer('', member)).length === 0;
+}
+
+/** A body of the required members only, each with its first accepted class, naming `lotId`. */
+export function baseBody(d: Derivation, lotId: number | undefined): JsonObject {
+  const body: JsonObject = {};
+  const lotMember = writable(d.op).find((m) => m.namesLot);
+  if (lotMember) body[lotMember.name] = lotId ?? firstAccepted(d, body, lotMember) ?? 1;
+  for (const member of writable(d.op)) {
+    if (!member.required || member.namesLot) continue;
+    const value = firstAccepted(d, body, member);
+    if (value !== undefined) body[member.name] = value;
+  }
+  return body;
+}
+
+function firstAccepted(d: Derivation, body: JsonObject, member: MemberModel): JsonValue | undefined {
+  const classes = validCandidates(member.schema, memberSeed(d.op, member));
+  const typical = classes.find((c) => c.name === 'typical' || c.name === 'generated' || c.name === 'plain ASCII');
+  for (const c of typical ? [typical, ...classes] : classes) if (acceptsMember(d, body, member.name, c.value)) return c.value;
+  return undefined;
+}
+
+/** The valid classes of a member: its schema's boundary values and the catalogue's classes the strict schema accepts. */
+export function memberClasses(d: Derivation, member: MemberModel, body: JsonObject = baseBody(d, undefined)): ValueClass[] {
+  return validCandidates(member.schema, memberSeed(d.op, member)).filter((c: Candidate) => acceptsMember(d, body, member.name, c.value));
+}
+
+/** `value` with the tag after its first code point (edges kept), fitted to the member's length bounds; undefined when the schema refuses it. */
+export function tagged(d: Derivation, body: JsonObject, member: MemberModel, value: JsonValue, tag: string): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const cps = [...value];
+  const joined = cps.length === 0 ? tag : `${cps[0] ?? ''}${tag}${cps.slice(1).join('')}`;
+  const max = member.schema['maxLength'];
+  const out = typeof max === 'number' && [...joined].length > max ? toLength(joined, max) : joined;
+  return out.includes(tag) && acceptsMember(d, body, member.name, out) ? out : undefined;
 }
 
 /**
- * The systematic corpus of valid bodies of a create operation: body i gives member j the class
- * (i + j) mod k (k = its classes, plus `omitted` for an optional member) and names lot i mod lots,
- * so every class of every member and every lot (up to LOT_CAP) is sent at least once.
+ * Rows of presence (true) or omission (false) of `n` optional members covering every pair of
+ * choices of every two members (greedy pairwise; every member also present and omitted at least once).
  */
-export function createCorpus(op: OperationModel, lots: readonly DiscoveredLot[], marker: string): CorpusBody[] {
+export function pairwisePresence(n: number): boolean[][] {
+  if (n === 0) return [];
+  if (n === 1) return [[true], [false]];
+  const uncovered = new Set<string>();
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) for (const a of [0, 1]) for (const b of [0, 1]) uncovered.add(`${i},${j},${a},${b}`);
+  const rows: boolean[][] = [];
+  const gain = (row: number[]): number => {
+    let g = 0;
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (uncovered.has(`${i},${j},${row[i]},${row[j]}`)) g++;
+    return g;
+  };
+  while (uncovered.size > 0) {
+    // Greedy, member by member: each member takes the choice covering most pairs with the ones already set.
+    const row: number[] = [];
+    for (let i = 0; i < n; i++) {
+      let best = 0;
+      let bestGain = -1;
+      for (const choice of [1, 0]) {
+        let g = 0;
+        for (let j = 0; j < i; j++) if (uncovered.has(`${j},${i},${row[j]},${choice}`)) g++;
+        for (let j = i + 1; j < n; j++) if (uncovered.has(`${i},${j},${choice},0`) || uncovered.has(`${i},${j},${choice},1`)) g += 0.5;
+        if (g > bestGain) {
+          bestGain = g;
+          best = choice;
+        }
+      }
+      row.push(best);
+    }
+    if (gain(row) === 0) break;
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) uncovered.delete(`${i},${j},${row[i]},${row[j]}`);
+    rows.push(row.map((c) => c === 1));
+  }
+  return rows;
+}
+
+/**
+ * The systematic corpus of valid bodies of a create operation. The optional members' presence is
+ * combined pairwise (`pairwisePresence`); each member present in a row takes its next class, until
+ * every class of every member has been sent; row r names lot r mod lots. Every body carries the run
+ * marker (with the row number, so values are unique within the run) in each member that can hold it.
+ */
+export function createCorpus(d: Derivation, lots: readonly DiscoveredLot[], marker: string): CorpusBody[] {
   const named = lots.slice(0, LOT_CAP);
   if (named.length === 0) return [];
-  const members = writable(op).filter((m) => !m.namesLot);
-  const lotMember = writable(op).find((m) => m.namesLot);
-  const classes = members.map((m) => [
-    ...valueClasses(m, marker),
-    ...(m.required ? [] : [{ name: 'omitted', value: null, omitted: true }]),
-  ]);
-  const size = Math.max(named.length, ...classes.map((c) => c.length));
+  const base = baseBody(d, named[0]?.id);
+  const members = writable(d.op).filter((m) => !m.namesLot);
+  const lotMember = writable(d.op).find((m) => m.namesLot);
+  const classes = members.map((m) => memberClasses(d, m, base));
+  const optional = members.filter((m) => !m.required);
+  const presence = pairwisePresence(optional.length);
+  const next = members.map(() => 0);
+  const done = (): boolean => classes.every((list, j) => (next[j] ?? 0) >= list.length);
   const corpus: CorpusBody[] = [];
-  for (let i = 0; i < size; i++) {
-    const lot = named[i % named.length] as DiscoveredLot;
+  for (let r = 0; r < presence.length || r < named.length || !done(); r++) {
+    const lot = named[r % named.length] as DiscoveredLot;
     const body: JsonObject = lotMember ? { [lotMember.name]: lot.id } : {};
     const parts = [`lot ${lot.id}`];
+    const tag = `${marker}-${r}`;
+    let marked = false;
     members.forEach((member, j) => {
       const list = classes[j] ?? [];
-      const chosen = list[(i + j) % list.length];
-      if (!chosen) return;
-      parts.push(`${member.name}: ${chosen.name}`);
-      if (!('omitted' in chosen)) body[member.name] = chosen.value;
-    });
-    // Every record carries the run marker: when no member took it, the first optional marker member gets it.
-    const bearers = members.filter(carriesMarker);
-    if (
-      !bearers.some((m) => {
-        const v = body[m.name];
-        return typeof v === 'string' && v.startsWith(marker);
-      })
-    ) {
-      const bearer = bearers.find((m) => !m.required);
-      if (bearer) {
-        body[bearer.name] = `${marker}-${i}`;
-        parts.push(`${bearer.name}: run marker`);
+      const o = optional.indexOf(member);
+      const present = o < 0 || r >= presence.length || presence[r]?.[o] === true;
+      if (!present) {
+        parts.push(`${member.name}: omitted`);
+        return;
       }
-    }
+      const index = next[j] ?? 0;
+      next[j] = index + 1;
+      const chosen = list[index % Math.max(list.length, 1)];
+      if (!chosen) return;
+      let value = chosen.value;
+      if (carriesMarker(member) && !(value === '' && member.default === '')) {
+        const withTag = tagged(d, base, member, value, tag);
+        if (withTag !== undefined) {
+          value = withTag;
+          marked = true;
+        }
+      }
+      parts.push(`${member.name}: ${chosen.name}`);
+      body[member.name] = value;
+    });
+    // A body with no member holding the marker: an omitted member that can hold it gets it.
+    if (!marked)
+      for (const member of members.filter((m) => carriesMarker(m) && !(m.name in body))) {
+        const withTag = tagged(d, base, member, fit(member.schema, ''), tag);
+        if (withTag !== undefined) {
+          body[member.name] = withTag;
+          parts.push(`${member.name}: run marker`);
+          break;
+        }
+      }
     corpus.push({ name: parts.join('; '), body, lot });
   }
   return corpus;
+}
+
+/** The members of a create that can hold the run marker (none: the summary says how to find the run's records instead). */
+export function markerMembers(d: Derivation, marker: string): string[] {
+  const base = baseBody(d, undefined);
+  return writable(d.op)
+    .filter((m) => carriesMarker(m) && tagged(d, base, m, fit(m.schema, ''), `${marker}-0`) !== undefined)
+    .map((m) => m.name);
 }
 
 /** A 32-bit seed per (run seed, key): a body does not depend on which other bodies were made. */
@@ -178,102 +296,69 @@ export function generateBody(op: OperationModel, seed: number, key: string, memb
   return value;
 }
 
-/** Every value of another JSON type than the member's, one per type class. */
-export function wrongTypeValues(member: MemberModel): ValueClass[] {
-  const all: ValueClass[] = [
-    { name: 'string', value: '12' },
-    { name: 'fraction', value: 1.5 },
-    { name: 'whole number', value: 12 },
-    { name: 'boolean', value: true },
-    { name: 'null', value: null },
-    { name: 'array', value: [] },
-    { name: 'object', value: {} },
-  ];
-  const allowed: Record<string, string[]> = {
-    string: ['string'],
-    integer: ['whole number'],
-    number: ['whole number', 'fraction'],
-    boolean: ['boolean'],
-  };
-  const ok = allowed[member.type ?? ''] ?? [];
-  return all.filter((c) => !ok.includes(c.name));
-}
+/** Keyword families of the invalid-body checks. */
+export const KEYWORD_FAMILIES = {
+  required: ['required'],
+  type: ['type'],
+  bounds: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems'],
+  unknown: ['unevaluatedProperties', 'additionalProperties'],
+} as const;
 
-/** For each bound of a member, a value just past it. */
-export function brokenBounds(member: MemberModel): ValueClass[] {
-  const step = member.type === 'integer' ? 1 : 0.5;
-  return member.bounds.flatMap(({ keyword, value }): ValueClass[] => {
-    switch (keyword) {
-      case 'minimum':
-        return [{ name: `${keyword} ${value} broken`, value: value - step }];
-      case 'exclusiveMinimum':
-        return [
-          { name: `${keyword} ${value} broken (equal)`, value },
-          { name: `${keyword} ${value} broken (below)`, value: value - step },
-        ];
-      case 'maximum':
-        return [{ name: `${keyword} ${value} broken`, value: value + step }];
-      case 'exclusiveMaximum':
-        return [{ name: `${keyword} ${value} broken (equal)`, value }];
-      case 'minLength':
-        return value > 0 ? [{ name: `${keyword} ${value} broken`, value: 'x'.repeat(value - 1) }] : [];
-      case 'maxLength':
-        return [{ name: `${keyword} ${value} broken`, value: 'x'.repeat(value + 1) }];
-    }
-  });
-}
+/** Keywords judged with one case each (the first value of the keyword the contract refuses). */
+const ONE_PER_KEYWORD = new Set(['pattern', 'format', 'enum', 'const', 'multipleOf', 'uniqueItems']);
 
-export const UNKNOWN_MEMBER = 'conformance_unknown_member';
-
-export function missingRequired(op: OperationModel, valid: JsonObject): InvalidBody[] {
-  return writable(op)
-    .filter((m) => m.required)
-    .map((m) => {
-      const body = { ...valid };
-      delete body[m.name];
-      return { label: `${m.name}: missing`, body, pointers: [`/${m.name}`] };
-    });
-}
-
-export function wrongTypes(op: OperationModel, valid: JsonObject): InvalidBody[] {
-  return writable(op).flatMap((m) =>
-    wrongTypeValues(m).map((c) => ({ label: `${m.name}: ${c.name}`, body: { ...valid, [m.name]: c.value }, pointers: [`/${m.name}`] })),
-  );
-}
-
-export function outOfBounds(op: OperationModel, valid: JsonObject): InvalidBody[] {
-  return writable(op).flatMap((m) =>
-    brokenBounds(m).map((c) => ({ label: `${m.name}: ${c.name}`, body: { ...valid, [m.name]: c.value }, pointers: [`/${m.name}`] })),
-  );
-}
-
-export function unknownMember(valid: JsonObject, marker: string): InvalidBody[] {
-  return [{ label: `unknown member ${UNKNOWN_MEMBER}`, body: { ...valid, [UNKNOWN_MEMBER]: marker }, pointers: [`/${UNKNOWN_MEMBER}`] }];
-}
-
-/** One body with several problems at once (a required member missing, a wrong type, a broken bound, an unknown member). */
-export function severalProblems(op: OperationModel, valid: JsonObject, marker: string): InvalidBody[] {
-  const body: JsonObject = { ...valid, [UNKNOWN_MEMBER]: marker };
-  const pointers = [`/${UNKNOWN_MEMBER}`];
-  const members = writable(op);
-  const missing = members.find((m) => m.required && !m.namesLot);
-  if (missing) {
-    delete body[missing.name];
-    pointers.push(`/${missing.name}`);
+/**
+ * Every invalid body of a create operation derived from `valid`: each value breaking a keyword of
+ * the request schema (members, nested members, array items), kept where the strict schema refuses
+ * it at the pointer; its levels: `spec` too when the specification-level schema refuses it as well.
+ * Server-assigned members are judged on their JSON type only (the contract: "must have the type they
+ * have in the answer ... and are then ignored").
+ */
+export function invalidBodies(d: Derivation, valid: JsonObject): InvalidBody[] {
+  const readOnly = new Set(d.op.members.filter((m) => m.readOnly).map((m) => childPointer('', m.name)));
+  const out: InvalidBody[] = [];
+  const seen = new Set<string>();
+  for (const b of breakingValues(d.schema, valid)) {
+    if (!isObject(b.value)) continue;
+    const member = `/${b.pointer.split('/')[1] ?? ''}`;
+    if (readOnly.has(member) && b.keyword !== 'type') continue;
+    const key = ONE_PER_KEYWORD.has(b.keyword) ? `${b.pointer}|${b.keyword}` : `${b.pointer}|${b.keyword}|${b.name}`;
+    if (seen.has(key)) continue;
+    const strict = d.validate.strict(b.value);
+    if (!strict.some((e) => e.pointer === b.pointer)) continue;
+    seen.add(key);
+    const spec = d.validate.spec(b.value).some((e) => e.pointer === b.pointer);
+    out.push({ label: b.name, keyword: b.keyword, body: b.value, pointers: [b.pointer], levels: spec ? ['spec', 'strict'] : ['strict'] });
   }
-  const bounded = members.find((m) => m !== missing && brokenBounds(m).length > 0 && !m.namesLot);
-  const broken = bounded ? brokenBounds(bounded)[0] : undefined;
-  if (bounded && broken) {
-    body[bounded.name] = broken.value;
-    pointers.push(`/${bounded.name}`);
+  return out;
+}
+
+/** One body with several problems at once: up to four invalid cases of different members and keyword families, combined. */
+export function severalProblems(cases: readonly InvalidBody[], valid: JsonObject): InvalidBody[] {
+  const families = [
+    KEYWORD_FAMILIES.unknown,
+    KEYWORD_FAMILIES.required,
+    KEYWORD_FAMILIES.bounds,
+    KEYWORD_FAMILIES.type,
+  ] as readonly (readonly string[])[];
+  const body: JsonObject = { ...valid };
+  const pointers: string[] = [];
+  const used = new Set<string>();
+  for (const family of families) {
+    const c = cases.find((x) => family.includes(x.keyword) && !used.has(topMember(x)) && x.levels.includes('strict'));
+    if (!c) continue;
+    const name = topMember(c);
+    used.add(name);
+    if (name in c.body) body[name] = c.body[name] ?? null;
+    else delete body[name];
+    pointers.push(...c.pointers);
   }
-  const typed = members.find((m) => m !== missing && m !== bounded && !m.namesLot && wrongTypeValues(m).length > 0);
-  const wrong = typed ? wrongTypeValues(typed)[0] : undefined;
-  if (typed && wrong) {
-    body[typed.name] = wrong.value;
-    pointers.push(`/${typed.name}`);
-  }
-  return [{ label: `${pointers.length} problems: ${pointers.join(', ')}`, body, pointers }];
+  if (pointers.length < 2) return [];
+  return [{ label: `${pointers.length} problems: ${pointers.join(', ')}`, keyword: 'several', body, pointers, levels: ['strict'] }];
+}
+
+function topMember(c: InvalidBody): string {
+  return (c.pointers[0] ?? '').split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~') ?? '';
 }
 
 /** Every kind of JSON text that is not an object. */

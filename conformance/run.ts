@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import tls from 'node:tls';
 import { readContract, type OpenApiDocument } from '../contract/document.js';
 import { credentialCases } from './checks/auth.js';
-import { CHECKS } from './checks/index.js';
+import { checksFor } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
 import { CheckContext } from './context.js';
@@ -185,7 +185,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     const deadline = config.deadlineMs === undefined ? undefined : startedAt.getTime() + config.deadlineMs;
     const ctx = new CheckContext({ config, baseUrl: target.url, document, ...(deadline !== undefined ? { deadline } : {}) });
     for (const secret of redactor.secrets) ctx.expect.addSecret(secret);
-    const checks = checksOfLevel(options.checks ?? CHECKS, config.level);
+    const checks = checksOfLevel(options.checks ?? checksFor(document), config.level);
     const outputDir = resolve(config.outputDir);
     const shown = withoutUserinfo(target.url);
     write(

@@ -96,6 +96,8 @@ export interface OperationsModel {
 }
 
 const SCHEMA_PREFIX = '#/components/schemas/';
+/** Keywords whose value is one subschema (inlined like `properties`). */
+const SUBSCHEMA_KEYWORDS = new Set(['items', 'not', 'contains', 'additionalProperties', 'unevaluatedProperties', 'propertyNames']);
 
 /** Resolves every `$ref` and merges `allOf` parts into one schema object; drops `x-` keywords. */
 export function inlineSchema(doc: OpenApiDocument, schema: JsonValue, depth = 0): JsonObject {
@@ -109,8 +111,10 @@ export function inlineSchema(doc: OpenApiDocument, schema: JsonValue, depth = 0)
       const props: JsonObject = {};
       for (const [name, sub] of Object.entries(value)) props[name] = inlineSchema(doc, sub, depth + 1);
       out[key] = props;
-    } else if (key === 'items') {
+    } else if (SUBSCHEMA_KEYWORDS.has(key) && isObject(value)) {
       out[key] = inlineSchema(doc, value, depth + 1);
+    } else if ((key === 'oneOf' || key === 'anyOf' || key === 'prefixItems') && Array.isArray(value)) {
+      out[key] = value.map((part) => inlineSchema(doc, part, depth + 1));
     } else {
       out[key] = value;
     }

@@ -20,6 +20,14 @@ export interface FieldError {
 /** A compiled validator: the problems found in `value` (none when it is valid). */
 export type Validator = (value: unknown) => FieldError[];
 
+/** A problem with the JSON Schema keyword that found it (`type`, `maxLength`, `required`, ...): what the suite's case derivation reads. */
+export interface KeywordError extends FieldError {
+  keyword: string;
+}
+
+/** A validator that also names each problem's keyword (never used on the mock's request path: answers carry `FieldError`s only). */
+export type KeywordValidator = (value: unknown) => KeywordError[];
+
 /** OpenAPI's own keywords, allowed beside JSON Schema keywords (they carry no validation). */
 const OPENAPI_KEYWORDS = [
   'openapi',
@@ -53,8 +61,13 @@ function collectExtensionKeywords(node: JsonValue, into: Set<string>): void {
 
 /** Turns ajv's errors into field errors whose pointer names the offending member itself. */
 export function toFieldErrors(errors: readonly ErrorObject[] | null | undefined): FieldError[] {
+  return toKeywordErrors(errors).map(({ pointer, detail }) => ({ pointer, detail }));
+}
+
+/** `toFieldErrors`, keeping the keyword of each problem. */
+export function toKeywordErrors(errors: readonly ErrorObject[] | null | undefined): KeywordError[] {
   const seen = new Set<string>();
-  const result: FieldError[] = [];
+  const result: KeywordError[] = [];
   for (const error of errors ?? []) {
     let pointer = error.instancePath;
     let detail = error.message ?? 'is invalid';
@@ -78,7 +91,7 @@ export function toFieldErrors(errors: readonly ErrorObject[] | null | undefined)
     const key = `${pointer}\u0000${detail}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    result.push({ pointer, detail });
+    result.push({ pointer, detail, keyword: error.keyword });
   }
   return result;
 }
@@ -95,6 +108,8 @@ export interface CompiledContract {
    * path (`mock/app.ts`), so none is compiled while a request waits.
    */
   validator(schema: JsonValue): Validator;
+  /** The same validator, naming each problem's keyword (for deriving and judging cases, not for answers). */
+  keywordValidator(schema: JsonValue): KeywordValidator;
   /** Compiles the given schemas now (fails fast on a bad reference). */
   precompile(schemas: JsonValue[]): void;
 }
@@ -134,21 +149,27 @@ export function compileContract(source: OpenApiDocument, level: Level): Compiled
   addFormats(ajv);
   for (const keyword of [...OPENAPI_KEYWORDS, ...extensions]) ajv.addKeyword({ keyword });
   ajv.addSchema(document, CONTRACT_ID);
-  const cache = new Map<string, Validator>();
-  const validator = (schema: JsonValue): Validator => {
+  const cache = new Map<string, { run: Validator; compiled: ValidateFunction }>();
+  const compiledOf = (schema: JsonValue): { run: Validator; compiled: ValidateFunction } => {
     const pointer = isObject(schema) && typeof schema['$ref'] === 'string' ? schema['$ref'] : schemaPointer(document, schema);
     if (pointer === undefined) throw new Error('the schema is not part of the contract document');
     const cached = cache.get(pointer);
     if (cached) return cached;
     const compiled: ValidateFunction = ajv.compile({ $ref: `${CONTRACT_ID}${pointer}` });
     const run: Validator = (value) => (compiled(value) ? [] : toFieldErrors(compiled.errors));
-    cache.set(pointer, run);
-    return run;
+    const entry = { run, compiled };
+    cache.set(pointer, entry);
+    return entry;
   };
+  const validator = (schema: JsonValue): Validator => compiledOf(schema).run;
   return {
     level,
     document,
     validator,
+    keywordValidator(schema) {
+      const { compiled } = compiledOf(schema);
+      return (value) => (compiled(value) ? [] : toKeywordErrors(compiled.errors));
+    },
     precompile(schemas) {
       for (const schema of schemas) validator(schema);
     },

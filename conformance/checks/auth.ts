@@ -9,7 +9,7 @@ import { PROFILE, SPEC } from '../../judgments/rules.js';
 import type { ConformanceConfig } from '../config.js';
 import type { CheckContext } from '../context.js';
 import type { Exchange } from '../http.js';
-import { MODEL, OPERATION_IDS } from './helpers.js';
+import type { CheckSource } from './helpers.js';
 import type { Check } from './types.js';
 
 const TITLES: Record<CredentialClass, string> = {
@@ -72,7 +72,7 @@ function request(ctx: CheckContext, op: OperationId, credentials: CredentialCase
   });
 }
 
-function check(op: OperationId, credentials: CredentialClass, level: 'spec' | 'strict'): Check {
+function check(source: CheckSource, op: OperationId, credentials: CredentialClass, level: 'spec' | 'strict'): Check {
   return {
     id: level === 'spec' ? `${op}.auth-${credentials}-no-2xx` : `${op}.auth-${credentials}-401`,
     level,
@@ -82,7 +82,7 @@ function check(op: OperationId, credentials: CredentialClass, level: 'spec' | 's
         ? `${TITLES[credentials]}: no 2xx answer`
         : `${TITLES[credentials]}: 401 with WWW-Authenticate: Bearer${credentials === 'rejected' ? ' error="invalid_token"' : ''}`,
     rule: level === 'spec' ? SPEC.auth : PROFILE.unauthorized,
-    write: MODEL.isCreate(op),
+    write: source.model.isCreate(op),
     cases: DOCUMENTED[credentials].map((c) => c.name),
     async run(ctx, t) {
       for (const c of credentialCases(ctx.config)[credentials]) {
@@ -98,7 +98,13 @@ function check(op: OperationId, credentials: CredentialClass, level: 'spec' | 's
 
 const CLASSES: CredentialClass[] = ['missing', 'non-bearer', 'rejected'];
 
-export const authChecks: Check[] = OPERATION_IDS.flatMap((op) => [
-  ...CLASSES.flatMap((credentials) => [check(op, credentials, 'spec'), check(op, credentials, 'strict')]),
-  check(op, 'malformed', 'spec'),
-]);
+/** The auth checks of every secured operation of the contract. */
+export function authChecks(source: CheckSource): Check[] {
+  return source.model.operations
+    .filter((op) => op.secured)
+    .map((op) => op.operationId)
+    .flatMap((op) => [
+      ...CLASSES.flatMap((credentials) => [check(source, op, credentials, 'spec'), check(source, op, credentials, 'strict')]),
+      check(source, op, 'malformed', 'spec'),
+    ]);
+}

@@ -20,19 +20,20 @@ import type { Violation } from '../../judgments/exchange.js';
 import { PROFILE, SPEC } from '../../judgments/rules.js';
 import type { Cases } from '../cases.js';
 import type { CheckContext } from '../context.js';
-import { LOT_CAP, valueClasses, writable, type CorpusBody } from '../data.js';
+import { baseBody, derivationOf, LOT_CAP, memberClasses, writable, type CorpusBody, type Derivation } from '../data.js';
 import { CheckSkipped } from '../failure.js';
 import type { Exchange } from '../http.js';
-import { CREATE_IDS, MODEL, on2xx } from './helpers.js';
+import { MEDIA_TYPES_ACCEPTED } from '../values/catalogue.js';
+import { on2xx, type CheckSource } from './helpers.js';
 import type { Check } from './types.js';
 
-/** The documented cases of the corpus of an operation (for --list-checks). */
-export function corpusCases(op: CreateOperationId): string[] {
+/** The documented cases of the corpus of an operation (for --list-checks): every class of every member the contract accepts. */
+export function corpusCases(d: Derivation): string[] {
   return [
-    `every lot of the order (up to ${LOT_CAP}), one body per lot at least`,
-    ...writable(MODEL.create(op))
+    `every lot of the order (up to ${LOT_CAP}), one body per lot at least; the optional members' presence combined pairwise`,
+    ...writable(d.op)
       .filter((m) => !m.namesLot)
-      .map((m) => `${m.name}: ${[...valueClasses(m, 'MARKER').map((c) => c.name), ...(m.required ? [] : ['omitted'])].join(', ')}`),
+      .map((m) => `${m.name}: ${[...memberClasses(d, m).map((c) => c.name), ...(m.required ? [] : ['omitted'])].join(', ')}`),
   ];
 }
 const EXTRA = 'one generated body (json-schema-faker, seeded; extra, within the budget left)';
@@ -74,11 +75,21 @@ async function generatedCreate(ctx: CheckContext, op: CreateOperationId): Promis
   return () => ctx.memo(`extra/${op}`, async () => ({ body, exchange: await ctx.createRecord(op, body, { spec: false }) }));
 }
 
-/** Values a client sends for the server-assigned members (they must be ignored). */
-export function readOnlyValues(members: readonly MemberModel[]): JsonObject {
+/**
+ * Values a client sends for the server-assigned members (they must be ignored): for each, a class its
+ * schema accepts that a server is least likely to assign itself (the largest number, a format's edge).
+ */
+export function readOnlyValues(d: Derivation): JsonObject {
   const out: JsonObject = {};
-  for (const m of members.filter((x) => x.readOnly)) {
-    out[m.name] = m.type === 'integer' ? 987654321 : m.schema['format'] === 'date-time' ? '2001-02-03T04:05:06Z' : 'conformance-read-only';
+  const base = baseBody(d, undefined);
+  for (const m of d.op.members.filter((x) => x.readOnly)) {
+    const classes = memberClasses(d, m, base).map((c) => c.value);
+    const numbers = classes.filter((v): v is number => typeof v === 'number');
+    const chosen =
+      numbers.length > 0
+        ? Math.max(...numbers.filter(Number.isSafeInteger), 0) || numbers[0]
+        : classes.find((v) => typeof v === 'string' && v.length > 0);
+    if (chosen !== undefined) out[m.name] = chosen;
   }
   return out;
 }
@@ -90,11 +101,12 @@ function answerObject(exchange: Exchange): JsonObject | undefined {
   return 'value' in parsed ? parsed.value : undefined;
 }
 
-function successChecks(op: CreateOperationId): Check[] {
-  const model = MODEL.create(op);
+function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
+  const d = derivationOf(source, op);
+  const model = d.op;
   const idMember = model.members.find((m) => m.readOnly && m.type === 'integer')?.name ?? model.members[0]?.name ?? '';
-  const fact = MODEL.creates[0]?.operationId === op ? SPEC.lotTransfer : SPEC.testSample;
-  const cases = corpusCases(op);
+  const fact = source.model.creates[0]?.operationId === op ? SPEC.lotTransfer : SPEC.testSample;
+  const cases = corpusCases(d);
   const checks: Check[] = [
     {
       id: `${op}.valid-request-2xx`,
@@ -244,7 +256,7 @@ function successChecks(op: CreateOperationId): Check[] {
       cases: ['a valid body with every server-assigned member'],
       async run(ctx, t) {
         const [first] = await ctx.corpus(op);
-        const body = { ...(first?.body ?? {}), ...readOnlyValues(model.members) };
+        const body = { ...(first?.body ?? {}), ...readOnlyValues(ctx.derivation(op)) };
         await t.judge(
           'a valid body with every server-assigned member',
           () => ctx.memo(`read-only/${op}`, () => ctx.createRecord(op, body, { spec: false })),
@@ -256,20 +268,21 @@ function successChecks(op: CreateOperationId): Check[] {
       id: `${op}.charset-accepted`,
       level: 'strict',
       operations: [op],
-      title: 'Content-Type application/json; charset=utf-8 is accepted (2xx)',
+      title: 'application/json with a charset parameter, in any letter case, is accepted (2xx)',
       rule: PROFILE.charset,
       write: true,
-      cases: ['application/json; charset=utf-8'],
+      cases: MEDIA_TYPES_ACCEPTED.map((m) => `Content-Type ${m.contentType} (${m.name})`),
       async run(ctx, t) {
         const [first] = await ctx.corpus(op);
-        await t.judge(
-          'application/json; charset=utf-8',
-          () =>
-            ctx.memo(`charset/${op}`, () =>
-              ctx.createRecord(op, first?.body ?? {}, { spec: false, contentType: 'application/json; charset=utf-8' }),
-            ),
-          (e) => judgeCreateAnswered(e).map((v) => ({ ...v, rule: this.rule })),
-        );
+        for (const media of MEDIA_TYPES_ACCEPTED)
+          await t.judge(
+            `Content-Type ${media.contentType} (${media.name})`,
+            () =>
+              ctx.memo(`media/${op}/${media.contentType}`, () =>
+                ctx.createRecord(op, first?.body ?? {}, { spec: false, contentType: media.contentType }),
+              ),
+            (e) => judgeCreateAnswered(e).map((v) => ({ ...v, rule: this.rule })),
+          );
       },
     },
   ];
@@ -287,23 +300,30 @@ function sequenceCheck(op: CreateOperationId, member: MemberModel): Check {
     title: `generated ${member.name} values are unique`,
     rule: PROFILE.defaults,
     write: true,
-    cases: [`every create omitting ${member.name} (corpus, plus one more when fewer than two)`],
+    cases: [`every create omitting ${member.name} (corpus, plus one more for each of the first two lots none of them names)`],
     async run(ctx, t) {
       await t.run(`every create omitting ${member.name}`, async () => {
         const corpus = await ctx.corpus(op);
         const creates: { exchange: Exchange; name: string }[] = [];
+        const lotsNamed = new Set<number>();
         for (const index of corpus.keys()) {
           const { exchange, body } = await ctx.corpusCreate(op, index);
-          if (!(member.name in body.body)) creates.push({ exchange, name: body.name });
+          if (!(member.name in body.body)) {
+            creates.push({ exchange, name: body.name });
+            lotsNamed.add(body.lot.id);
+          }
         }
-        if (creates.length < 2) {
-          // Another body already omitting the member (it carries the run marker in another member).
-          const body = { ...(corpus.find((b) => !(member.name in b.body))?.body ?? corpus[0]?.body ?? {}) };
+        // Values unique per lot only (a counter per lot) are caught by creates naming two lots.
+        for (const lot of (await ctx.lots()).slice(0, 2)) {
+          if (lotsNamed.has(lot.id) && creates.length >= 2) continue;
+          const from = corpus.find((b) => b.lot.id === lot.id) ?? corpus[0];
+          const body = { ...(from?.body ?? {}) };
           delete body[member.name];
           creates.push({
-            exchange: await ctx.memo(`sequence/${op}`, () => ctx.createRecord(op, body, { spec: false })),
-            name: 'one more create',
+            exchange: await ctx.memo(`sequence/${op}/${lot.id}`, () => ctx.createRecord(op, body, { spec: false })),
+            name: `one more create, lot ${lot.id}`,
           });
+          lotsNamed.add(lot.id);
         }
         const seen = new Map<string, string>();
         for (const { exchange, name } of creates) {
@@ -330,5 +350,8 @@ function sequenceCheck(op: CreateOperationId, member: MemberModel): Check {
   };
 }
 
-export const createChecks: Check[] = CREATE_IDS.flatMap(successChecks);
+/** The checks of every create operation of the contract. */
+export function createChecks(source: CheckSource): Check[] {
+  return source.model.createIds.flatMap((op) => successChecks(source, op));
+}
 export { sameJson };

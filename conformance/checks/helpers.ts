@@ -1,14 +1,29 @@
-/** Shared steps of the checks: the model (for the documented case lists), the order-number variants, created answers. */
-import { readContract } from '../../contract/document.js';
-import { operationsModel, type CreateOperationId, type OperationsModel } from '../../contract/operations-model.js';
+/** Shared steps of the checks: what a check list is built from, the order-number variants, created answers. */
+import { readContract, type OpenApiDocument } from '../../contract/document.js';
+import type { Level } from '../../contract/levels.js';
+import type { CreateOperationId, OperationsModel } from '../../contract/operations-model.js';
+import type { CompiledContract } from '../../contract/schemas.js';
+import { judgeContexts } from '../../judgments/context.js';
 import { is2xx } from '../../judgments/answer.js';
 import type { Violation } from '../../judgments/exchange.js';
 import type { CheckContext } from '../context.js';
 import { CheckSkipped } from '../failure.js';
 import type { Exchange } from '../http.js';
 
-/** The operations model of the bundled contract: what the checks are built from and `--list-checks` shows. */
-export const MODEL: OperationsModel = operationsModel(readContract());
+/** What a list of checks is built from: a contract's operations model and its schemas compiled at both levels. */
+export interface CheckSource {
+  model: OperationsModel;
+  contracts: Record<Level, CompiledContract>;
+}
+
+export function sourceOf(document: OpenApiDocument): CheckSource {
+  const { model, contracts } = judgeContexts(document).strict;
+  return { model, contracts };
+}
+
+/** The bundled contract: the default checks, `--list-checks` without --contract, and the suite's own fault table. */
+export const BUNDLED: CheckSource = sourceOf(readContract());
+export const MODEL: OperationsModel = BUNDLED.model;
 export const CREATE_IDS: CreateOperationId[] = MODEL.createIds;
 export const OPERATION_IDS = MODEL.operations.map((op) => op.operationId);
 

@@ -5,10 +5,9 @@ import { PROFILE, SPEC } from '../../judgments/rules.js';
 import { statusIs } from '../../judgments/answer.js';
 import type { Cases } from '../cases.js';
 import type { CheckContext } from '../context.js';
-import { encodedRealExchange, MODEL, on2xx, UNKNOWN_NUMBER_CASES, unknownNumbers, variantExchange } from './helpers.js';
+import { encodedRealExchange, on2xx, UNKNOWN_NUMBER_CASES, unknownNumbers, variantExchange, type CheckSource } from './helpers.js';
 import type { Check } from './types.js';
 
-const OP = MODEL.orderInfo.operationId;
 const MAIN = 'the --order-number order';
 const ENCODED = 'the --order-number order, first character percent-encoded';
 
@@ -23,130 +22,134 @@ async function overUnknown(
   }
 }
 
-export const orderInfoChecks: Check[] = [
-  {
-    id: `${OP}.valid-request-2xx`,
-    level: 'spec',
-    operations: [OP],
-    title: 'GET of an existing order with the token is answered 2xx',
-    rule: SPEC.validRequest,
-    cases: [MAIN, ENCODED],
-    async run(ctx, t) {
-      await t.judge(MAIN, () => ctx.orderExchange(), judgeExistingOrderAnswered);
-      await t.judge(ENCODED, () => encodedRealExchange(ctx), judgeExistingOrderAnswered);
+/** The checks of the order-info operation. */
+export function orderInfoChecks(source: CheckSource): Check[] {
+  const OP = source.model.orderInfo.operationId;
+  return [
+    {
+      id: `${OP}.valid-request-2xx`,
+      level: 'spec',
+      operations: [OP],
+      title: 'GET of an existing order with the token is answered 2xx',
+      rule: SPEC.validRequest,
+      cases: [MAIN, ENCODED],
+      async run(ctx, t) {
+        await t.judge(MAIN, () => ctx.orderExchange(), judgeExistingOrderAnswered);
+        await t.judge(ENCODED, () => encodedRealExchange(ctx), judgeExistingOrderAnswered);
+      },
     },
-  },
-  {
-    id: `${OP}.answer-shape`,
-    level: 'spec',
-    operations: [OP],
-    title: 'the 2xx answer is application/json with order, containers, charges, lots of the listed types',
-    rule: SPEC.orderInfo,
-    cases: [MAIN],
-    async run(ctx, t) {
-      await t.judge(
-        MAIN,
-        () => ctx.orderExchange(),
-        on2xx((e) => judgeOrderShape(e, ctx.judge, 'spec')),
-      );
+    {
+      id: `${OP}.answer-shape`,
+      level: 'spec',
+      operations: [OP],
+      title: 'the 2xx answer is application/json with order, containers, charges, lots of the listed types',
+      rule: SPEC.orderInfo,
+      cases: [MAIN],
+      async run(ctx, t) {
+        await t.judge(
+          MAIN,
+          () => ctx.orderExchange(),
+          on2xx((e) => judgeOrderShape(e, ctx.judge, 'spec')),
+        );
+      },
     },
-  },
-  {
-    id: `${OP}.exact-order`,
-    level: 'spec',
-    operations: [OP],
-    title: 'the answer describes the requested order (order.orderNumber equals the number)',
-    rule: SPEC.exactOrder,
-    cases: [MAIN, ENCODED],
-    async run(ctx, t) {
-      const number = ctx.config.orderNumber;
-      await t.judge(
-        MAIN,
-        () => ctx.orderExchange(),
-        on2xx((e) => judgeExactOrder(e, ctx.judge, number)),
-      );
-      await t.judge(
-        ENCODED,
-        () => encodedRealExchange(ctx),
-        on2xx((e) => judgeExactOrder(e, ctx.judge, number)),
-      );
+    {
+      id: `${OP}.exact-order`,
+      level: 'spec',
+      operations: [OP],
+      title: 'the answer describes the requested order (order.orderNumber equals the number)',
+      rule: SPEC.exactOrder,
+      cases: [MAIN, ENCODED],
+      async run(ctx, t) {
+        const number = ctx.config.orderNumber;
+        await t.judge(
+          MAIN,
+          () => ctx.orderExchange(),
+          on2xx((e) => judgeExactOrder(e, ctx.judge, number)),
+        );
+        await t.judge(
+          ENCODED,
+          () => encodedRealExchange(ctx),
+          on2xx((e) => judgeExactOrder(e, ctx.judge, number)),
+        );
+      },
     },
-  },
-  {
-    id: `${OP}.unknown-number-not-another-order`,
-    level: 'spec',
-    operations: [OP],
-    title: 'an unknown order number (however close to a real one) is never answered with another order',
-    rule: SPEC.exactOrder,
-    cases: UNKNOWN_NUMBER_CASES,
-    async run(ctx, t) {
-      await overUnknown(ctx, t, (number, equivalent) => (e) => judgeExactOrder(e, ctx.judge, number, equivalent));
+    {
+      id: `${OP}.unknown-number-not-another-order`,
+      level: 'spec',
+      operations: [OP],
+      title: 'an unknown order number (however close to a real one) is never answered with another order',
+      rule: SPEC.exactOrder,
+      cases: UNKNOWN_NUMBER_CASES,
+      async run(ctx, t) {
+        await overUnknown(ctx, t, (number, equivalent) => (e) => judgeExactOrder(e, ctx.judge, number, equivalent));
+      },
     },
-  },
-  {
-    id: `${OP}.status-200`,
-    level: 'strict',
-    operations: [OP],
-    title: 'order info success is 200',
-    rule: PROFILE.orderInfoSuccess,
-    cases: [MAIN, ENCODED],
-    async run(ctx, t) {
-      await t.judge(
-        MAIN,
-        () => ctx.orderExchange(),
-        (e) => statusIs(e, this.rule, 200),
-      );
-      await t.judge(
-        ENCODED,
-        () => encodedRealExchange(ctx),
-        (e) => statusIs(e, this.rule, 200),
-      );
+    {
+      id: `${OP}.status-200`,
+      level: 'strict',
+      operations: [OP],
+      title: 'order info success is 200',
+      rule: PROFILE.orderInfoSuccess,
+      cases: [MAIN, ENCODED],
+      async run(ctx, t) {
+        await t.judge(
+          MAIN,
+          () => ctx.orderExchange(),
+          (e) => statusIs(e, this.rule, 200),
+        );
+        await t.judge(
+          ENCODED,
+          () => encodedRealExchange(ctx),
+          (e) => statusIs(e, this.rule, 200),
+        );
+      },
     },
-  },
-  {
-    id: `${OP}.strict-shape`,
-    level: 'strict',
-    operations: [OP],
-    title: 'every listed field present, dates are RFC 3339 (strict schema)',
-    rule: PROFILE.formats,
-    cases: [MAIN],
-    async run(ctx, t) {
-      await t.judge(
-        MAIN,
-        () => ctx.orderExchange(),
-        on2xx((e) => judgeOrderShape(e, ctx.judge, 'strict')),
-      );
+    {
+      id: `${OP}.strict-shape`,
+      level: 'strict',
+      operations: [OP],
+      title: 'every listed field present, dates are RFC 3339 (strict schema)',
+      rule: PROFILE.formats,
+      cases: [MAIN],
+      async run(ctx, t) {
+        await t.judge(
+          MAIN,
+          () => ctx.orderExchange(),
+          on2xx((e) => judgeOrderShape(e, ctx.judge, 'strict')),
+        );
+      },
     },
-  },
-  {
-    id: `${OP}.unknown-404`,
-    level: 'strict',
-    operations: [OP],
-    title: 'an unknown order number is answered 404',
-    rule: PROFILE.unknownOrder,
-    cases: UNKNOWN_NUMBER_CASES,
-    async run(ctx, t) {
-      await overUnknown(
-        ctx,
-        t,
-        (number, equivalent, alsoAllowed) => (e) => judgeUnknownOrder404(e, ctx.judge, number, equivalent, alsoAllowed),
-      );
+    {
+      id: `${OP}.unknown-404`,
+      level: 'strict',
+      operations: [OP],
+      title: 'an unknown order number is answered 404',
+      rule: PROFILE.unknownOrder,
+      cases: UNKNOWN_NUMBER_CASES,
+      async run(ctx, t) {
+        await overUnknown(
+          ctx,
+          t,
+          (number, equivalent, alsoAllowed) => (e) => judgeUnknownOrder404(e, ctx.judge, number, equivalent, alsoAllowed),
+        );
+      },
     },
-  },
-  {
-    id: `${OP}.wrong-method-405`,
-    level: 'strict',
-    operations: [OP],
-    title: 'POST on the order-info path is answered 405 with Allow: GET',
-    rule: PROFILE.wrongMethod,
-    write: true,
-    cases: ['POST with the token'],
-    async run(ctx, t) {
-      await t.judge(
-        'POST with the token',
-        () => ctx.send({ operation: OP, method: 'POST', path: ctx.path(OP), headers: { ...ctx.bearer() } }),
-        (e) => judgeMethodNotAllowed(e, this.rule, MODEL.orderInfo.method),
-      );
+    {
+      id: `${OP}.wrong-method-405`,
+      level: 'strict',
+      operations: [OP],
+      title: 'POST on the order-info path is answered 405 with Allow: GET',
+      rule: PROFILE.wrongMethod,
+      write: true,
+      cases: ['POST with the token'],
+      async run(ctx, t) {
+        await t.judge(
+          'POST with the token',
+          () => ctx.send({ operation: OP, method: 'POST', path: ctx.path(OP), headers: { ...ctx.bearer() } }),
+          (e) => judgeMethodNotAllowed(e, this.rule, ctx.model.orderInfo.method),
+        );
+      },
     },
-  },
-];
+  ];
+}

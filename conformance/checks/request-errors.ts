@@ -1,96 +1,163 @@
-/** Bad requests to the create operations (strict): 415, 400 (malformed, not an object, schema), 413, 422, 405. */
+/** Bad requests to the create operations: 415, 400 (malformed, not an object, every keyword of the schema), 413, 422, 405. */
 import type { JsonObject } from '../../contract/document.js';
-import type { CreateOperationId, OperationModel } from '../../contract/operations-model.js';
+import type { CreateOperationId } from '../../contract/operations-model.js';
+import { judgeCreateShape } from '../../judgments/create.js';
+import { is2xx } from '../../judgments/answer.js';
 import { judgeMethodNotAllowed, judgeRefused } from '../../judgments/request-errors.js';
-import { PROFILE } from '../../judgments/rules.js';
+import { PROFILE, SPEC } from '../../judgments/rules.js';
 import type { CheckContext } from '../context.js';
 import {
+  baseBody,
   carriesMarker,
+  derivationOf,
+  invalidBodies,
+  KEYWORD_FAMILIES,
   malformedJson,
-  missingRequired,
   nonObjectJson,
-  outOfBounds,
   severalProblems,
-  unknownMember,
+  tagged,
   writable,
-  wrongTypes,
   UNKNOWN_MEMBER,
+  type Derivation,
   type InvalidBody,
 } from '../data.js';
-import { CREATE_IDS, MODEL } from './helpers.js';
+import { MEDIA_TYPES_REFUSED } from '../values/catalogue.js';
+import type { CheckSource } from './helpers.js';
 import type { Check } from './types.js';
 
-/** An id of the lot-naming member far from every discovered lot. */
-export async function unknownLotId(ctx: CheckContext): Promise<number> {
+/** An id of the lot-naming member that the schema accepts and no discovered lot has (far from them). */
+export async function unknownLotId(ctx: CheckContext, op: CreateOperationId): Promise<number> {
   const lots = await ctx.lots();
-  const base = 2_147_480_000;
-  return lots.some((lot) => lot.id === base) ? Math.max(...lots.map((l) => l.id)) + 1_000_003 : base;
+  const d = ctx.derivation(op);
+  const member = writable(d.op).find((m) => m.namesLot);
+  const known = new Set(lots.map((l) => l.id));
+  const base = baseBody(d, lots[0]?.id);
+  const far = [2_147_480_000, Math.max(...lots.map((l) => l.id)) + 1_000_003, 999_999, ...lots.map((l) => l.id + 1)];
+  const max = typeof member?.schema['maximum'] === 'number' ? member.schema['maximum'] : undefined;
+  if (max !== undefined) far.push(max, max - 1);
+  return (
+    far.find(
+      (id) =>
+        !known.has(id) && (!member || !d.validate.strict({ ...base, [member.name]: id }).some((e) => e.pointer === `/${member.name}`)),
+    ) ?? 2_147_480_000
+  );
 }
 
-/** The valid body the invalid ones are derived from: the first corpus body (fixed, seed-independent). */
+/** The valid body the invalid ones are derived from: the first corpus body (fixed, seed-independent), every marker member set. */
 async function validBody(ctx: CheckContext, op: CreateOperationId): Promise<JsonObject> {
   const [first] = await ctx.corpus(op);
-  const body: JsonObject = { ...(first?.body ?? {}) };
-  // Every member a record is found by carries the run marker, so one broken member never leaves a body without it.
-  for (const m of writable(ctx.model.create(op)))
-    if (carriesMarker(m) && !(m.name in body)) body[m.name] = `${ctx.config.runMarker}-invalid`;
+  return withMarkers(ctx.derivation(op), { ...(first?.body ?? {}) }, `${ctx.config.runMarker}-invalid`);
+}
+
+/** Every member a record is found by carries the run marker, so one broken member never leaves a body without it. */
+function withMarkers(d: Derivation, body: JsonObject, tag: string): JsonObject {
+  for (const m of writable(d.op))
+    if (carriesMarker(m) && !(m.name in body)) {
+      const value = tagged(d, body, m, '', tag);
+      if (value !== undefined) body[m.name] = value;
+    }
   return body;
 }
 
-type Derive = (op: OperationModel, valid: JsonObject, marker: string) => InvalidBody[];
+/** A body to derive the documented case names from (no lot known yet). */
+function placeholder(d: Derivation): JsonObject {
+  return withMarkers(d, baseBody(d, undefined), 'MARKER');
+}
 
-const placeholder = (op: CreateOperationId): JsonObject => Object.fromEntries(writable(MODEL.create(op)).map((m) => [m.name, null]));
-
-const INVALID: { name: string; title: string; derive: Derive }[] = [
-  {
-    name: 'missing-required-400',
-    title: 'each required member missing: 400, pointer to it',
-    derive: (op, v) => missingRequired(op, v),
-  },
+const FAMILY_CHECKS: { name: string; title: string; keywords: readonly string[] | 'other' }[] = [
+  { name: 'missing-required-400', title: 'each required member missing: 400, pointer to it', keywords: KEYWORD_FAMILIES.required },
   {
     name: 'wrong-type-400',
-    title: 'each member given each wrong JSON type: 400, pointer to it',
-    derive: (op, v) => wrongTypes(op, v),
+    title: 'each member (server-assigned ones too) given each wrong JSON type: 400, pointer to it',
+    keywords: KEYWORD_FAMILIES.type,
   },
+  { name: 'out-of-bounds-400', title: 'each bound broken (just past it): 400, pointer to the member', keywords: KEYWORD_FAMILIES.bounds },
+  { name: 'unknown-member-400', title: 'an unknown member added: 400, pointer to it', keywords: KEYWORD_FAMILIES.unknown },
   {
-    name: 'out-of-bounds-400',
-    title: 'each bound broken: 400, pointer to the member',
-    derive: (op, v) => outOfBounds(op, v),
-  },
-  {
-    name: 'unknown-member-400',
-    title: 'an unknown member added: 400, pointer to it',
-    derive: (_op, v, marker) => unknownMember(v, marker),
-  },
-  {
-    name: 'several-problems-400',
-    title: 'several problems in one body: 400, one errors[] entry per problem (every pointer present)',
-    derive: (op, v, marker) => severalProblems(op, v, marker),
+    name: 'invalid-value-400',
+    title: 'each value off the enum or const, outside the pattern or format, not a multiple: 400, pointer to the member',
+    keywords: 'other',
   },
 ];
 
-function invalidBodyChecks(op: CreateOperationId): Check[] {
-  return INVALID.map(({ name, title, derive }) => ({
-    id: `${op}.${name}`,
-    level: 'strict',
-    operations: [op],
-    title,
-    rule: PROFILE.schema,
-    write: true,
-    cases: derive(MODEL.create(op), placeholder(op), 'MARKER').map((c) => c.label),
-    async run(ctx, t) {
-      for (const c of derive(ctx.model.create(op), await validBody(ctx, op), ctx.config.runMarker)) {
-        await t.judge(
-          c.label,
-          () => ctx.sendToCreate(op, c.body),
-          (e) => judgeRefused(e, ctx.judge, this.rule, 400, c.pointers),
-        );
-      }
-    },
-  }));
+const ALL_FAMILIES = new Set<string>(Object.values(KEYWORD_FAMILIES).flat());
+const inFamily = (c: InvalidBody, keywords: readonly string[] | 'other'): boolean =>
+  keywords === 'other' ? !ALL_FAMILIES.has(c.keyword) : keywords.includes(c.keyword);
+
+function invalidBodyChecks(source: CheckSource, op: CreateOperationId): Check[] {
+  const d = derivationOf(source, op);
+  const documented = invalidBodies(d, placeholder(d));
+  const strictChecks: Check[] = FAMILY_CHECKS.flatMap(({ name, title, keywords }): Check[] => {
+    const cases = documented.filter((c) => inFamily(c, keywords)).map((c) => c.label);
+    if (cases.length === 0) return [];
+    return [
+      {
+        id: `${op}.${name}`,
+        level: 'strict',
+        operations: [op],
+        title,
+        rule: PROFILE.schema,
+        write: true,
+        cases,
+        async run(ctx, t) {
+          for (const c of invalidBodies(ctx.derivation(op), await validBody(ctx, op)).filter((x) => inFamily(x, keywords)))
+            await t.judge(
+              c.label,
+              () => ctx.memo(`invalid/${op}/${c.label}`, () => ctx.sendToCreate(op, c.body)),
+              (e) => judgeRefused(e, ctx.judge, this.rule, 400, c.pointers),
+            );
+        },
+      },
+    ];
+  });
+  const several = severalProblems(documented, placeholder(d));
+  if (several.length > 0)
+    strictChecks.push({
+      id: `${op}.several-problems-400`,
+      level: 'strict',
+      operations: [op],
+      title: 'several problems in one body: 400, one errors[] entry per problem (every pointer present)',
+      rule: PROFILE.schema,
+      write: true,
+      cases: ['one body breaking the schema at several members (an unknown member, a required member missing, a bound, a type)'],
+      async run(ctx, t) {
+        const valid = await validBody(ctx, op);
+        for (const c of severalProblems(invalidBodies(ctx.derivation(op), valid), valid))
+          await t.judge(
+            'one body breaking the schema at several members (an unknown member, a required member missing, a bound, a type)',
+            () => ctx.sendToCreate(op, c.body),
+            (e) => judgeRefused(e, ctx.judge, this.rule, 400, c.pointers),
+          );
+      },
+    });
+  // The specification's own keywords (its listed types, and any the contract states as specification
+  // facts): a body breaking one is refused, or answered with a created object that keeps to the
+  // contract (a coerced value, the member ignored); never stored and answered as sent.
+  const specCases = documented.filter((c) => c.levels.includes('spec'));
+  if (specCases.length > 0)
+    strictChecks.push({
+      id: `${op}.invalid-not-created-as-sent`,
+      level: 'spec',
+      operations: [op],
+      title: 'a body breaking a specification-level keyword gets no 2xx whose created object breaks the contract',
+      rule: SPEC.invalidRequest,
+      write: true,
+      cases: specCases.map((c) => c.label),
+      async run(ctx, t) {
+        for (const c of invalidBodies(ctx.derivation(op), await validBody(ctx, op)).filter((x) => x.levels.includes('spec')))
+          await t.judge(
+            c.label,
+            () => ctx.memo(`invalid/${op}/${c.label}`, () => ctx.sendToCreate(op, c.body)),
+            (e) =>
+              e.answer && is2xx(e.answer.status) ? judgeCreateShape(e, ctx.judge, op, 'spec').map((v) => ({ ...v, rule: this.rule })) : [],
+          );
+      },
+    });
+  return strictChecks;
 }
 
 function textCheck(
+  source: CheckSource,
   op: CreateOperationId,
   name: string,
   title: string,
@@ -105,7 +172,7 @@ function textCheck(
     title,
     rule,
     write: true,
-    cases: cases(placeholder(op)).map((c) => c.label),
+    cases: cases(placeholder(derivationOf(source, op))).map((c) => c.label),
     async run(ctx, t) {
       for (const c of cases(await validBody(ctx, op))) {
         await t.judge(
@@ -118,20 +185,26 @@ function textCheck(
   };
 }
 
-const MEDIA_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'application/xml'];
-
-function badRequestChecks(op: CreateOperationId): Check[] {
+function badRequestChecks(source: CheckSource, op: CreateOperationId): Check[] {
+  const model = source.model.create(op);
   return [
     textCheck(
+      source,
       op,
       'unsupported-media-type-415',
-      'a JSON text sent under another media type is answered 415',
+      'a JSON text sent under another media type (one that nearly matches included) is answered 415',
       PROFILE.mediaType,
       415,
-      (valid) => MEDIA_TYPES.map((type) => ({ label: `Content-Type ${type}`, text: JSON.stringify(valid), contentType: type })),
+      (valid) =>
+        MEDIA_TYPES_REFUSED.map((media) => ({
+          label: `Content-Type ${media.contentType}`,
+          text: JSON.stringify(valid),
+          contentType: media.contentType,
+        })),
     ),
-    textCheck(op, 'malformed-json-400', 'malformed JSON is answered 400', PROFILE.malformed, 400, malformedJson),
+    textCheck(source, op, 'malformed-json-400', 'malformed JSON is answered 400', PROFILE.malformed, 400, malformedJson),
     textCheck(
+      source,
       op,
       'non-object-json-400',
       'JSON that is not an object (null, array, string, number, boolean) is answered 400',
@@ -170,7 +243,7 @@ function badRequestChecks(op: CreateOperationId): Check[] {
       cases: ['a lot id far from every lot of the order'],
       async run(ctx, t) {
         const lotMember = writable(ctx.model.create(op)).find((m) => m.namesLot);
-        const body = { ...(await validBody(ctx, op)), ...(lotMember ? { [lotMember.name]: await unknownLotId(ctx) } : {}) };
+        const body = { ...(await validBody(ctx, op)), ...(lotMember ? { [lotMember.name]: await unknownLotId(ctx, op) } : {}) };
         await t.judge(
           'a lot id far from every lot of the order',
           () => ctx.sendToCreate(op, body),
@@ -182,7 +255,7 @@ function badRequestChecks(op: CreateOperationId): Check[] {
       id: `${op}.wrong-method-405`,
       level: 'strict',
       operations: [op],
-      title: `GET on the create path is answered 405 with Allow: ${MODEL.create(op).method}`,
+      title: `GET on the create path is answered 405 with Allow: ${model.method}`,
       rule: PROFILE.wrongMethod,
       cases: ['GET with the token'],
       async run(ctx, t) {
@@ -196,4 +269,7 @@ function badRequestChecks(op: CreateOperationId): Check[] {
   ];
 }
 
-export const requestErrorChecks: Check[] = CREATE_IDS.flatMap((op) => [...badRequestChecks(op), ...invalidBodyChecks(op)]);
+/** The bad-request checks of every create operation of the contract. */
+export function requestErrorChecks(source: CheckSource): Check[] {
+  return source.model.createIds.flatMap((op) => [...badRequestChecks(source, op), ...invalidBodyChecks(source, op)]);
+}

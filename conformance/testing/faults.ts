@@ -15,7 +15,7 @@ const AUTH = ['missing', 'non-bearer', 'rejected'] as const;
 /** The faults that also break the several-problems body of an operation (it holds one problem of each of these classes). */
 const SEVERAL: Record<string, string[]> = {
   createLotTransfer: ['no-required', 'wrong-type-pointer-root', 'no-bounds', 'allow-unknown'],
-  createTestSample: ['no-required', 'wrong-type-pointer-root', 'allow-unknown'],
+  createTestSample: ['no-required', 'wrong-type-pointer-root', 'no-bounds', 'allow-unknown'],
 };
 
 /** Behaviours a correct server may have (a case-insensitive or space-trimming order lookup, as database collations do): they fail nothing. */
@@ -72,6 +72,8 @@ export const FAULT_CASES: FaultCase[] = [
     { check: `${op}.malformed-json-400`, faults: [`malformed-422:${op}`] },
     { check: `${op}.non-object-json-400`, faults: [`non-object-422:${op}`] },
     { check: `${op}.unknown-lot-422`, faults: [`unknown-lot-400:${op}`] },
+    // A body of a wrong JSON type stored and answered as sent (spec level).
+    { check: `${op}.invalid-not-created-as-sent`, faults: [`store-wrong-type:${op}`] },
     { check: `${op}.unknown-lot-422`, faults: [`unknown-lot-no-pointer:${op}`] },
     { check: `${op}.wrong-method-405`, faults: [`405-no-allow:${op}`] },
     {

@@ -196,6 +196,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     if (has('wrong-type-pointer-root', op))
       errors = errors.map((e) => (e.detail.startsWith('must be of type') ? { pointer: '', detail: e.detail } : e));
     if (has('first-problem-only', op)) errors = errors.slice(0, 1);
+    if (has('store-wrong-type', op)) errors = errors.filter((e) => !e.detail.startsWith('must be of type'));
     // Faults of a value class: a large number, a string with non-ASCII characters refused.
     for (const m of members) {
       const v = body[m.name];

@@ -10,7 +10,7 @@
  *   format, a required member missing, an unknown member), each at the JSON Pointer it must be
  *   reported at; the caller keeps those the compiled contract refuses at that pointer.
  */
-import { generateSync, type JsonSchema } from 'json-schema-faker';
+import { generateSync } from 'json-schema-faker';
 import { isObject, type JsonObject, type JsonValue } from '../../contract/document.js';
 import { childPointer } from '../../contract/json-pointer.js';
 import { VALUE_CATALOGUE, type CatalogueType } from './catalogue.js';
@@ -58,7 +58,7 @@ export function jsonType(value: JsonValue): string {
 }
 
 const num = (schema: JsonObject, keyword: string): number | undefined =>
-  typeof schema[keyword] === 'number' ? (schema[keyword]) : undefined;
+  typeof schema[keyword] === 'number' ? schema[keyword] : undefined;
 
 /** Code points, as JSON Schema counts string length. */
 const codePoints = (text: string): string[] => [...text];

@@ -15,7 +15,7 @@ import { CHECKS } from './checks/index.js';
 import { reportProblems } from './report/schema.js';
 import { rawControls } from './report/verdict-fixture.js';
 import { startHostileServer } from './testing/hostile-server.js';
-import { REFERENCE_TOKEN, startReferenceServer } from './testing/reference-server.js';
+import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';
 
 interface Outcome {
   code: number | null;

@@ -10,8 +10,8 @@ import type { Level } from '../contract/levels.js';
 import { CHECKS } from './checks/index.js';
 import { resolveConformanceConfig } from './config.js';
 import { runConformance } from './run.js';
-import { ALLOWED_VARIATIONS, FAULT_CASES } from './testing/faults.js';
-import { REFERENCE_TOKEN, startReferenceServer } from './testing/reference-server.js';
+import { ALLOWED_VARIATIONS, FAULT_CASES } from './self-test/faults.js';
+import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';
 
 const document = readContract();
 const SEEDS = [7, 1234, 987654];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { resolveConformanceConfig } from './config.js';
 import type { Verdict } from './report/results.js';
 import { runConformance } from './run.js';
-import { REFERENCE_TOKEN, startReferenceServer } from './testing/reference-server.js';
+import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';
 
 describe('conformance run against the in-process mock', () => {
   let output: string;

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolveConformanceConfig } from './config.js';
 import { runConformance } from './run.js';
-import { REFERENCE_TOKEN, startReferenceServer } from './testing/reference-server.js';
+import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';
 
 describe('conformance run against misbehaving servers', () => {
   it('a server that never answers one operation: its first check fails as timed out, its other checks are not run (blocked by it), the others still run', async () => {

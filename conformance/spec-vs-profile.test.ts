@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { resolveConformanceConfig } from './config.js';
 import { runConformance } from './run.js';
-import { REFERENCE_TOKEN, startReferenceServer, type ReferenceServer } from './testing/reference-server.js';
+import { REFERENCE_TOKEN, startReferenceServer, type ReferenceServer } from './self-test/reference-server.js';
 
 const SPEC_ONLY = ['create-200', 'plain-text-errors', 'auth-403', 'order-date-format', 'created-format'];
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { CHECKS } from './checks/index.js';
 import { resolveConformanceConfig } from './config.js';
 import { runConformance } from './run.js';
-import { REFERENCE_TOKEN, startReferenceServer } from './testing/reference-server.js';
+import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';
 
 /** A server that accepts connections and never answers. */
 async function silentServer(): Promise<{ url: string; close(): Promise<void> }> {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { resolveConformanceConfig } from './config.js';
 import { runConformance } from './run.js';
 import { StartError } from './start-error.js';
-import { REFERENCE_TOKEN, startReferenceServer } from './testing/reference-server.js';
+import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';
 
 const here = join(import.meta.dirname, 'testing');
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createGoodsClient } from '../../client/index.js';
-import { REFERENCE_TOKEN, startReferenceServer, type ReferenceServer } from '../../conformance/testing/reference-server.js';
+import { REFERENCE_TOKEN, startReferenceServer, type ReferenceServer } from '../../conformance/self-test/reference-server.js';
 import { createMockServer, type MockServer } from '../../mock/index.js';
 import { DEFAULT_PROXY, REPORT_FILES } from '../../mock/proxy/config.js';
 import { launchChromium, type Chromium } from '../support/browser.js';

@@ -5,7 +5,7 @@
  * client problem, told apart from the server's.
  */
 import assert from 'node:assert/strict';
-import { REFERENCE_TOKEN, startReferenceServer } from '../../conformance/testing/reference-server.js';
+import { REFERENCE_TOKEN, startReferenceServer } from '../../conformance/self-test/reference-server.js';
 import type { Level } from '../../contract/levels.js';
 import { startMock } from '../../mock/testing.js';
 import { CORRECT_FLOW_STATUSES, startProxy, usualFlow, violationLines, violationsOf } from './support.js';

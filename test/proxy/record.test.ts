@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGoodsClient } from '../../client/index.js';
-import { REFERENCE_TOKEN, startReferenceServer } from '../../conformance/testing/reference-server.js';
+import { REFERENCE_TOKEN, startReferenceServer } from '../../conformance/self-test/reference-server.js';
 import { loadFixtures } from '../../contract/fixtures.js';
 import { FIXTURES_DIR } from '../../contract/paths.js';
 import { startMock } from '../../mock/testing.js';

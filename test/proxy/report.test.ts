@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parse } from 'test-results-parser';
 import { reportProblems } from '../../conformance/report/schema.js';
 import type { Verdict } from '../../conformance/report/results.js';
-import { REFERENCE_TOKEN, startReferenceServer } from '../../conformance/testing/reference-server.js';
+import { REFERENCE_TOKEN, startReferenceServer } from '../../conformance/self-test/reference-server.js';
 import { REPORT_FILES } from '../../mock/proxy/config.js';
 import { startProxy, usualFlow } from './support.js';
 

@@ -1,14 +1,20 @@
 /**
- * A small, correct reference implementation of the contract and its profile (node:http, fixture
- * orders), for the suite's own tests. Each fault in `faults` breaks exactly one behaviour, so a test
- * can show that the check guarding that behaviour fails. Faults are `name` or `name:operationId`.
+ * A small, correct reference implementation of a contract and its profile (node:http, fixture
+ * orders), for the suite's self-test and its own tests. Each fault in `faults` breaks exactly one
+ * behaviour, so a test can show that the check guarding that behaviour fails. Faults are `name` or
+ * `name:operationId` (the hand-written table, `faults.ts`), or generated from the contract
+ * (`generated-faults.ts`): `ignore|<operation>|<pointer>|<keyword>` accepts a request body that
+ * breaks that keyword at that pointer; `answer|<operation>|<pointer>|<keyword>` answers a success
+ * body that breaks it.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isObject, readContract, type JsonObject } from '../../contract/document.js';
+import { isObject, readContract, type JsonObject, type JsonValue, type OpenApiDocument } from '../../contract/document.js';
 import { loadFixtures, type FixtureSet } from '../../contract/fixtures.js';
-import { operationsModel, type CreateOperationId, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
-import { compileContract, type FieldError, type Validator } from '../../contract/schemas.js';
+import { inlineSchema, type CreateOperationId, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
+import type { KeywordError, KeywordValidator } from '../../contract/schemas.js';
+import { judgeContexts } from '../../judgments/context.js';
+import { breakingValues } from '../values/derive.js';
 
 export const REFERENCE_TOKEN = 'reference-token';
 const LIMIT = 1024 * 1024;
@@ -23,35 +29,65 @@ type Op = OperationId;
 export interface ReferenceOptions {
   /** Every answer is delayed by this many ms (a slow but correct server). */
   delayMs?: number;
+  /** The contract it implements (default: the bundled one). */
+  document?: OpenApiDocument;
 }
 
-/** What every reference server reads and never changes: the contract, its model, the fixtures, the create validators. */
+/** What every reference server of a contract reads and never changes: its model, the fixtures, the create validators, the success schemas. */
 interface Basis {
   model: OperationsModel;
   fixtures: FixtureSet;
-  validators: Map<OperationId, Validator>;
+  validators: Map<OperationId, KeywordValidator>;
+  /** Each operation's success body schema (inlined) and its strict validator. */
+  answers: Map<OperationId, { schema: JsonObject; validate: KeywordValidator }>;
 }
-let basis: Basis | undefined;
+const bases = new WeakMap<OpenApiDocument, Basis>();
+let bundled: OpenApiDocument | undefined;
 
-/** Built once per process: the fault table starts hundreds of servers, and compiling the contract each time cost most of a start. */
-function sharedBasis(): Basis {
-  if (basis) return basis;
-  const document = readContract();
-  const contract = compileContract(document, 'strict');
-  const model = operationsModel(document);
-  basis = {
+/** Built once per contract document: the fault table starts hundreds of servers, and compiling the contract each time cost most of a start. */
+function basisOf(document: OpenApiDocument = (bundled ??= readContract())): Basis {
+  const known = bases.get(document);
+  if (known) return known;
+  const { model, contracts } = judgeContexts(document).strict;
+  const contract = contracts.strict;
+  const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+  const made: Basis = {
     model,
     fixtures: loadFixtures(undefined, contract),
-    validators: new Map(
-      model.creates.map((op) => [op.operationId, contract.validator({ $ref: `#/components/schemas/${op.requestSchema ?? ''}` })]),
+    validators: new Map(model.creates.map((op) => [op.operationId, contract.keywordValidator(ref(op.requestSchema ?? ''))])),
+    answers: new Map(
+      model.operations.map((op) => [
+        op.operationId,
+        { schema: inlineSchema(contract.document, ref(op.successSchema)), validate: contract.keywordValidator(ref(op.successSchema)) },
+      ]),
     ),
   };
-  return basis;
+  bases.set(document, made);
+  return made;
+}
+
+/** A success body broken as a generated `answer|...` fault says (unchanged when the fault does not apply to it). */
+function brokenAnswer(basis: Basis, faults: readonly string[], op: OperationId, body: JsonObject): JsonValue {
+  const answer = basis.answers.get(op);
+  let out: JsonValue = body;
+  for (const fault of faults) {
+    const [kind, faultOp, pointer, keyword] = fault.split('|');
+    if (kind !== 'answer' || faultOp !== op || !answer) continue;
+    const found: { value: JsonValue } | undefined = breakingValues(answer.schema, out).find(
+      (b) => b.pointer === pointer && b.keyword === keyword && answer.validate(b.value).some((e) => e.pointer === pointer),
+    );
+    if (found) out = found.value;
+  }
+  return out;
 }
 
 export async function startReferenceServer(faults: readonly string[] = [], options: ReferenceOptions = {}): Promise<ReferenceServer> {
   const has = (name: string, op?: Op): boolean => faults.includes(name) || (op !== undefined && faults.includes(`${name}:${op}`));
-  const { model, fixtures, validators } = sharedBasis();
+  const basis = basisOf(options.document);
+  const { model, fixtures, validators } = basis;
+  /** `ignore|<op>|<pointer>|<keyword>` faults: request problems the server does not see. */
+  const ignored = new Set(faults.filter((f) => f.startsWith('ignore|')).map((f) => f.slice('ignore|'.length)));
+  const answering = faults.some((f) => f.startsWith('answer|'));
   const INFO = model.orderInfo.path.slice(0, model.orderInfo.path.indexOf('{'));
   const CREATE = new Map(model.creates.map((op) => [op.path, op.operationId as CreateOperationId]));
   const ids = new Map<string, number>();
@@ -154,7 +190,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     if (has('order-number-changed')) answer.order['orderNumber'] = `${number}-X`;
     if (has('order-wrong-type')) answer.order['customerId'] = JSON.stringify(answer.order['customerId']);
     if (has('order-date-format')) answer.order['orderDate'] = '02.11.2026';
-    send(res, has('order-203') ? 203 : 200, answer);
+    send(res, has('order-203') ? 203 : 200, answering ? brokenAnswer(basis, faults, op, answer as unknown as JsonObject) : answer);
   };
 
   const create = (
@@ -189,21 +225,22 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       });
     const members = model.create(op).members;
     const lotMember = members.find((m) => m.namesLot)?.name ?? '';
-    let errors: FieldError[] = validators.get(op)?.(body) ?? [];
+    let errors: KeywordError[] = validators.get(op)?.(body) ?? [];
+    if (ignored.size > 0) errors = errors.filter((e) => !ignored.has(`${op}|${e.pointer}|${e.keyword}`));
     if (has('no-required', op)) errors = errors.filter((e) => e.detail !== 'is required');
     if (has('allow-unknown', op)) errors = errors.filter((e) => !e.detail.startsWith('is not a member'));
     if (has('no-bounds', op)) errors = errors.filter((e) => !/^must (be [<>]|NOT have)/.test(e.detail));
     if (has('wrong-type-pointer-root', op))
-      errors = errors.map((e) => (e.detail.startsWith('must be of type') ? { pointer: '', detail: e.detail } : e));
+      errors = errors.map((e) => (e.detail.startsWith('must be of type') ? { ...e, pointer: '' } : e));
     if (has('first-problem-only', op)) errors = errors.slice(0, 1);
     if (has('store-wrong-type', op)) errors = errors.filter((e) => !e.detail.startsWith('must be of type'));
     // Faults of a value class: a large number, a string with non-ASCII characters refused.
     for (const m of members) {
       const v = body[m.name];
       if (has('reject-large-number', op) && m.type === 'number' && typeof v === 'number' && v >= 1_000_000)
-        errors.push({ pointer: `/${m.name}`, detail: 'too large' });
+        errors.push({ pointer: `/${m.name}`, detail: 'too large', keyword: 'maximum' });
       if (has('reject-non-ascii', op) && typeof v === 'string' && /[^\x20-\x7e]/.test(v))
-        errors.push({ pointer: `/${m.name}`, detail: 'ASCII only' });
+        errors.push({ pointer: `/${m.name}`, detail: 'ASCII only', keyword: 'pattern' });
     }
     if (errors.length > 0)
       return problem(res, 400, `${errors.length} problem(s) in the body`, {
@@ -250,7 +287,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     for (const m of members) if (m.type === 'boolean' && has('ignore-sent-true', op)) record[m.name] = false;
     if (has('create-id-string', op)) record['id'] = JSON.stringify(record['id']);
     if (has('create-rejects', op)) return problem(res, 400, 'refused');
-    send(res, has('create-200', op) ? 200 : 201, record);
+    send(res, has('create-200', op) ? 200 : 201, answering ? brokenAnswer(basis, faults, op, record) : record);
   };
 
   const server = http.createServer((req, res) => {

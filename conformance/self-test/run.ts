@@ -1,0 +1,137 @@
+/**
+ * `goods-conformance --self-test`: the suite measures its own power from the contract. The reference
+ * server must pass at both levels; every generated fault (`generated-faults.ts`) must make the suite
+ * fail at the fault's level. Each fault runs the checks of its operation (and the whole-server ones)
+ * in their order and stops at the first that fails: a fault is killed when one does.
+ */
+import type { OpenApiDocument } from '../../contract/document.js';
+import type { Level } from '../../contract/levels.js';
+import { checksFor } from '../checks/index.js';
+import type { Check } from '../checks/types.js';
+import { resolveConformanceConfig } from '../config.js';
+import { CheckContext } from '../context.js';
+import { checksOfLevel, runCheck } from '../suite.js';
+import { generatedFaults, type GeneratedFault } from './generated-faults.js';
+import { REFERENCE_TOKEN, startReferenceServer } from './reference-server.js';
+
+export interface SelfTestOptions {
+  /** Seed of the suite's generated bodies (the verdicts do not depend on it). */
+  seed?: number;
+  /** Fault servers run at once (default 4). */
+  concurrency?: number;
+  /** Only these faults (tests); default: every generated fault. */
+  faults?: readonly GeneratedFault[];
+}
+
+export interface SelfTestResult {
+  /** The reference server passed every check at each level. */
+  reference: Record<Level, { passed: boolean; failed: string[] }>;
+  total: number;
+  killed: number;
+  perOperation: { operation: string; total: number; killed: number }[];
+  /** Faults the suite did not catch. */
+  survivors: GeneratedFault[];
+  durationMs: number;
+}
+
+interface Outcome {
+  failed: string[];
+  passed: boolean;
+}
+
+/** Runs `checks` against a reference server with `faults`; stops at the first failing check when `stopAtFailure`. */
+async function runAgainst(
+  document: OpenApiDocument,
+  faults: readonly string[],
+  checks: readonly Check[],
+  level: Level,
+  seed: number,
+  stopAtFailure: boolean,
+): Promise<Outcome> {
+  const server = await startReferenceServer(faults, { document });
+  try {
+    const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level, seed, outputDir: 'reports' });
+    const ctx = new CheckContext({ config, baseUrl: server.url, document });
+    const failed: string[] = [];
+    let passed = true;
+    for (const check of checks) {
+      const result = await runCheck(check, ctx);
+      if (result.status !== 'passed') passed = false;
+      if (result.status === 'failed') {
+        failed.push(check.id);
+        if (stopAtFailure) break;
+      }
+    }
+    return { failed, passed };
+  } finally {
+    await server.close();
+  }
+}
+
+/** The checks a fault is judged by: those of its operation at its level, then the whole-server ones. */
+function checksForFault(all: readonly Check[], fault: GeneratedFault): Check[] {
+  const ofLevel = checksOfLevel(all, fault.level);
+  return [
+    ...ofLevel.filter((c) => c.operations[0] === fault.operation),
+    ...ofLevel.filter((c) => c.operations[0] === 'server' && fault.operation !== 'server'),
+  ];
+}
+
+export async function runSelfTest(document: OpenApiDocument, options: SelfTestOptions = {}): Promise<SelfTestResult> {
+  const started = Date.now();
+  const seed = options.seed ?? 7;
+  const all = checksFor(document);
+  const reference = {} as Record<Level, Outcome>;
+  for (const level of ['spec', 'strict'] as const) reference[level] = await runAgainst(document, [], checksOfLevel(all, level), level, seed, false);
+  const faults = options.faults ?? generatedFaults(document);
+  const killed = new Array<boolean>(faults.length).fill(false);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < faults.length) {
+      const index = next++;
+      const fault = faults[index];
+      if (!fault) continue;
+      const list = fault.kind === 'profile' ? fault.fault.split(',') : [fault.fault];
+      const outcome = await runAgainst(document, list, checksForFault(all, fault), fault.level, seed, true);
+      killed[index] = outcome.failed.length > 0;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, () => worker()));
+  const operations = [...new Set(faults.map((f) => f.operation))];
+  return {
+    reference: {
+      spec: { passed: reference.spec.passed, failed: reference.spec.failed },
+      strict: { passed: reference.strict.passed, failed: reference.strict.failed },
+    },
+    total: faults.length,
+    killed: killed.filter(Boolean).length,
+    perOperation: operations.map((operation) => {
+      const mine = faults.map((f, i) => ({ f, k: killed[i] === true })).filter(({ f }) => f.operation === operation);
+      return { operation, total: mine.length, killed: mine.filter((x) => x.k).length };
+    }),
+    survivors: faults.filter((_, i) => !killed[i]),
+    durationMs: Date.now() - started,
+  };
+}
+
+const percent = (killed: number, total: number): string => (total === 0 ? '100%' : `${((100 * killed) / total).toFixed(1)}%`);
+
+/** The self-test's report: the reference server at both levels, the kill rate per operation and in total, the survivors named. */
+export function renderSelfTest(result: SelfTestResult, contract: string): string {
+  const lines = [`goods conformance self-test against ${contract}`];
+  for (const level of ['spec', 'strict'] as const) {
+    const r = result.reference[level];
+    lines.push(
+      `  reference server at ${level}: ${r.passed ? 'passes every check' : `FAILS (${r.failed.join(', ') || 'checks not passed'})`}`,
+    );
+  }
+  for (const op of result.perOperation) lines.push(`  ${op.operation}: killed ${op.killed}/${op.total} faults (${percent(op.killed, op.total)})`);
+  lines.push(`killed ${result.killed}/${result.total} faults (${percent(result.killed, result.total)}) in ${(result.durationMs / 1000).toFixed(1)} s`);
+  for (const s of result.survivors) lines.push(`  survived: ${s.description} [${s.fault}] at ${s.level}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** 0: the reference passes at both levels and every fault is killed; 1 otherwise. */
+export function selfTestExitCode(result: SelfTestResult): 0 | 1 {
+  return result.reference.spec.passed && result.reference.strict.passed && result.survivors.length === 0 ? 0 : 1;
+}

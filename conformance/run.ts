@@ -8,7 +8,8 @@
 import net from 'node:net';
 import { resolve } from 'node:path';
 import tls from 'node:tls';
-import { readContract, type OpenApiDocument } from '../contract/document.js';
+import { readContractFile, sha256Hex, type OpenApiDocument } from '../contract/document.js';
+import { shownPath } from '../contract/paths.js';
 import { credentialCases } from './checks/auth.js';
 import { CHECKS } from './checks/index.js';
 import type { Check } from './checks/types.js';
@@ -16,8 +17,8 @@ import type { ConformanceConfig } from './config.js';
 import { CheckContext } from './context.js';
 import { coverageTable } from './coverage.js';
 import { writeReports } from './report/files.js';
-import { renderSummary } from './report/human.js';
-import type { CheckResult, UncheckedRule, Verdict } from './report/results.js';
+import { renderHeader, renderSummary } from './report/human.js';
+import { IN_MEMORY_CONTRACT, type CheckResult, type JudgedContract, type UncheckedRule, type Verdict } from './report/results.js';
 import { createRedactor, credentialsOf, redactingWriter, sanitizeVerdict, withoutUserinfo } from './secrets.js';
 import { StartError } from './start-error.js';
 import { checksOfLevel, runSuite } from './suite.js';
@@ -29,7 +30,10 @@ export interface RunOptions {
   color?: boolean;
   /** The checks to run (default: the registered list). Tests pass a subset. */
   checks?: readonly Check[];
-  /** The contract (default: the bundled one). */
+  /**
+   * The contract as an object (tests), judged against instead of the bundled one; the reports name it
+   * `(in memory)` with the SHA-256 of `JSON.stringify(document)`.
+   */
   document?: OpenApiDocument;
 }
 
@@ -137,6 +141,13 @@ async function protocolMismatch(base: string, timeoutMs: number): Promise<void> 
     );
 }
 
+/** The contract judged against, as the reports name it: the bundled file and the SHA-256 of its bytes, or a document in memory. */
+function contractOf(document: OpenApiDocument | undefined): { document: OpenApiDocument; judged: JudgedContract } {
+  if (document !== undefined) return { document, judged: { path: IN_MEMORY_CONTRACT, sha256: sha256Hex(JSON.stringify(document)) } };
+  const file = readContractFile();
+  return { document: file.document, judged: { path: shownPath(file.path), sha256: file.sha256 } };
+}
+
 /** Groups checks by rule (for the lists of rules left out or unchecked). */
 function byRule(results: readonly CheckResult[]): UncheckedRule[] {
   const rows = new Map<string, UncheckedRule>();
@@ -181,7 +192,8 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
   const target = await startServerUnderTest(config);
   try {
     await probeListening(new URL(target.url), Math.min(config.timeoutMs, 5000));
-    const document = options.document ?? readContract();
+    const contract = contractOf(options.document);
+    const document = contract.document;
     const deadline = config.deadlineMs === undefined ? undefined : startedAt.getTime() + config.deadlineMs;
     const ctx = new CheckContext({ config, baseUrl: target.url, document, ...(deadline !== undefined ? { deadline } : {}) });
     for (const secret of redactor.secrets) ctx.expect.addSecret(secret);
@@ -189,7 +201,16 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     const outputDir = resolve(config.outputDir);
     const shown = withoutUserinfo(target.url);
     write(
-      `goods conformance: level ${config.level}, ${checks.length} checks against ${shown}${config.baseUrl === undefined ? ' (in-process mock)' : ''}, seed ${config.seed}, --timeout ${config.timeoutMs} ms per request${config.deadlineMs !== undefined ? `, --deadline ${config.deadlineMs} ms` : ''}\n`,
+      renderHeader({
+        level: config.level,
+        checks: checks.length,
+        target: shown,
+        inProcess: config.baseUrl === undefined,
+        contract: contract.judged,
+        seed: config.seed,
+        timeoutMs: config.timeoutMs,
+        deadlineMs: config.deadlineMs,
+      }),
     );
     // The main order is the first request, sent on behalf of the first order check: a protocol mismatch
     // (https:// against plain HTTP, http:// against TLS) is found here, before any check reports.
@@ -220,6 +241,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       seed: config.seed,
       runMarker: config.runMarker,
       target: shown,
+      contract: { ...contract.judged },
       startedAt: startedAt.toISOString(),
       durationMs: Date.now() - startedAt.getTime(),
       outcome,

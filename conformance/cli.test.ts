@@ -90,6 +90,21 @@ describe('goods-conformance CLI', function () {
     assert.doesNotMatch(stderr, /gate-user|gate-Pass|tok-never/);
   });
 
+  it('exit 2: a --contract file that is not there, one line naming the file, the reason and the fix', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-cli-contract-'));
+    try {
+      const missing = join(dir, 'openapi.yaml');
+      const { code, stdout, stderr } = await cli(['--contract', missing]);
+      assert.equal(code, 2, stdout);
+      assert.equal(stdout, '');
+      assert.equal(stderr.trim().split('\n').length, 1, stderr);
+      assert.ok(stderr.startsWith(`goods-conformance: cannot read the contract ${missing}: ENOENT`), stderr);
+      assert.match(stderr, /; pass --contract with a readable OpenAPI 3\.1 contract \(\.yaml or \.json\), or leave --contract out/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('exit 2: bad arguments', async () => {
     const { code, stderr } = await cli(['--level', 'sloppy']);
     assert.equal(code, 2);

@@ -1,6 +1,7 @@
 /**
- * `runConformance(config)`: the core of the suite. Starts the mock in-process when no base URL is
- * given, probes the target (something listening, and speaking the URL's protocol: TLS for https://,
+ * `runConformance(config)`: the core of the suite. Reads the contract once (`--contract FILE` or the
+ * bundled one, `contract-option.ts`), starts the mock in-process with that same file when no base URL
+ * is given, probes the target (something listening, and speaking the URL's protocol: TLS for https://,
  * plain HTTP for http://), runs every check of the level as a mocha suite, builds the results model
  * once (`report/results.ts`), writes the report files and answers the verdict. Throws StartError
  * when the run cannot start (exit code 2).
@@ -8,17 +9,17 @@
 import net from 'node:net';
 import { resolve } from 'node:path';
 import tls from 'node:tls';
-import { readContractFile, sha256Hex, type OpenApiDocument } from '../contract/document.js';
-import { shownPath } from '../contract/paths.js';
+import type { OpenApiDocument } from '../contract/document.js';
 import { credentialCases } from './checks/auth.js';
 import { CHECKS } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
 import { CheckContext } from './context.js';
+import { inMemoryContract, loadContract } from './contract-option.js';
 import { coverageTable } from './coverage.js';
 import { writeReports } from './report/files.js';
 import { renderHeader, renderSummary } from './report/human.js';
-import { IN_MEMORY_CONTRACT, type CheckResult, type JudgedContract, type UncheckedRule, type Verdict } from './report/results.js';
+import type { CheckResult, UncheckedRule, Verdict } from './report/results.js';
 import { createRedactor, credentialsOf, redactingWriter, sanitizeVerdict, withoutUserinfo } from './secrets.js';
 import { StartError } from './start-error.js';
 import { checksOfLevel, runSuite } from './suite.js';
@@ -31,8 +32,9 @@ export interface RunOptions {
   /** The checks to run (default: the registered list). Tests pass a subset. */
   checks?: readonly Check[];
   /**
-   * The contract as an object (tests), judged against instead of the bundled one; the reports name it
-   * `(in memory)` with the SHA-256 of `JSON.stringify(document)`.
+   * The contract as an object (tests): judged against instead of reading `config.contractPath` or the
+   * bundled contract; the reports name it `(in memory)` with the SHA-256 of `JSON.stringify(document)`.
+   * The in-process mock still serves `config.contractPath` (or the bundled contract).
    */
   document?: OpenApiDocument;
 }
@@ -64,11 +66,15 @@ async function startServerUnderTest(config: ConformanceConfig): Promise<ServerUn
       quiet: true,
       tokens: [config.token],
       rejectTokens: [config.rejectedToken],
+      // The mock serves the contract the run judges against (the same file, by the same loader).
+      ...(config.contractPath !== undefined ? { contractPath: resolve(config.contractPath) } : {}),
     });
   } catch (error) {
     throw new StartError(
       `the in-process mock did not start: ${messageOf(error)}`,
-      'run `npm run build` and check the fixtures, or pass --base-url',
+      config.contractPath !== undefined
+        ? 'check that the fixtures fit --contract FILE, or pass --base-url'
+        : 'run `npm run build` and check the fixtures, or pass --base-url',
     );
   }
   return { url: server.url.replace(/\/+$/, ''), close: () => server.close() };
@@ -141,13 +147,6 @@ async function protocolMismatch(base: string, timeoutMs: number): Promise<void> 
     );
 }
 
-/** The contract judged against, as the reports name it: the bundled file and the SHA-256 of its bytes, or a document in memory. */
-function contractOf(document: OpenApiDocument | undefined): { document: OpenApiDocument; judged: JudgedContract } {
-  if (document !== undefined) return { document, judged: { path: IN_MEMORY_CONTRACT, sha256: sha256Hex(JSON.stringify(document)) } };
-  const file = readContractFile();
-  return { document: file.document, judged: { path: shownPath(file.path), sha256: file.sha256 } };
-}
-
 /** Groups checks by rule (for the lists of rules left out or unchecked). */
 function byRule(results: readonly CheckResult[]): UncheckedRule[] {
   const rows = new Map<string, UncheckedRule>();
@@ -189,11 +188,12 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
   const redactor = createRedactor(secrets.length > 0 ? [...secrets, ...built] : secrets);
   const write = redactingWriter(options.write ?? ((text: string) => void process.stdout.write(text)), redactor);
   const startedAt = new Date();
+  // Read once, before anything starts: a contract that cannot be read or used stops the run (exit 2).
+  const contract = options.document !== undefined ? inMemoryContract(options.document) : loadContract(config.contractPath);
+  const document = contract.document;
   const target = await startServerUnderTest(config);
   try {
     await probeListening(new URL(target.url), Math.min(config.timeoutMs, 5000));
-    const contract = contractOf(options.document);
-    const document = contract.document;
     const deadline = config.deadlineMs === undefined ? undefined : startedAt.getTime() + config.deadlineMs;
     const ctx = new CheckContext({ config, baseUrl: target.url, document, ...(deadline !== undefined ? { deadline } : {}) });
     for (const secret of redactor.secrets) ctx.expect.addSecret(secret);

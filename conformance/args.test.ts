@@ -1,7 +1,11 @@
 /** argv → config: defaults, every option, and a StartError (exit 2) naming the fix for bad input. */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { HELP, OPTION_NAMES, parseConformanceArgs } from './args.js';
 import { MOCK_ORDER_NUMBER, MOCK_TOKEN } from './config.js';
+import { loadContract } from './contract-option.js';
 import { StartError } from './start-error.js';
 
 function config(argv: string[], env: Record<string, string> = {}) {
@@ -23,6 +27,7 @@ describe('conformance command line', () => {
     assert.deepEqual(c.reporters, ['spec']);
     assert.equal(c.outputDir, 'reports');
     assert.equal(c.readOnly, false);
+    assert.equal(c.contractPath, undefined);
     assert.ok(c.unknownOrderNumber.includes(c.runMarker));
   });
 
@@ -53,6 +58,8 @@ describe('conformance command line', () => {
       'out',
       '--deadline',
       '120000',
+      '--contract',
+      'api/openapi.yaml',
     ]);
     assert.deepEqual(
       { ...c, runMarker: '' },
@@ -71,6 +78,7 @@ describe('conformance command line', () => {
         outputDir: 'out',
         listChecks: false,
         deadlineMs: 120_000,
+        contractPath: 'api/openapi.yaml',
         runMarker: '',
       },
     );
@@ -109,13 +117,50 @@ describe('conformance command line', () => {
       ['deadline', 'none'],
       ['reporter', 'spec'],
       ['output', 'reports'],
+      ['contract', 'the bundled contract'],
     ] as const) {
       const entry = HELP.slice(HELP.indexOf(`  --${option} `) + 2).split(/\n {2}-/)[0] ?? '';
       assert.ok(entry.includes(`default`) && entry.includes(fallback), `--${option}: ${entry}`);
     }
     for (const name of ['CONFORMANCE_TOKEN', 'NO_COLOR']) assert.match(HELP, new RegExp(`^ {2}${name} `, 'm'));
     for (const code of [0, 1, 2, 3]) assert.match(HELP, new RegExp(`^ {2}${code} {2}\\S`, 'm'));
-    assert.match(HELP, /^ {2}2 {2}the run could not start \(bad options, nothing listening, TLS\/plain-HTTP mismatch\)/m);
+    assert.match(
+      HELP,
+      /^ {2}2 {2}the run could not start \(bad options, a contract that cannot be read or used, nothing listening,\n +TLS\/plain-HTTP mismatch\)/m,
+    );
+    assert.ok(
+      HELP.includes(
+        '--contract FILE                OpenAPI 3.1 contract, .yaml or .json, read by the same loader as\n' +
+          '                                 goods-mock --contract (default: the bundled contract)',
+      ),
+    );
+  });
+
+  describe('--contract FILE', () => {
+    let dir: string;
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'conformance-args-contract-'));
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('is read as given (the run resolves it from the current folder); absent by default', () => {
+      assert.equal(config(['--contract', 'api/openapi.yaml']).contractPath, 'api/openapi.yaml');
+      assert.equal(config(['--contract=/abs/openapi.json', '--list-checks']).contractPath, '/abs/openapi.json');
+      assert.equal(config([]).contractPath, undefined);
+    });
+
+    it('a file that is not there stops the run before anything starts: a StartError (exit 2) naming the file, the reason and the fix', () => {
+      const missing = join(dir, 'no-such-contract.yaml');
+      const { contractPath } = config(['--contract', relative(process.cwd(), missing)]);
+      assert.throws(
+        () => loadContract(contractPath),
+        (error: unknown) =>
+          error instanceof StartError &&
+          error.reason.startsWith(`cannot read the contract ${missing}: `) &&
+          /ENOENT/.test(error.reason) &&
+          /pass --contract with a readable OpenAPI 3\.1 contract \(\.yaml or \.json\)/.test(error.fix),
+      );
+    });
   });
 
   for (const [argv, pattern] of [
@@ -130,6 +175,8 @@ describe('conformance command line', () => {
     [['--deadline', '0'], /--deadline must be an integer ≥ 1/],
     [['--deadline', 'soon'], /--deadline must be an integer/],
     [['--rejected-token', 'conformance-token'], /--rejected-token equals the token/],
+    [['--contract', ''], /--contract is empty; pass a value: --contract VALUE/],
+    [['--contract'], /bad arguments/],
   ] as const) {
     it(`refuses ${argv.join(' ')}`, () => {
       assert.throws(

@@ -31,6 +31,8 @@ Target:
                                  the mock: ${MOCK_ORDER_NUMBER})
   --rejected-token TOKEN         a token the server must refuse (default: ${DEFAULT_REJECTED_TOKEN})
   --unknown-order-number NUMBER  an order number no order has (default: CONFORMANCE-UNKNOWN <run marker>)
+  --contract FILE                OpenAPI 3.1 contract, .yaml or .json, read by the same loader as
+                                 goods-mock --contract (default: the bundled contract)
 
 What runs:
   --level spec|strict            spec: only the specification's facts; strict: plus the profile (default spec)
@@ -64,7 +66,8 @@ control characters of answers are shown escaped (\\x1b).
 Exit status:
   0  every check of the level ran and passed (checks left out by --read-only are listed)
   1  a check failed
-  2  the run could not start (bad options, nothing listening, TLS/plain-HTTP mismatch)
+  2  the run could not start (bad options, a contract that cannot be read or used, nothing listening,
+     TLS/plain-HTTP mismatch)
   3  nothing failed, but checks were skipped or not run for another reason (write budget, an order
      without lots, --deadline, a time-out); the summary names the rules left unchecked`;
 
@@ -73,6 +76,7 @@ export const USAGE = HELP.split('\n')[0] ?? '';
 
 const OPTIONS = {
   'base-url': { type: 'string' },
+  contract: { type: 'string' },
   token: { type: 'string' },
   'order-number': { type: 'string' },
   level: { type: 'string' },
@@ -168,6 +172,7 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
 
   const config = resolveConformanceConfig({
     baseUrl,
+    contractPath: nonEmpty('contract', str('contract')),
     token,
     rejectedToken,
     orderNumber: nonEmpty('order-number', str('order-number')),

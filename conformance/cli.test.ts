@@ -3,11 +3,13 @@
  * and fix), --help, --list-checks, and no secret in any output against a hostile server.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import getPort from 'get-port';
+import { CONTRACT_JSON_PATH, PROJECT_ROOT, shownPath } from '../contract/paths.js';
 import { runToExit } from '../support/processes.js';
 import { projectCli } from '../support/project-cli.js';
 import { HELP } from './args.js';
@@ -42,6 +44,11 @@ describe('goods-conformance CLI', function () {
     assert.match(stdout, /PASS {2}\[spec\] {3}getOrderInfo\.exact-order/);
     assert.match(stdout, /seed 9 /);
     assert.match(stdout, /run marker CONF-/);
+    // The contract judged against: in the first line (12 hex digits of its SHA-256) and in the summary (all 64).
+    const sha256 = createHash('sha256').update(readFileSync(CONTRACT_JSON_PATH)).digest('hex');
+    const path = shownPath(CONTRACT_JSON_PATH, PROJECT_ROOT); // the CLI runs in the project folder
+    assert.ok(stdout.split('\n')[0]?.includes(`, contract ${path} (sha256 ${sha256.slice(0, 12)}…), seed 9,`), stdout.split('\n')[0]);
+    assert.ok(stdout.includes(`\ncontract ${path} (sha256 ${sha256})\n`));
   });
 
   it('exit 1: a failing check, printed with request, status, answer and rule; the token redacted', async () => {
@@ -81,6 +88,21 @@ describe('goods-conformance CLI', function () {
     assert.equal(code, 2);
     assert.match(stderr, new RegExp(`nothing is listening at http://127\\.0\\.0\\.1:${port} `));
     assert.doesNotMatch(stderr, /gate-user|gate-Pass|tok-never/);
+  });
+
+  it('exit 2: a --contract file that is not there, one line naming the file, the reason and the fix', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-cli-contract-'));
+    try {
+      const missing = join(dir, 'openapi.yaml');
+      const { code, stdout, stderr } = await cli(['--contract', missing]);
+      assert.equal(code, 2, stdout);
+      assert.equal(stdout, '');
+      assert.equal(stderr.trim().split('\n').length, 1, stderr);
+      assert.ok(stderr.startsWith(`goods-conformance: cannot read the contract ${missing}: ENOENT`), stderr);
+      assert.match(stderr, /; pass --contract with a readable OpenAPI 3\.1 contract \(\.yaml or \.json\), or leave --contract out/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('exit 2: bad arguments', async () => {

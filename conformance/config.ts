@@ -11,6 +11,12 @@ export type ReporterName = (typeof REPORTERS)[number];
 export interface ConformanceConfig {
   /** The server under test. Absent: the mock is started in-process on a free loopback port. */
   baseUrl?: string;
+  /**
+   * `--contract FILE`: the OpenAPI 3.1 contract (`.yaml` or `.json`) to judge against, read from the
+   * current folder by the loader `goods-mock --contract` uses; the in-process mock serves the same file.
+   * Absent: the bundled contract.
+   */
+  contractPath?: string;
   /** The bearer token the server accepts. */
   token: string;
   /** A token the server must refuse (401 at `strict`, no 2xx at `spec`). */

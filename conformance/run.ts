@@ -1,6 +1,7 @@
 /**
- * `runConformance(config)`: the core of the suite. Starts the mock in-process when no base URL is
- * given, probes the target (something listening, and speaking the URL's protocol: TLS for https://,
+ * `runConformance(config)`: the core of the suite. Reads the contract once (`--contract FILE` or the
+ * bundled one, `contract-option.ts`), starts the mock in-process with that same file when no base URL
+ * is given, probes the target (something listening, and speaking the URL's protocol: TLS for https://,
  * plain HTTP for http://), runs every check of the level as a mocha suite, builds the results model
  * once (`report/results.ts`), writes the report files and answers the verdict. Throws StartError
  * when the run cannot start (exit code 2).
@@ -8,15 +9,16 @@
 import net from 'node:net';
 import { resolve } from 'node:path';
 import tls from 'node:tls';
-import { readContract, type OpenApiDocument } from '../contract/document.js';
+import type { OpenApiDocument } from '../contract/document.js';
 import { credentialCases } from './checks/auth.js';
 import { checksFor } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
 import { CheckContext } from './context.js';
+import { inMemoryContract, loadContract } from './contract-option.js';
 import { coverageTable } from './coverage.js';
 import { writeReports } from './report/files.js';
-import { renderSummary } from './report/human.js';
+import { renderHeader, renderSummary } from './report/human.js';
 import type { CheckResult, UncheckedRule, Verdict } from './report/results.js';
 import { createRedactor, credentialsOf, redactingWriter, sanitizeVerdict, withoutUserinfo } from './secrets.js';
 import { StartError } from './start-error.js';
@@ -29,7 +31,11 @@ export interface RunOptions {
   color?: boolean;
   /** The checks to run (default: the registered list). Tests pass a subset. */
   checks?: readonly Check[];
-  /** The contract (default: the bundled one). */
+  /**
+   * The contract as an object (tests): judged against instead of reading `config.contractPath` or the
+   * bundled contract; the reports name it `(in memory)` with the SHA-256 of `JSON.stringify(document)`.
+   * The in-process mock still serves `config.contractPath` (or the bundled contract).
+   */
   document?: OpenApiDocument;
 }
 
@@ -60,11 +66,15 @@ async function startServerUnderTest(config: ConformanceConfig): Promise<ServerUn
       quiet: true,
       tokens: [config.token],
       rejectTokens: [config.rejectedToken],
+      // The mock serves the contract the run judges against (the same file, by the same loader).
+      ...(config.contractPath !== undefined ? { contractPath: resolve(config.contractPath) } : {}),
     });
   } catch (error) {
     throw new StartError(
       `the in-process mock did not start: ${messageOf(error)}`,
-      'run `npm run build` and check the fixtures, or pass --base-url',
+      config.contractPath !== undefined
+        ? 'check that the fixtures fit --contract FILE, or pass --base-url'
+        : 'run `npm run build` and check the fixtures, or pass --base-url',
     );
   }
   return { url: server.url.replace(/\/+$/, ''), close: () => server.close() };
@@ -178,10 +188,12 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
   const redactor = createRedactor(secrets.length > 0 ? [...secrets, ...built] : secrets);
   const write = redactingWriter(options.write ?? ((text: string) => void process.stdout.write(text)), redactor);
   const startedAt = new Date();
+  // Read once, before anything starts: a contract that cannot be read or used stops the run (exit 2).
+  const contract = options.document !== undefined ? inMemoryContract(options.document) : loadContract(config.contractPath);
+  const document = contract.document;
   const target = await startServerUnderTest(config);
   try {
     await probeListening(new URL(target.url), Math.min(config.timeoutMs, 5000));
-    const document = options.document ?? readContract();
     const deadline = config.deadlineMs === undefined ? undefined : startedAt.getTime() + config.deadlineMs;
     const ctx = new CheckContext({ config, baseUrl: target.url, document, ...(deadline !== undefined ? { deadline } : {}) });
     for (const secret of redactor.secrets) ctx.expect.addSecret(secret);
@@ -189,7 +201,16 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     const outputDir = resolve(config.outputDir);
     const shown = withoutUserinfo(target.url);
     write(
-      `goods conformance: level ${config.level}, ${checks.length} checks against ${shown}${config.baseUrl === undefined ? ' (in-process mock)' : ''}, seed ${config.seed}, --timeout ${config.timeoutMs} ms per request${config.deadlineMs !== undefined ? `, --deadline ${config.deadlineMs} ms` : ''}\n`,
+      renderHeader({
+        level: config.level,
+        checks: checks.length,
+        target: shown,
+        inProcess: config.baseUrl === undefined,
+        contract: contract.judged,
+        seed: config.seed,
+        timeoutMs: config.timeoutMs,
+        deadlineMs: config.deadlineMs,
+      }),
     );
     // The main order is the first request, sent on behalf of the first order check: a protocol mismatch
     // (https:// against plain HTTP, http:// against TLS) is found here, before any check reports.
@@ -220,6 +241,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       seed: config.seed,
       runMarker: config.runMarker,
       target: shown,
+      contract: { ...contract.judged },
       startedAt: startedAt.toISOString(),
       durationMs: Date.now() - startedAt.getTime(),
       outcome,

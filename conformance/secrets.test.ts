@@ -118,6 +118,7 @@ describe('secrets: sanitizeVerdict', () => {
     seed: 1,
     runMarker: 'CONF-1',
     target: 'https://gate%40user:p%40ss-word@h.example:8443/api',
+    contract: { path: 'api/\u001b[31mopenapi.yaml', sha256: 'ab'.repeat(32) },
     startedAt: '2026-11-22T02:00:00.000Z',
     durationMs: 5,
     outcome: 'failed',
@@ -170,6 +171,7 @@ describe('secrets: sanitizeVerdict', () => {
     assert.equal(clean.target, 'https://h.example:8443/api');
     assert.equal(clean.checks[0]?.failure?.request?.headers['authorization'], `Bearer ${PLACEHOLDER}`);
     assert.match(clean.checks[0]?.message ?? '', /\\x1b\[32mPASSED/);
+    assert.deepEqual(clean.contract, { path: 'api/\\x1b[31mopenapi.yaml', sha256: 'ab'.repeat(32) });
     assert.equal(clean.counts.failed, 1);
   });
 });

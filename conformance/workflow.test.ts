@@ -3,7 +3,9 @@
  * shell steps are also run for real against the installed package by test/package/install.test.ts.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../contract/paths.js';
@@ -31,6 +33,7 @@ const workflow = parse(readFileSync(join(PROJECT_ROOT, '.github/workflows/confor
 const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
 const install = steps.find((s) => s.env?.['HARNESS_PACKAGE'] !== undefined);
 const suite = steps.find((s) => s.run?.includes('goods-conformance'));
+const contractCheckout = steps.find((s) => s.uses?.startsWith('actions/checkout@') && s.with?.['sparse-checkout'] !== undefined);
 
 describe('conformance workflow (.github/workflows/conformance.yml)', () => {
   it('is reusable (workflow_call) with inputs base-url, order-number, level and the token as a secret', () => {
@@ -47,12 +50,32 @@ describe('conformance workflow (.github/workflows/conformance.yml)', () => {
     assert.equal(input?.required, true);
     assert.equal(input?.type, 'string');
     assert.equal(input?.default, undefined, 'no default: a caller who leaves it out gets an error from GitHub, not some other code');
-    assert.deepEqual(
-      steps.filter((s) => s.uses?.startsWith('actions/checkout@')),
-      [],
-      'nothing is checked out: inside a reusable workflow github.repository is the caller',
-    );
+    // Inside a reusable workflow github.repository is the caller: the one checkout is the caller's contract
+    // file (data, never run), and only when the contract input names one.
+    for (const checkout of steps.filter((s) => s.uses?.startsWith('actions/checkout@'))) {
+      assert.equal(checkout, contractCheckout, 'no checkout but the contract file');
+    }
     assert.doesNotMatch(JSON.stringify(workflow), /github\.repository|github\.sha|github\.ref/);
+  });
+
+  it('contract (optional, empty by default = the bundled contract): only that file of the caller is checked out, passed as --contract', () => {
+    const input = workflow.on.workflow_call.inputs['contract'];
+    assert.deepEqual(
+      { required: input?.required, type: input?.type, default: input?.default },
+      { required: false, type: 'string', default: '' },
+    );
+    assert.ok(contractCheckout, 'a step checks out the contract file');
+    assert.equal(contractCheckout.if, "inputs.contract != ''", 'nothing is checked out without a contract input');
+    assert.deepEqual(contractCheckout.with, {
+      path: 'caller-contract',
+      'sparse-checkout': '${{ inputs.contract }}',
+      'sparse-checkout-cone-mode': false,
+      'persist-credentials': false,
+    });
+    assert.ok(suite?.run && steps.indexOf(contractCheckout) < steps.indexOf(suite), 'checked out before the suite runs');
+    assert.equal(suite.env?.['CONTRACT'], '${{ inputs.contract }}');
+    assert.ok(suite.run.includes('if [ -n "$CONTRACT" ]; then extra+=(--contract "caller-contract/$CONTRACT"); fi'), suite.run);
+    assert.ok(suite.run.includes('"${extra[@]}"'), 'the extra options reach the command');
   });
 
   it('installs that package spec into its own folder and fails when it is not goods-contract-harness', () => {
@@ -83,6 +106,44 @@ describe('conformance workflow (.github/workflows/conformance.yml)', () => {
     }
     assert.ok(!/continue-on-error|\|\| true/.test(JSON.stringify(suite)), 'a failing run fails the job');
     assert.ok(install && steps.indexOf(suite) > steps.indexOf(install), 'the suite runs after the install');
+  });
+
+  it("the suite step's script, run by bash: --contract caller-contract/<input> only when the input is given (spaces kept)", () => {
+    assert.ok(suite?.run);
+    const dir = mkdtempSync(join(tmpdir(), 'workflow-contract-'));
+    try {
+      // A stand-in for the installed bin that prints each argument on a line of its own.
+      const bin = join(dir, 'node_modules', '.bin');
+      mkdirSync(bin, { recursive: true });
+      writeFileSync(join(bin, 'goods-conformance'), '#!/bin/sh\nfor a in "$@"; do printf \'%s\\n\' "$a"; done\n');
+      chmodSync(join(bin, 'goods-conformance'), 0o755);
+      const argsWith = (contract: string): string[] => {
+        const env = {
+          PATH: process.env['PATH'] ?? '',
+          HARNESS_DIR: dir,
+          BASE_URL: 'http://h',
+          ORDER_NUMBER: 'A',
+          LEVEL: 'spec',
+          READ_ONLY: 'false',
+          CONTRACT: contract,
+        };
+        const run = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', suite.run ?? ''], {
+          cwd: dir,
+          env,
+          encoding: 'utf8',
+        });
+        assert.equal(run.status, 0, run.stderr);
+        return run.stdout.split('\n').filter((line) => line !== '');
+      };
+      assert.ok(!argsWith('').includes('--contract'));
+      const args = argsWith('api specs/openapi.yaml');
+      assert.deepEqual(args.slice(args.indexOf('--contract'), args.indexOf('--contract') + 2), [
+        '--contract',
+        'caller-contract/api specs/openapi.yaml',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('pastes no expression into a script (inputs reach the shell only through env)', () => {

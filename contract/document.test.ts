@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deref, listOperations, readContract, resolvePointer } from './document.js';
-import { CONTRACT_YAML_PATH } from './paths.js';
+import { deref, listOperations, readContract, readContractFile, resolvePointer, sha256Hex } from './document.js';
+import { CONTRACT_JSON_PATH, CONTRACT_YAML_PATH } from './paths.js';
 
 describe('contract document (contract/document.ts)', () => {
   let dir: string;
@@ -117,6 +118,33 @@ describe('contract document (contract/document.ts)', () => {
         writeFileSync(path, text);
         assert.throws(() => readContract(path), { message: new RegExp(`${path} is not an OpenAPI 3.1 document`) }, name);
       }
+    });
+  });
+
+  describe('readContractFile', () => {
+    it('answers the document, the path as given and the SHA-256 of the very bytes read', () => {
+      for (const path of [CONTRACT_JSON_PATH, CONTRACT_YAML_PATH]) {
+        const file = readContractFile(path);
+        assert.equal(file.path, path);
+        assert.deepEqual(file.document, readContract(path));
+        assert.equal(file.sha256, createHash('sha256').update(readFileSync(path)).digest('hex'));
+        assert.match(file.sha256, /^[0-9a-f]{64}$/);
+      }
+      assert.equal(readContractFile().path, CONTRACT_JSON_PATH);
+    });
+
+    it('the hash follows the bytes: the same document with one more line break is another contract', () => {
+      const copy = join(dir, 'spaced.yaml');
+      writeFileSync(copy, `${readFileSync(CONTRACT_YAML_PATH, 'utf8')}\n`);
+      const spaced = readContractFile(copy);
+      const original = readContractFile(CONTRACT_YAML_PATH);
+      assert.deepEqual(spaced.document, original.document);
+      assert.notEqual(spaced.sha256, original.sha256);
+    });
+
+    it('sha256Hex of a text hashes its UTF-8 form (the known SHA-256 of "abc")', () => {
+      assert.equal(sha256Hex('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+      assert.equal(sha256Hex(Buffer.from('abc')), sha256Hex('abc'));
     });
   });
 });

@@ -6,6 +6,7 @@
  * parses no YAML. A YAML path (for example a copy of the contract with an extra operation) is
  * read with the `yaml` package.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
@@ -34,14 +35,33 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Reads a contract from a `.yaml`, `.yml` or `.json` file. Throws an Error naming the file on failure. */
-export function readContract(path: string = CONTRACT_JSON_PATH): OpenApiDocument {
-  let text: string;
+/** A contract as read from its file: the document, the path it was read from, the SHA-256 of the bytes read. */
+export interface ContractFile {
+  document: OpenApiDocument;
+  /** The path as given (a relative path is read from the current folder). */
+  path: string;
+  /** SHA-256 of the exact bytes read, lower-case hex: names the contract a report was judged against. */
+  sha256: string;
+}
+
+/** SHA-256 of bytes or of a text's UTF-8 form, lower-case hex. */
+export function sha256Hex(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * Reads a contract from a `.yaml`, `.yml` or `.json` file, once: the document and the SHA-256 of the
+ * very bytes it was parsed from (the one loader of the mock, the proxy and the suite). Throws an Error
+ * naming the file on failure.
+ */
+export function readContractFile(path: string = CONTRACT_JSON_PATH): ContractFile {
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     throw new Error(`cannot read the contract ${path}: ${messageOf(error)}`, { cause: error });
   }
+  const text = bytes.toString('utf8');
   let parsed: unknown;
   try {
     parsed = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
@@ -53,7 +73,12 @@ export function readContract(path: string = CONTRACT_JSON_PATH): OpenApiDocument
   if (!isObject(parsed) || typeof parsed['openapi'] !== 'string' || !parsed['openapi'].startsWith('3.1')) {
     throw new Error(`the contract ${path} is not an OpenAPI 3.1 document (no "openapi: 3.1.x" member)`);
   }
-  return parsed;
+  return { document: parsed, path, sha256: sha256Hex(bytes) };
+}
+
+/** Reads a contract from a `.yaml`, `.yml` or `.json` file (`readContractFile`'s document). Throws an Error naming the file on failure. */
+export function readContract(path: string = CONTRACT_JSON_PATH): OpenApiDocument {
+  return readContractFile(path).document;
 }
 
 /** Resolves a local `$ref` ("#/components/...") in the document. */

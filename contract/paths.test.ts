@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONTRACT_JSON_PATH, FIXTURES_DIR, packageRootOf, PROJECT_ROOT } from './paths.js';
+import { CONTRACT_JSON_PATH, FIXTURES_DIR, packageRootOf, PROJECT_ROOT, shownPath } from './paths.js';
 
 describe('contract/paths: the package resolves its own files from its location', () => {
   it('PROJECT_ROOT is the folder of this package.json, and the bundled contract and fixtures are below it', () => {
@@ -26,5 +26,14 @@ describe('contract/paths: the package resolves its own files from its location',
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
+  });
+
+  it('shownPath: relative to the folder when the file is inside it, else absolute', () => {
+    assert.equal(shownPath(CONTRACT_JSON_PATH, PROJECT_ROOT), join('contract', 'generated', 'openapi.json'));
+    assert.equal(shownPath('api/openapi.yaml', '/work/project'), join('api', 'openapi.yaml'));
+    assert.equal(shownPath('/work/project/..contract.yaml', '/work/project'), '..contract.yaml');
+    assert.equal(shownPath('../other/openapi.yaml', '/work/project'), '/work/other/openapi.yaml');
+    assert.equal(shownPath('/elsewhere/openapi.json', '/work/project'), '/elsewhere/openapi.json');
+    assert.equal(shownPath('/work/project', '/work/project'), '/work/project');
   });
 });

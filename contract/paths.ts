@@ -6,7 +6,7 @@
  * from the current directory, by the code that reads them.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The nearest folder at or above `start` that holds a `package.json`. */
@@ -28,3 +28,13 @@ export const CONTRACT_YAML_PATH = join(PROJECT_ROOT, 'contract', 'openapi.yaml')
 export const CONTRACT_JSON_PATH = join(PROJECT_ROOT, 'contract', 'generated', 'openapi.json');
 /** The fixture orders served by the mock by default. */
 export const FIXTURES_DIR = join(PROJECT_ROOT, 'fixtures', 'orders');
+
+/**
+ * A path as reports and messages show it: relative to `cwd` when the file is inside it
+ * (`contract/generated/openapi.json` in a clone), else absolute.
+ */
+export function shownPath(path: string, cwd: string = process.cwd()): string {
+  const absolute = resolve(cwd, path);
+  const inside = relative(cwd, absolute);
+  return inside !== '' && inside !== '..' && !inside.startsWith(`..${sep}`) && !isAbsolute(inside) ? inside : absolute;
+}

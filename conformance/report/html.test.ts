@@ -1,7 +1,7 @@
 /** The HTML report: failures first, then not run, skipped, passed; escaped; self-contained; the coverage table. */
 import assert from 'node:assert/strict';
 import { renderHtml } from './html.js';
-import { CHECKS, HOSTILE_TEXT, rawControls, verdictOf } from './verdict-fixture.js';
+import { CHECKS, CONTRACT, HOSTILE_TEXT, rawControls, verdictOf } from './verdict-fixture.js';
 
 describe('HTML report (conformance.html)', () => {
   const html = renderHtml(verdictOf());
@@ -44,6 +44,14 @@ describe('HTML report (conformance.html)', () => {
     assert.match(html, /<b>hint:<\/b> the main order answered 404: check --order-number/);
     assert.match(html, /<h2>Not checked<\/h2><ul class="rules"><li>\[spec\] Spec fact 5: creates echo what was sent/);
     assert.match(html, /<h2>Left out by --read-only<\/h2>/);
+  });
+
+  it('names the contract judged against: its path and the whole SHA-256', () => {
+    assert.ok(
+      html.includes(`contract <code class="contract">${CONTRACT.path}</code> (sha256 <code class="sha256">${CONTRACT.sha256}</code>)`),
+    );
+    const hostile = renderHtml(verdictOf(CHECKS, { contract: { path: '<b>api</b>.yaml', sha256: CONTRACT.sha256 } }));
+    assert.ok(hostile.includes('<code class="contract">&lt;b&gt;api&lt;/b&gt;.yaml</code>'));
   });
 
   it('escapes every text (markup, control characters) and is self-contained', () => {

@@ -1,8 +1,9 @@
 /**
  * A self-contained HTML page from the verdict (no scripts, no external assets), a pure function of it:
- * the outcome and counts, hints, the rules left unchecked or left out, then the checks with the
- * failures first (then not run, skipped, passed), then the coverage table (rule → cases sent →
- * verdict). Every text is HTML-escaped and its control characters shown escaped.
+ * the outcome and counts, the target and the contract judged against (path and SHA-256), hints, the
+ * rules left unchecked or left out, then the checks with the failures first (then not run, skipped,
+ * passed), then the coverage table (rule → cases sent → verdict). Every text is HTML-escaped and its
+ * control characters shown escaped.
  */
 import { formatFailure } from '../failure.js';
 import { escapeControls } from '../secrets.js';
@@ -83,7 +84,7 @@ table.checks{table-layout:fixed}.c1{width:7em}.c2{width:11em}.c3{width:4em}
 h1.passed{color:#17732b}h1.failed{color:#b00020}h1.incomplete{color:#8a6d00}
 </style></head><body>
 <h1 class="${verdict.outcome}">goods conformance: ${outcome}</h1>
-<p class="summary">exit code <b>${verdict.exitCode}</b> · level <b>${escapeHtml(verdict.level)}</b> · target <code>${escapeHtml(verdict.target)}</code> · ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.notRun} not run of ${counts.total} checks (${counts.cases} cases) · ${verdict.durationMs} ms</p>
+<p class="summary">exit code <b>${verdict.exitCode}</b> · level <b>${escapeHtml(verdict.level)}</b> · target <code>${escapeHtml(verdict.target)}</code> · contract <code class="contract">${escapeHtml(verdict.contract.path)}</code> (sha256 <code class="sha256">${escapeHtml(verdict.contract.sha256)}</code>) · ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.notRun} not run of ${counts.total} checks (${counts.cases} cases) · ${verdict.durationMs} ms</p>
 <p>seed <code>${verdict.seed}</code> (<code>--seed ${verdict.seed}</code> repeats the requests) · run marker <code>${escapeHtml(verdict.runMarker)}</code> · writes ${verdict.writes}, records created ${verdict.recordsCreated} · started ${escapeHtml(verdict.startedAt)}</p>
 ${hints}
 ${ruleList('Not checked', verdict.unchecked)}

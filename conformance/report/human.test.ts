@@ -1,7 +1,7 @@
 /** The human report: live lines and the summary (PASSED only for exit 0, FAILED, INCOMPLETE), control characters escaped. */
 import assert from 'node:assert/strict';
-import { renderCheckLine, renderSummary } from './human.js';
-import { CHECKS, rawControls, verdictOf } from './verdict-fixture.js';
+import { renderCheckLine, renderHeader, renderSummary } from './human.js';
+import { CHECKS, CONTRACT, rawControls, verdictOf } from './verdict-fixture.js';
 
 const ESC = '\u001b';
 
@@ -43,7 +43,7 @@ describe('human report', () => {
     assert.match(text, /hint: the main order answered 404: check --order-number\n/);
     assert.match(
       text,
-      /exit code 1\nseed 42 \(--seed 42 sends the same requests\)\nrun marker CONF-20261122T030000-ABCD: 3 create request/,
+      /exit code 1\ncontract contract\/generated\/openapi\.json \(sha256 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b\)\nseed 42 \(--seed 42 sends the same requests\)\nrun marker CONF-20261122T030000-ABCD: 3 create request/,
     );
     assert.match(text, /report: reports\/junit\.xml\n$/);
     assert.doesNotMatch(text, /^PASSED/m);
@@ -69,5 +69,27 @@ describe('human report', () => {
     // A verdict that says passed while a check failed is shown as FAILED.
     const inconsistent = verdictOf(CHECKS, { outcome: 'passed', exitCode: 0, passed: true });
     assert.match(renderSummary(inconsistent, { color: false }), /^\nFAILED/);
+  });
+
+  it('the first line names level, checks, target, the contract (path, first 12 hex digits of its SHA-256), seed and time limits', () => {
+    const base = { level: 'strict', checks: 40, target: 'http://127.0.0.1:4010', contract: CONTRACT, seed: 9, timeoutMs: 5000 } as const;
+    assert.equal(
+      renderHeader({ ...base, inProcess: true }),
+      'goods conformance: level strict, 40 checks against http://127.0.0.1:4010 (in-process mock), contract contract/generated/openapi.json (sha256 1a2b3c4d5e6f…), seed 9, --timeout 5000 ms per request\n',
+    );
+    assert.equal(
+      renderHeader({ ...base, inProcess: false, deadlineMs: 60_000, contract: { path: '(in memory)', sha256: CONTRACT.sha256 } }),
+      'goods conformance: level strict, 40 checks against http://127.0.0.1:4010, contract (in memory) (sha256 1a2b3c4d5e6f…), seed 9, --timeout 5000 ms per request, --deadline 60000 ms\n',
+    );
+  });
+
+  it('a contract path cannot reach the terminal raw (a file name may hold control characters)', () => {
+    const contract = { path: `api/\u001b[32mok\u0007.yaml`, sha256: CONTRACT.sha256 };
+    const header = renderHeader({ level: 'spec', checks: 1, target: 'http://h', inProcess: false, contract, seed: 1, timeoutMs: 1 });
+    const summary = renderSummary(verdictOf(CHECKS, { contract }), { color: false });
+    for (const text of [header, summary]) {
+      assert.deepEqual(rawControls(text), [], text);
+      assert.ok(text.includes('api/\\x1b[32mok\\x07.yaml'), text);
+    }
   });
 });

@@ -11,7 +11,7 @@
  */
 import Mocha from 'mocha';
 import { escapeControls } from '../secrets.js';
-import type { CheckResult, CheckStatus, UncheckedRule, Verdict } from './results.js';
+import type { CheckResult, CheckStatus, JudgedContract, UncheckedRule, Verdict } from './results.js';
 
 export interface HumanReporterOptions {
   results: WeakMap<Mocha.Runnable, CheckResult>;
@@ -33,6 +33,34 @@ function indent(text: string, by: number): string {
     .split('\n')
     .map((l) => `${' '.repeat(by)}${l}`)
     .join('\n');
+}
+
+/** What the first line of a run says: what is checked, against what, under which contract. */
+export interface HeaderInfo {
+  level: Verdict['level'];
+  checks: number;
+  /** The base URL, userinfo removed. */
+  target: string;
+  /** The target is the mock the suite started in-process. */
+  inProcess: boolean;
+  contract: JudgedContract;
+  seed: number;
+  timeoutMs: number;
+  deadlineMs?: number | undefined;
+}
+
+/** `sha256 1a2b3c4d5e6f…`: the first 12 hex digits of the contract's hash, for a console line. */
+export function shortSha256(sha256: string): string {
+  return `sha256 ${sha256.slice(0, 12)}${sha256.length > 12 ? '…' : ''}`;
+}
+
+/** The first line of a run (ends with a newline). Pure. */
+export function renderHeader(info: HeaderInfo): string {
+  return (
+    `goods conformance: level ${info.level}, ${info.checks} checks against ${escapeControls(info.target)}${info.inProcess ? ' (in-process mock)' : ''}, ` +
+    `contract ${escapeControls(info.contract.path)} (${shortSha256(escapeControls(info.contract.sha256))}), seed ${info.seed}, ` +
+    `--timeout ${info.timeoutMs} ms per request${info.deadlineMs !== undefined ? `, --deadline ${info.deadlineMs} ms` : ''}\n`
+  );
 }
 
 /** The console lines of one check (ends with a newline). Pure. */
@@ -79,7 +107,8 @@ export interface SummaryOptions {
 /**
  * The closing lines: PASSED (exit 0 only), FAILED (exit 1) or INCOMPLETE (exit 3) with the counts;
  * the failed checks; the spec facts left unchecked and why; what --read-only left out; hints on a
- * likely configuration mistake; seed, run marker, report files. Pure.
+ * likely configuration mistake; the contract judged against (path and SHA-256); seed, run marker,
+ * report files. Pure.
  */
 export function renderSummary(verdict: Verdict, options: SummaryOptions): string {
   const { counts } = verdict;
@@ -101,6 +130,7 @@ export function renderSummary(verdict: Verdict, options: SummaryOptions): string
   for (const hint of verdict.hints) text += `${paint(options.color, 33, 'hint')}: ${escapeControls(hint)}\n`;
   text +=
     `exit code ${verdict.exitCode}\n` +
+    `contract ${escapeControls(verdict.contract.path)} (sha256 ${escapeControls(verdict.contract.sha256)})\n` +
     `seed ${verdict.seed} (--seed ${verdict.seed} sends the same requests)\n` +
     `run marker ${escapeControls(verdict.runMarker)}: ${verdict.writes} create request(s) sent, ${verdict.recordsCreated} record(s) created; find them by this marker in scancodes, notes, sample numbers\n` +
     (options.files ?? []).map((f) => `report: ${escapeControls(f)}\n`).join('');

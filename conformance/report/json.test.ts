@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { renderJson } from './json.js';
 import type { CheckResult } from './results.js';
 import { reportProblems } from './schema.js';
-import { CHECKS, verdictOf } from './verdict-fixture.js';
+import { CHECKS, CONTRACT, verdictOf } from './verdict-fixture.js';
 
 const read = (text: string): unknown => JSON.parse(text) as unknown;
 
@@ -21,11 +21,24 @@ describe('JSON report (conformance.json) and its JSON Schema', () => {
     assert.equal(renderJson(verdict), renderJson(verdictOf()));
   });
 
+  it('names the contract judged against: its path and the SHA-256 of its bytes', () => {
+    const report = read(renderJson(verdictOf()));
+    assert.deepEqual((report as { contract: unknown }).contract, CONTRACT);
+  });
+
   for (const [what, change, pattern] of [
     ['a target with userinfo', { target: 'https://u:p@h.example' }, /\/target/],
     ['outcome and exit code that disagree', { outcome: 'passed', exitCode: 1 }, /must match exactly one schema/],
     ['an unknown member', { extra: 1 }, /must NOT have additional properties/],
     ['a non-ISO timestamp', { startedAt: 'Sun, 22 Nov 2026 03:00:00 GMT' }, /\/startedAt must match format "date-time"/],
+    ['no contract', { contract: undefined }, /must have required property 'contract'/],
+    ['a contract without its hash', { contract: { path: CONTRACT.path } }, /\/contract must have required property 'sha256'/],
+    [
+      'a hash that is not SHA-256 hex',
+      { contract: { ...CONTRACT, sha256: CONTRACT.sha256.slice(0, 12) } },
+      /\/contract\/sha256 must match pattern/,
+    ],
+    ['an empty contract path', { contract: { ...CONTRACT, path: '' } }, /\/contract\/path must NOT have fewer than 1 characters/],
   ] as const) {
     it(`rejects ${what}`, () => {
       const problems = reportProblems({ ...(read(renderJson(verdictOf())) as object), ...change });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'test-results-parser';
 import { junitTimestamp, renderJunit } from './junit.js';
 import type { CheckResult } from './results.js';
-import { CHECKS, rawControls, verdictOf } from './verdict-fixture.js';
+import { CHECKS, CONTRACT, rawControls, verdictOf } from './verdict-fixture.js';
 
 /** What python3-junitparser reads: per suite its attributes, per case its verdict tag, message, type and text. */
 interface PySuite {
@@ -162,6 +162,23 @@ describe('JUnit report (junit.xml)', () => {
       /<testsuites name="goods conformance" tests="6" failures="2" errors="0" skipped="2" time="4\.321" timestamp="2026-11-22T03:00:00">/,
     );
     assert.equal(junitTimestamp('2026-11-22T03:00:00.123Z'), '2026-11-22T03:00:00');
+  });
+
+  it('every suite names the contract judged against: properties contract (its file) and contract.sha256', () => {
+    const suites = [...xml.matchAll(/<testsuite [\s\S]*?<\/testsuite>/g)].map((m) => m[0]);
+    assert.equal(suites.length, new Set(CHECKS.map((c) => c.operation)).size);
+    for (const suite of suites) {
+      assert.ok(suite.includes(`<property name="contract" value="${CONTRACT.path}"/>`), suite);
+      assert.ok(suite.includes(`<property name="contract.sha256" value="${CONTRACT.sha256}"/>`), suite);
+    }
+    const result = parse({ type: 'junit', files: [file] });
+    assert.ok(result.suites.length > 0);
+    for (const suite of result.suites) {
+      const entries: [string, unknown][] = Object.entries(suite.metadata);
+      const properties = new Map(entries);
+      assert.equal(properties.get('contract'), CONTRACT.path);
+      assert.equal(properties.get('contract.sha256'), CONTRACT.sha256);
+    }
   });
 
   it('a verdict without checks is a valid empty report', () => {

@@ -8,6 +8,8 @@
  * - `tests`, `failures`, `errors` (always 0: a broken rule is a failure), `skipped` are the counts of
  *   the children; timestamps are ISO 8601 (`YYYY-MM-DDTHH:MM:SS`, UTC, as the Ant schema wants it;
  *   the exact start with zone is the property `startedAt`);
+ * - every `<testsuite>` carries the run's properties: level, seed, run marker, target, the contract
+ *   judged against (`contract`: its file; `contract.sha256`: the SHA-256 of its bytes), start, outcome;
  * - characters invalid in XML 1.0 (and any control character) are shown escaped (`\x1b`).
  */
 import { create } from 'xmlbuilder2';
@@ -89,6 +91,8 @@ export function renderJunit(verdict: Verdict): string {
       ['seed', String(verdict.seed)],
       ['runMarker', verdict.runMarker],
       ['target', verdict.target],
+      ['contract', verdict.contract.path],
+      ['contract.sha256', verdict.contract.sha256],
       ['startedAt', verdict.startedAt],
       ['outcome', verdict.outcome],
       ['exitCode', String(verdict.exitCode)],

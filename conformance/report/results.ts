@@ -78,6 +78,20 @@ export interface UncheckedRule {
   reason: SkipReason;
 }
 
+/** The contract a run judged against: where it was read from and the SHA-256 of the bytes read. */
+export interface JudgedContract {
+  /**
+   * The file, relative to the current folder when inside it (else absolute); `(in memory)` for a
+   * document handed to `runConformance` as an object.
+   */
+  path: string;
+  /** SHA-256 of the file's bytes (of `JSON.stringify(document)` for a document in memory), lower-case hex. */
+  sha256: string;
+}
+
+/** The `path` of a contract handed over as an object, never read from a file. */
+export const IN_MEMORY_CONTRACT = '(in memory)';
+
 export interface Verdict {
   tool: 'goods-conformance';
   level: Level;
@@ -85,6 +99,8 @@ export interface Verdict {
   runMarker: string;
   /** The base URL, credentials (userinfo) removed. */
   target: string;
+  /** The contract judged against (`--contract FILE` or the bundled one). */
+  contract: JudgedContract;
   /** ISO 8601. */
   startedAt: string;
   durationMs: number;

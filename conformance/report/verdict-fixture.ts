@@ -103,6 +103,12 @@ export const CHECKS: CheckResult[] = [
   },
 ];
 
+/** The contract of the fixture verdicts (a path and a SHA-256 the renderers must show). */
+export const CONTRACT = {
+  path: 'contract/generated/openapi.json',
+  sha256: '1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b',
+};
+
 /** A verdict over `checks` (outcome and counts follow from them unless given). */
 export function verdictOf(checks: readonly CheckResult[] = CHECKS, over: Partial<Verdict> = {}): Verdict {
   const count = (status: CheckResult['status']): number => checks.filter((c) => c.status === status).length;
@@ -115,6 +121,7 @@ export function verdictOf(checks: readonly CheckResult[] = CHECKS, over: Partial
     seed: 42,
     runMarker: 'CONF-20261122T030000-ABCD',
     target: 'https://staging.example.com:8443/api',
+    contract: { ...CONTRACT },
     startedAt: '2026-11-22T03:00:00.123Z',
     durationMs: 4321,
     outcome,

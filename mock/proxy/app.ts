@@ -6,8 +6,8 @@
  * Nothing is recorded in the mock's own state. Judging runs after the answer was sent.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readContract } from '../../contract/document.js';
-import { CONTRACT_JSON_PATH } from '../../contract/paths.js';
+import { readContractFile } from '../../contract/document.js';
+import { CONTRACT_JSON_PATH, shownPath } from '../../contract/paths.js';
 import { ADMIN_PREFIX } from '../admin.js';
 import type { MockApp } from '../app.js';
 import type { MockConfig } from '../config.js';
@@ -57,7 +57,10 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
   const upstream = new URL(proxy.upstream);
   const redactor = new Redactor();
   if (upstream.password !== '') redactor.learn(decodeURIComponent(upstream.password));
-  const document = readContract(config.contractPath ?? CONTRACT_JSON_PATH);
+  // Read once: the document judged against, and the file and SHA-256 the reports name.
+  const contractFile = readContractFile(config.contractPath ?? CONTRACT_JSON_PATH);
+  const document = contractFile.document;
+  const contract = { path: shownPath(contractFile.path), sha256: contractFile.sha256 };
   const judge = createJudge(document, proxy.level);
   const violations = new ViolationLog({
     level: proxy.level,
@@ -69,7 +72,15 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
   const recorder = proxy.recordDir !== undefined ? new Recorder({ dir: proxy.recordDir, judge, redactor, log }) : undefined;
   const forwarder = createForwarder({ upstream, timeoutMs: proxy.timeoutMs, log: (line) => log(printable(redactor.text(line))) });
   const report = () =>
-    writeReports({ dir: proxy.outputDir, violations, judge, redactor, upstream: publicUrl(upstream), recorded: recorder?.recorded ?? 0 });
+    writeReports({
+      dir: proxy.outputDir,
+      violations,
+      judge,
+      redactor,
+      upstream: publicUrl(upstream),
+      contract,
+      recorded: recorder?.recorded ?? 0,
+    });
 
   const judged = (exchange: ProxyExchange): void => {
     // CORS preflights and HEAD requests are HTTP's, not the contract's operations: forwarded, not judged.

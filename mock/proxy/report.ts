@@ -8,7 +8,7 @@
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CheckResult, CoverageRow, Verdict } from '../../conformance/report/results.js';
+import type { CheckResult, CoverageRow, JudgedContract, Verdict } from '../../conformance/report/results.js';
 import { REPORT_FILES } from './config.js';
 import { UNKNOWN_OPERATION } from './exchange.js';
 import type { Judge } from './judge.js';
@@ -21,6 +21,8 @@ export interface ReportInput {
   judge: Judge;
   redactor: Redactor;
   upstream: string;
+  /** The contract the exchanges were judged against (its file and the SHA-256 of the bytes read). */
+  contract: JudgedContract;
   recorded: number;
 }
 
@@ -99,6 +101,7 @@ export function proxyVerdict(input: ReportInput): Verdict {
     seed: 0,
     runMarker: PROXY_RUN_MARKER,
     target: input.upstream,
+    contract: { ...input.contract },
     startedAt: violations.startedAt.toISOString(),
     durationMs: Date.now() - violations.startedAt.getTime(),
     outcome: failed ? 'failed' : 'passed',

@@ -413,6 +413,7 @@ describe('the package installed into a user project (npm pack → npm install <t
         'inputs.order-number': MY_ORDER,
         'inputs.level': 'strict',
         'inputs.read-only': 'false',
+        'inputs.contract': '',
         'secrets.token': 'dev-token',
         'runner.temp': runnerTemp,
       });

@@ -5,10 +5,12 @@
  * failed and passed checks; no form of the token is in either.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'test-results-parser';
 import { reportProblems } from '../../conformance/report/schema.js';
+import { CONTRACT_JSON_PATH, shownPath } from '../../contract/paths.js';
 import type { Verdict } from '../../conformance/report/results.js';
 import { REFERENCE_TOKEN, startReferenceServer } from '../../conformance/self-test/reference-server.js';
 import { REPORT_FILES } from '../../mock/proxy/config.js';
@@ -34,6 +36,11 @@ describe('validating proxy: reports', () => {
     const verdict = JSON.parse(jsonText) as Verdict;
     assert.deepEqual(reportProblems(verdict), []);
     assert.equal(verdict.outcome, 'failed');
+    assert.deepEqual(verdict.contract, {
+      path: shownPath(CONTRACT_JSON_PATH),
+      sha256: createHash('sha256').update(readFileSync(CONTRACT_JSON_PATH)).digest('hex'),
+    });
+    assert.ok(junitText.includes(`<property name="contract.sha256" value="${verdict.contract.sha256}"/>`));
     const failed = verdict.checks.filter((c) => c.status === 'failed').map((c) => c.id);
     assert.deepEqual(failed, ['getOrderInfo.answer.exact-order']);
     assert.equal(verdict.checks.find((c) => c.id === 'createTestSample.answer.echo')?.status, 'passed');

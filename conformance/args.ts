@@ -38,6 +38,12 @@ What runs:
   --level spec|strict            spec: only the specification's facts; strict: plus the profile (default spec)
   --list-checks                  print every check of the level with its rule, level and the cases it
                                  sends, then exit 0 (sends nothing)
+  --self-test                    measure the suite's power from the contract (with --contract: that one):
+                                 run it against a reference server of the contract (must pass at both
+                                 levels) and against one faulty server per keyword of every member of every
+                                 request and answer schema and per profile rule (each must fail); prints the
+                                 kill rate per operation and in total, the survivors named; exit 0 at 100%,
+                                 1 otherwise (loopback only, sends nothing elsewhere)
   --read-only                    send no POST request; the write checks are left out and listed (default off)
   --max-writes N                 most requests meant to create a record (default 50; 0 = none)
   --seed N                       seed of the generated request bodies; the same seed sends the same
@@ -90,6 +96,7 @@ const OPTIONS = {
   output: { type: 'string' },
   deadline: { type: 'string' },
   'list-checks': { type: 'boolean' },
+  'self-test': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -146,7 +153,8 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
   }
 
   const token = nonEmpty('token', str('token')) ?? (env['CONFORMANCE_TOKEN'] || undefined);
-  const listing = values['list-checks'] === true;
+  const selfTest = values['self-test'] === true;
+  const listing = values['list-checks'] === true || selfTest;
   if (baseUrl !== undefined && token === undefined && !listing) {
     throw new StartError('no token for the server under test', 'pass --token TOKEN or set CONFORMANCE_TOKEN');
   }
@@ -185,7 +193,8 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
     reporters: reporters as ReporterName[] | undefined,
     outputDir: nonEmpty('output', str('output')),
     deadlineMs: integer('deadline', str('deadline'), 1),
-    listChecks: listing ? true : undefined,
+    listChecks: values['list-checks'] === true ? true : undefined,
+    selfTest: selfTest ? true : undefined,
   });
   if (config.rejectedToken === config.token) {
     throw new StartError('--rejected-token equals the token', 'pass a token the server refuses, e.g. --rejected-token invalid');

@@ -5,8 +5,11 @@
  * line: the reason and the fix); 3: nothing failed, but checks were skipped or not run.
  */
 import { parseConformanceArgs, HELP } from './args.js';
+import { checksFor } from './checks/index.js';
+import { loadContract } from './contract-option.js';
 import { describeChecks } from './coverage.js';
 import { runConformance } from './run.js';
+import { renderSelfTest, runSelfTest, selfTestExitCode } from './self-test/run.js';
 import { createRedactor, redactorFor, sanitizeText, type Redactor } from './secrets.js';
 import { StartError } from './start-error.js';
 
@@ -22,9 +25,15 @@ async function main(): Promise<number> {
       return 0;
     }
     redactor = redactorFor(parsed.config);
-    if (parsed.config.listChecks) {
-      process.stdout.write(describeChecks(parsed.config.level));
-      return 0;
+    if (parsed.config.listChecks || parsed.config.selfTest) {
+      const contract = loadContract(parsed.config.contractPath);
+      if (parsed.config.listChecks) {
+        process.stdout.write(describeChecks(parsed.config.level, checksFor(contract.document)));
+        return 0;
+      }
+      const result = await runSelfTest(contract.document, { seed: parsed.config.seed });
+      process.stdout.write(renderSelfTest(result, `${contract.judged.path} (sha256 ${contract.judged.sha256.slice(0, 12)})`));
+      return selfTestExitCode(result);
     }
     const color = process.stdout.isTTY && (process.env['NO_COLOR'] ?? '') === '';
     const result = await runConformance(parsed.config, { color });

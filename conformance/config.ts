@@ -52,6 +52,8 @@ export interface ConformanceConfig {
   deadlineMs?: number;
   /** `--list-checks`: print every check with its rule, level and cases, send nothing. */
   listChecks: boolean;
+  /** `--self-test`: measure the suite's power against the reference server and the faults generated from the contract; sends nothing elsewhere. */
+  selfTest: boolean;
 }
 
 /** The token used against the in-process mock when none is given. */
@@ -86,6 +88,7 @@ export function resolveConformanceConfig(partial: ConformanceConfigInput = {}): 
     reporters: ['spec'],
     outputDir: 'reports',
     listChecks: false,
+    selfTest: false,
     ...stripUndefined(partial),
     runMarker,
   };

@@ -231,7 +231,8 @@ export function createCorpus(d: Derivation, lots: readonly DiscoveredLot[], mark
       }
       const index = next[j] ?? 0;
       next[j] = index + 1;
-      const chosen = list[index % Math.max(list.length, 1)];
+      // Member j starts at its class j, so one row mixes different classes of different members.
+      const chosen = list[(index + j) % Math.max(list.length, 1)];
       if (!chosen) return;
       let value = chosen.value;
       if (carriesMarker(member) && !(value === '' && member.default === '')) {
@@ -245,18 +246,29 @@ export function createCorpus(d: Derivation, lots: readonly DiscoveredLot[], mark
       body[member.name] = value;
     });
     // A body with no member holding the marker: an omitted member that can hold it gets it.
-    if (!marked)
-      for (const member of members.filter((m) => carriesMarker(m) && !(m.name in body))) {
-        const withTag = tagged(d, base, member, fit(member.schema, ''), tag);
-        if (withTag !== undefined) {
-          body[member.name] = withTag;
-          parts.push(`${member.name}: run marker`);
-          break;
-        }
-      }
+    if (!marked) {
+      const bearer = ensureMarker(d, body, tag);
+      if (bearer !== undefined) parts.push(`${bearer}: run marker`);
+    }
     corpus.push({ name: parts.join('; '), body, lot });
   }
   return corpus;
+}
+
+/**
+ * Gives the run marker to the first member of `body` that can hold it and is absent (never one of
+ * `except`), unless a member already holds `tag`; answers the member that took it.
+ */
+export function ensureMarker(d: Derivation, body: JsonObject, tag: string, except: readonly string[] = []): string | undefined {
+  if (Object.values(body).some((v) => typeof v === 'string' && v.includes(tag))) return undefined;
+  for (const member of writable(d.op).filter((m) => carriesMarker(m) && !(m.name in body) && !except.includes(m.name))) {
+    const value = tagged(d, body, member, fit(member.schema, ''), tag);
+    if (value !== undefined) {
+      body[member.name] = value;
+      return member.name;
+    }
+  }
+  return undefined;
 }
 
 /** The members of a create that can hold the run marker (none: the summary says how to find the run's records instead). */

@@ -20,7 +20,7 @@ import type { Violation } from '../../judgments/exchange.js';
 import { PROFILE, SPEC } from '../../judgments/rules.js';
 import type { Cases } from '../cases.js';
 import type { CheckContext } from '../context.js';
-import { baseBody, derivationOf, LOT_CAP, memberClasses, writable, type CorpusBody, type Derivation } from '../data.js';
+import { baseBody, derivationOf, ensureMarker, LOT_CAP, memberClasses, writable, type CorpusBody, type Derivation } from '../data.js';
 import { CheckSkipped } from '../failure.js';
 import type { Exchange } from '../http.js';
 import { MEDIA_TYPES_ACCEPTED } from '../values/catalogue.js';
@@ -319,6 +319,7 @@ function sequenceCheck(op: CreateOperationId, member: MemberModel): Check {
           const from = corpus.find((b) => b.lot.id === lot.id) ?? corpus[0];
           const body = { ...(from?.body ?? {}) };
           delete body[member.name];
+          ensureMarker(ctx.derivation(op), body, ctx.config.runMarker, [member.name]);
           creates.push({
             exchange: await ctx.memo(`sequence/${op}/${lot.id}`, () => ctx.createRecord(op, body, { spec: false })),
             name: `one more create, lot ${lot.id}`,

@@ -82,7 +82,8 @@ export async function runSelfTest(document: OpenApiDocument, options: SelfTestOp
   const seed = options.seed ?? 7;
   const all = checksFor(document);
   const reference = {} as Record<Level, Outcome>;
-  for (const level of ['spec', 'strict'] as const) reference[level] = await runAgainst(document, [], checksOfLevel(all, level), level, seed, false);
+  for (const level of ['spec', 'strict'] as const)
+    reference[level] = await runAgainst(document, [], checksOfLevel(all, level), level, seed, false);
   const faults = options.faults ?? generatedFaults(document);
   const killed = new Array<boolean>(faults.length).fill(false);
   let next = 0;
@@ -125,8 +126,11 @@ export function renderSelfTest(result: SelfTestResult, contract: string): string
       `  reference server at ${level}: ${r.passed ? 'passes every check' : `FAILS (${r.failed.join(', ') || 'checks not passed'})`}`,
     );
   }
-  for (const op of result.perOperation) lines.push(`  ${op.operation}: killed ${op.killed}/${op.total} faults (${percent(op.killed, op.total)})`);
-  lines.push(`killed ${result.killed}/${result.total} faults (${percent(result.killed, result.total)}) in ${(result.durationMs / 1000).toFixed(1)} s`);
+  for (const op of result.perOperation)
+    lines.push(`  ${op.operation}: killed ${op.killed}/${op.total} faults (${percent(op.killed, op.total)})`);
+  lines.push(
+    `killed ${result.killed}/${result.total} faults (${percent(result.killed, result.total)}) in ${(result.durationMs / 1000).toFixed(1)} s`,
+  );
   for (const s of result.survivors) lines.push(`  survived: ${s.description} [${s.fault}] at ${s.level}`);
   return `${lines.join('\n')}\n`;
 }

@@ -190,7 +190,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     if (has('order-number-changed')) answer.order['orderNumber'] = `${number}-X`;
     if (has('order-wrong-type')) answer.order['customerId'] = JSON.stringify(answer.order['customerId']);
     if (has('order-date-format')) answer.order['orderDate'] = '02.11.2026';
-    send(res, has('order-203') ? 203 : 200, answering ? brokenAnswer(basis, faults, op, answer as unknown as JsonObject) : answer);
+    send(res, has('order-203') ? 203 : 200, answering ? brokenAnswer(basis, faults, op, answer) : answer);
   };
 
   const create = (

@@ -15,14 +15,14 @@ function config(argv: string[], env: Record<string, string> = {}) {
 }
 
 describe('conformance command line', () => {
-  it('defaults: the in-process mock, its first fixture order and a token, spec level, 50 writes, 5 s', () => {
+  it('defaults: the in-process mock, its first fixture order and a token, spec level, 100 writes, 5 s', () => {
     const c = config([]);
     assert.equal(c.baseUrl, undefined);
     assert.equal(c.orderNumber, MOCK_ORDER_NUMBER);
     assert.equal(c.token, MOCK_TOKEN);
     assert.equal(c.level, 'spec');
     assert.equal(c.rejectedToken, 'invalid');
-    assert.equal(c.maxWrites, 50);
+    assert.equal(c.maxWrites, 100);
     assert.equal(c.timeoutMs, 5000);
     assert.deepEqual(c.reporters, ['spec']);
     assert.equal(c.outputDir, 'reports');
@@ -111,7 +111,7 @@ describe('conformance command line', () => {
       ['unknown-order-number', 'CONFORMANCE-UNKNOWN <run marker>'],
       ['level', 'spec'],
       ['read-only', 'off'],
-      ['max-writes', '50'],
+      ['max-writes', '100'],
       ['seed', 'random'],
       ['timeout', '5000'],
       ['deadline', 'none'],

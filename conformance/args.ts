@@ -45,7 +45,7 @@ What runs:
                                  kill rate per operation and in total, the survivors named; exit 0 at 100%,
                                  1 otherwise (loopback only, sends nothing elsewhere)
   --read-only                    send no POST request; the write checks are left out and listed (default off)
-  --max-writes N                 most requests meant to create a record (default 50; 0 = none)
+  --max-writes N                 most requests meant to create a record (default 100; 0 = none)
   --seed N                       seed of the generated request bodies; the same seed sends the same
                                  requests (default: random, printed at the end)
 

@@ -82,7 +82,7 @@ export function resolveConformanceConfig(partial: ConformanceConfigInput = {}): 
     unknownOrderNumber: `CONFORMANCE-UNKNOWN ${runMarker}`,
     level: 'spec',
     readOnly: false,
-    maxWrites: 50,
+    maxWrites: 100,
     timeoutMs: 5000,
     seed: Math.floor(Math.random() * 1_000_000),
     reporters: ['spec'],

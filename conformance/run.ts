@@ -15,6 +15,8 @@ import { checksFor } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
 import { CheckContext } from './context.js';
+import { markerMembers } from './data.js';
+import type { CreateOperationId } from '../contract/operations-model.js';
 import { inMemoryContract, loadContract } from './contract-option.js';
 import { coverageTable } from './coverage.js';
 import { writeReports } from './report/files.js';
@@ -171,6 +173,13 @@ function hintsOf(ctx: CheckContext, config: ConformanceConfig): string[] {
     );
   if (status === 401 || status === 403)
     hints.push(`the token was refused (${status}) on the main order: check --token or the environment variable CONFORMANCE_TOKEN`);
+  // The run marker goes only into members whose schema can hold it.
+  for (const op of ctx.model.creates) {
+    if (config.readOnly || markerMembers(ctx.derivation(op.operationId as CreateOperationId), config.runMarker).length > 0) continue;
+    hints.push(
+      `no member of ${op.operationId} can hold the run marker ${config.runMarker} (the contract's schemas refuse it): find this run's ${op.operationId} records by the run's start time (startedAt in conformance.json) and the ids the creates were answered`,
+    );
+  }
   return hints;
 }
 

@@ -1,0 +1,62 @@
+/** The self-test: the suite measures its own power from the contract (issue 19, point 6). */
+import assert from 'node:assert/strict';
+import { readContract } from '../../contract/document.js';
+import { generatedFaults } from './generated-faults.js';
+import { renderSelfTest, runSelfTest, selfTestExitCode } from './run.js';
+
+describe('the self-test (--self-test)', function () {
+  this.timeout(180_000);
+  const document = readContract();
+
+  it('generates one fault per keyword of every request and success schema, and one per profile rule of the table', () => {
+    const faults = generatedFaults(document);
+    const kinds = new Set(faults.map((f) => f.kind));
+    assert.deepEqual([...kinds].sort(), ['answer', 'profile', 'request']);
+    const has = (fault: string): boolean => faults.some((f) => f.fault === fault);
+    assert.ok(has('ignore|createLotTransfer|/amount|exclusiveMinimum'));
+    assert.ok(has('ignore|createTestSample|/fk_user_id|required'));
+    assert.ok(has('ignore|createLotTransfer|/conformance_unknown_member|unevaluatedProperties'));
+    assert.ok(has('answer|getOrderInfo|/lots/0/createdAt|format'));
+    assert.ok(has('answer|createTestSample|/id|type'));
+    // A keyword of the specification is judged at spec; a profile keyword at strict.
+    assert.equal(faults.find((f) => f.fault === 'answer|getOrderInfo|/order/customerId|type')?.level, 'spec');
+    assert.equal(faults.find((f) => f.fault === 'answer|getOrderInfo|/order/orderDate|format')?.level, 'strict');
+    assert.equal(new Set(faults.map((f) => f.fault)).size, faults.length, 'each fault once');
+  });
+
+  it('the bundled contract: the reference server passes at both levels and every generated fault is killed (100%)', async () => {
+    const result = await runSelfTest(document);
+    assert.ok(result.reference.spec.passed, result.reference.spec.failed.join(', '));
+    assert.ok(result.reference.strict.passed, result.reference.strict.failed.join(', '));
+    assert.deepEqual(
+      result.survivors.map((s) => s.description),
+      [],
+    );
+    assert.ok(result.total > 200, `${result.total} faults`);
+    assert.equal(result.killed, result.total);
+    assert.equal(selfTestExitCode(result), 0);
+    const text = renderSelfTest(result, 'bundled');
+    assert.match(text, new RegExp(`killed ${result.total}/${result.total} faults \\(100\\.0%\\)`));
+    for (const op of result.perOperation) assert.match(text, new RegExp(`${op.operation}: killed ${op.killed}/${op.total}`));
+  });
+
+  it('a fault the suite cannot catch is a survivor, named, and the exit code is 1', async () => {
+    const result = await runSelfTest(document, {
+      faults: [
+        {
+          fault: 'no-such-behaviour',
+          operation: 'getOrderInfo',
+          level: 'strict',
+          description: 'a fault that changes nothing',
+          kind: 'profile',
+        },
+      ],
+    });
+    assert.equal(result.killed, 0);
+    assert.equal(selfTestExitCode(result), 1);
+    assert.match(
+      renderSelfTest(result, 'bundled'),
+      /killed 0\/1 faults \(0\.0%\) in [0-9.]+ s\n {2}survived: a fault that changes nothing \[no-such-behaviour\] at strict/,
+    );
+  });
+});

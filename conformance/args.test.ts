@@ -77,6 +77,7 @@ describe('conformance command line', () => {
         reporters: ['junit', 'html'],
         outputDir: 'out',
         listChecks: false,
+        selfTest: false,
         deadlineMs: 120_000,
         contractPath: 'api/openapi.yaml',
         runMarker: '',
@@ -97,6 +98,15 @@ describe('conformance command line', () => {
     const plain = parseConformanceArgs([]);
     assert.equal(plain.help === false && plain.config.listChecks, false);
     assert.equal(config([]).deadlineMs, undefined);
+  });
+
+  it('--self-test asks for the self-test (with --contract: of that contract); off by default; it needs no token or order', () => {
+    const parsed = config(['--self-test', '--contract', 'evolved.yaml']);
+    assert.equal(parsed.selfTest, true);
+    assert.equal(parsed.contractPath, 'evolved.yaml');
+    assert.equal(parsed.listChecks, false);
+    assert.equal(config([]).selfTest, false);
+    assert.equal(config(['--self-test', '--base-url', 'http://127.0.0.1:1']).selfTest, true);
   });
 
   it('--help: every option with its default, the environment variables and the exit codes 0/1/2/3', () => {

@@ -271,6 +271,21 @@ export function ensureMarker(d: Derivation, body: JsonObject, tag: string, excep
   return undefined;
 }
 
+/**
+ * `body` padded to exactly `bytes` of JSON text in a string member whose schema accepts the padded
+ * value (the run marker tag first, then `x`s); undefined when no member can take it.
+ */
+export function paddedBody(d: Derivation, body: JsonObject, bytes: number, tag: string): { body: JsonObject; member: string } | undefined {
+  for (const member of writable(d.op).filter((m) => m.type === 'string' && !m.namesLot)) {
+    const start = { ...body, [member.name]: tag };
+    const missing = bytes - Buffer.byteLength(JSON.stringify(start));
+    if (missing < 0) continue;
+    const value = `${tag}${'x'.repeat(missing)}`;
+    if (acceptsMember(d, body, member.name, value)) return { body: { ...body, [member.name]: value }, member: member.name };
+  }
+  return undefined;
+}
+
 /** The members of a create that can hold the run marker (none: the summary says how to find the run's records instead). */
 export function markerMembers(d: Derivation, marker: string): string[] {
   const base = baseBody(d, undefined);

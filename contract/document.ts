@@ -119,6 +119,8 @@ export interface ResponseSpec {
   headers: string[];
   /** True when the response is a profile decision (`x-profile: true`). */
   profile: boolean;
+  /** `x-max-body-bytes` of a 413 response: the largest request body the operation accepts. */
+  maxBodyBytes?: number;
 }
 
 export interface OperationSpec {
@@ -180,6 +182,7 @@ export function listOperations(doc: OpenApiDocument): OperationSpec[] {
           examples,
           headers: isObject(response['headers']) ? Object.keys(response['headers']).map((h) => h.toLowerCase()) : [],
           profile: response['x-profile'] === true,
+          ...(typeof response['x-max-body-bytes'] === 'number' ? { maxBodyBytes: response['x-max-body-bytes'] } : {}),
         });
       }
       let requestBody: OperationSpec['requestBody'];

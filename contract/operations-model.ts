@@ -55,6 +55,8 @@ export interface OperationModel {
   members: MemberModel[];
   /** Error statuses the contract documents for the operation (strict level). */
   errorStatuses: number[];
+  /** The largest request body accepted (`x-max-body-bytes` of its documented 413), when stated. */
+  maxBodyBytes?: number;
 }
 
 /** How an order-info answer links to the create bodies (all read from the contract). */
@@ -160,6 +162,11 @@ function boundsOf(schema: JsonObject): Bound[] {
   return keywords.flatMap((keyword) => (typeof schema[keyword] === 'number' ? [{ keyword, value: schema[keyword] }] : []));
 }
 
+function maxBody(responses: readonly { maxBodyBytes?: number }[]): { maxBodyBytes?: number } {
+  const found = responses.find((r) => r.maxBodyBytes !== undefined)?.maxBodyBytes;
+  return found !== undefined ? { maxBodyBytes: found } : {};
+}
+
 function fail(what: string): never {
   throw new Error(`the contract does not state ${what}`);
 }
@@ -215,6 +222,7 @@ export function operationsModel(doc: OpenApiDocument): OperationsModel {
         ...(requestSchema !== undefined ? { requestSchema } : {}),
         members: requestSchema !== undefined ? membersOf(doc, requestSchema, lotIdSchema) : [],
         errorStatuses: spec.responses.filter((r) => /^[45]\d\d$/.test(r.status)).map((r) => Number(r.status)),
+        ...maxBody(spec.responses),
       };
     });
   const firstPass = build(undefined);

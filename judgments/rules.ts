@@ -32,6 +32,8 @@ export const PROFILE = {
   unknownLot:
     'Profile: a well-formed body whose `fk_lot_id` names no known lot is answered 422 (a validation error: `errors[].pointer` names the member).',
   tooLarge: 'Profile: a body over 1 MiB is answered 413.',
+  bodyAccepted:
+    'Profile: a valid body up to 1 MiB (`x-max-body-bytes` of the 413 answer) is accepted, whatever limits the server stack has by default (100 KiB, 1 MB).',
   wrongMethod: 'Profile: a known path with a wrong method is answered 405 with an `Allow` header.',
   unknownPath: 'Profile: an unknown path is answered 404.',
   problem:

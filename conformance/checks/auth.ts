@@ -66,9 +66,19 @@ const DOCUMENTED = credentialCases({ token: 'Ab1', rejectedToken: 'invalid' });
 function request(ctx: CheckContext, op: OperationId, credentials: CredentialCase): Promise<Exchange> {
   return ctx.memo(`auth/${op}/${credentials.name}`, async () => {
     const headers: Record<string, string> = credentials.authorization === undefined ? {} : { authorization: credentials.authorization };
-    if (!ctx.model.isCreate(op)) return ctx.getOrder(ctx.config.orderNumber, headers);
-    const [first] = await ctx.corpus(op);
-    return ctx.sendToCreate(op, first?.body ?? {}, headers);
+    if (ctx.model.isCreate(op)) {
+      const [first] = await ctx.corpus(op);
+      return ctx.sendToCreate(op, first?.body ?? {}, headers);
+    }
+    if (op === ctx.model.orderInfo.operationId) return ctx.getOrder(ctx.config.orderNumber, headers);
+    // Any other operation of the contract: its method and path (parameters filled in); credentials are judged before anything else.
+    const model = ctx.model.get(op);
+    return ctx.send({
+      operation: op,
+      method: model.method,
+      path: ctx.model.pathOf(op, Object.fromEntries(model.pathParams.map((p) => [p, ctx.config.orderNumber]))),
+      headers: { accept: 'application/json', ...headers },
+    });
   });
 }
 

@@ -1,7 +1,7 @@
 /** Bad requests to the create operations: 415, 400 (malformed, not an object, every keyword of the schema), 413, 422, 405. */
 import type { JsonObject } from '../../contract/document.js';
 import type { CreateOperationId } from '../../contract/operations-model.js';
-import { judgeCreateShape } from '../../judgments/create.js';
+import { judgeCreateAnswered, judgeCreateShape } from '../../judgments/create.js';
 import { is2xx } from '../../judgments/answer.js';
 import { judgeMethodNotAllowed, judgeRefused } from '../../judgments/request-errors.js';
 import { PROFILE, SPEC } from '../../judgments/rules.js';
@@ -12,6 +12,7 @@ import {
   derivationOf,
   invalidBodies,
   KEYWORD_FAMILIES,
+  paddedBody,
   malformedJson,
   nonObjectJson,
   severalProblems,
@@ -21,7 +22,8 @@ import {
   type Derivation,
   type InvalidBody,
 } from '../data.js';
-import { MEDIA_TYPES_REFUSED } from '../values/catalogue.js';
+import { BODY_SIZES, MEDIA_TYPES_REFUSED } from '../values/catalogue.js';
+import type { Cases } from '../cases.js';
 import type { CheckSource } from './helpers.js';
 import type { Check } from './types.js';
 
@@ -185,8 +187,45 @@ function textCheck(
   };
 }
 
+/** Valid bodies between common server limits and the contract's limit: each answered 2xx (none when no member can carry the padding). */
+function bodySizeChecks(source: CheckSource, op: CreateOperationId, limit: number): Check[] {
+  const d = derivationOf(source, op);
+  const sizes = [
+    ...BODY_SIZES.filter((s) => s.bytes < limit),
+    { name: 'just under the limit', bytes: limit - 4096, reason: "the profile's own limit" },
+  ];
+  const cases = sizes
+    .filter((s) => paddedBody(d, placeholder(d), s.bytes, 'MARKER') !== undefined)
+    .map((s) => `${s.bytes} bytes (${s.name}: ${s.reason})`);
+  if (cases.length === 0) return [];
+  return [
+    {
+      id: `${op}.large-body-2xx`,
+      level: 'strict',
+      operations: [op],
+      title: `valid bodies between common server limits and ${limit} bytes are answered 2xx`,
+      rule: PROFILE.bodyAccepted,
+      write: true,
+      cases,
+      async run(ctx, t) {
+        const valid = await validBody(ctx, op);
+        for (const size of sizes) {
+          const padded = paddedBody(ctx.derivation(op), valid, size.bytes, `${ctx.config.runMarker}-size-${size.bytes}`);
+          if (!padded) continue;
+          await t.judge(
+            `${size.bytes} bytes (${size.name}: ${size.reason})`,
+            () => ctx.memo(`size/${op}/${size.bytes}`, () => ctx.createRecord(op, padded.body, { spec: false })),
+            (e) => judgeCreateAnswered(e).map((v) => ({ ...v, rule: this.rule })),
+          );
+        }
+      },
+    },
+  ];
+}
+
 function badRequestChecks(source: CheckSource, op: CreateOperationId): Check[] {
   const model = source.model.create(op);
+  const limit = model.maxBodyBytes ?? 1024 * 1024;
   return [
     textCheck(
       source,
@@ -212,27 +251,32 @@ function badRequestChecks(source: CheckSource, op: CreateOperationId): Check[] {
       400,
       nonObjectJson,
     ),
-    {
-      id: `${op}.payload-too-large-413`,
-      level: 'strict',
-      operations: [op],
-      title: 'a body over 1 MiB is answered 413',
-      rule: PROFILE.tooLarge,
-      write: true,
-      cases: ['a valid body padded past 1 MiB'],
-      async run(ctx, t) {
-        const body = await validBody(ctx, op);
-        const member =
-          writable(ctx.model.create(op)).find((m) => m.type === 'string' && m.required) ??
-          writable(ctx.model.create(op)).find((m) => m.type === 'string');
-        const pad = `${ctx.config.runMarker}-${'x'.repeat(1024 * 1024)}`;
-        await t.judge(
-          'a valid body padded past 1 MiB',
-          () => ctx.sendToCreate(op, { ...body, [member?.name ?? UNKNOWN_MEMBER]: pad }),
-          (e) => judgeRefused(e, ctx.judge, this.rule, 413),
-        );
-      },
-    },
+    ...(model.errorStatuses.includes(413)
+      ? [
+          {
+            id: `${op}.payload-too-large-413`,
+            level: 'strict' as const,
+            operations: [op],
+            title: `a body over ${limit} bytes is answered 413`,
+            rule: PROFILE.tooLarge,
+            write: true,
+            cases: [`a valid body padded past ${limit} bytes`],
+            async run(ctx: CheckContext, t: Cases) {
+              const body = await validBody(ctx, op);
+              const member =
+                writable(ctx.model.create(op)).find((m) => m.type === 'string' && m.required) ??
+                writable(ctx.model.create(op)).find((m) => m.type === 'string');
+              const pad = `${ctx.config.runMarker}-${'x'.repeat(limit)}`;
+              await t.judge(
+                `a valid body padded past ${limit} bytes`,
+                () => ctx.sendToCreate(op, { ...body, [member?.name ?? UNKNOWN_MEMBER]: pad }),
+                (e) => judgeRefused(e, ctx.judge, PROFILE.tooLarge, 413),
+              );
+            },
+          },
+        ]
+      : []),
+    ...bodySizeChecks(source, op, limit),
     {
       id: `${op}.unknown-lot-422`,
       level: 'strict',

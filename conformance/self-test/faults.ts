@@ -99,6 +99,18 @@ export const FAULT_CASES: FaultCase[] = [
   ]),
   { check: 'createLotTransfer.payload-too-large-413', faults: ['no-size-limit'], alsoFails: ['createTestSample.payload-too-large-413'] },
   { check: 'createTestSample.payload-too-large-413', faults: ['no-size-limit'], alsoFails: ['createLotTransfer.payload-too-large-413'] },
+  // Body sizes between common server limits and the profile's: a server keeping its stack's 100 KiB default
+  // (it also refuses the corpus body of test samples whose two 64 KiB text classes meet in one row).
+  ...['createLotTransfer.large-body-2xx', 'createTestSample.large-body-2xx'].map((check) => ({
+    check,
+    faults: ['limit-100kb'],
+    alsoFails: [
+      'createLotTransfer.large-body-2xx',
+      'createTestSample.large-body-2xx',
+      'createTestSample.valid-request-2xx',
+      'createTestSample.status-201',
+    ].filter((c) => c !== check),
+  })),
   // Value classes of the create members: `completed: true` ignored, a large amount or a non-ASCII string refused.
   { check: 'createLotTransfer.echo', faults: ['ignore-sent-true:createLotTransfer'] },
   { check: 'createLotTransfer.valid-request-2xx', faults: ['reject-large-number:createLotTransfer'] },

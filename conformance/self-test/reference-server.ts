@@ -293,7 +293,8 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const limit = has('no-size-limit') ? Infinity : LIMIT;
+    // Faults of the body limit: none at all, or a common server default (100 KiB) below the profile's.
+    const limit = has('no-size-limit') ? Infinity : has('limit-100kb') ? 100 * 1024 : LIMIT;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= limit) chunks.push(chunk);

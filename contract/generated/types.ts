@@ -217,7 +217,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request body is larger than 1 MiB. */
+        /** @description The request body is larger than 1 MiB (`x-max-body-bytes`); a body up to that size is accepted. */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;

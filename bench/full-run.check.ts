@@ -29,7 +29,7 @@ describe('bench/harness: the whole runBench with tiny load', function () {
     }
   });
 
-  it('measures start-up, records and replay, and skips the conformance timing it was told to skip', () => {
+  it('measures start-up, records and replay, and skips the conformance timing and the self-test it was told to skip', () => {
     assert.equal(report.startup.status, 'measured', JSON.stringify(report.startup));
     if (report.startup.status === 'measured') assert.ok(report.startup.value.mockMedianMs > 0 && report.startup.value.prismMedianMs > 0);
     assert.equal(report.records.status, 'measured', JSON.stringify(report.records));
@@ -42,6 +42,7 @@ describe('bench/harness: the whole runBench with tiny load', function () {
       assert.equal(r.replay.recordsReplayed, true);
     }
     assert.equal(report.conformance.status, 'skipped');
+    assert.equal(report.selfTest.status, 'skipped');
   });
 
   it('compares creates of the mock on Redis with the same mock in memory', () => {
@@ -69,6 +70,8 @@ describe('bench/harness: the whole runBench with tiny load', function () {
       'replay',
       'rss-per-record',
       'conformance',
+      'conformance-2s',
+      'self-test',
     ])
       assert.ok(ids.includes(id), `no target ${id}`);
     const replay = report.targets.find((t) => t.id === 'replay');

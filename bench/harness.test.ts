@@ -32,12 +32,14 @@ describe('bench/harness: runBench smoke run (node servers, tiny load)', function
   });
 
   it('skips the phases it was told to skip, saying why', () => {
-    for (const phase of [report.startup, report.records, report.conformance]) assert.equal(phase.status, 'skipped', JSON.stringify(phase));
+    for (const phase of [report.startup, report.records, report.conformance, report.selfTest])
+      assert.equal(phase.status, 'skipped', JSON.stringify(phase));
   });
 
   it('evaluates the targets, n/a where nothing was measured, prints a table and serializes to JSON', () => {
     assert.equal(report.targets.find((t) => t.id === 'get-order-info/mock-over-bare')?.met === null, false);
     assert.equal(report.targets.find((t) => t.id === 'startup')?.met, null);
+    for (const id of ['conformance-2s', 'self-test']) assert.equal(report.targets.find((t) => t.id === id)?.met, null, id);
     assertPrintedAndSerialized(report, SERVERS);
   });
 

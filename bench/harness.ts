@@ -1,6 +1,7 @@
 /**
  * The bench: starts the three servers, loads them in alternating rounds on every scenario, then
- * measures start-up, a strict conformance run, memory per record and journal replay. Every child
+ * measures start-up, a strict conformance run (wall time and requests), the suite's self-test (kill
+ * rate), memory per record and journal replay. Every child
  * process it starts is stopped before it returns or throws. Core code: no argv, no printing except
  * through `log`.
  */
@@ -14,6 +15,7 @@ import { REDIS_SERVER } from '../support/redis.js';
 import { memoryOf, npmStartCommand, prismCommand } from './processes.js';
 import { measureRecords } from './records.js';
 import { measureRedisStore } from './redis-store.js';
+import { runSelfTestCli, type SelfTestRun } from './self-test-run.js';
 import type { BenchReport, BenchSettings, LoadRow, Measured, RoundRun, ScenarioRatios, StartupResult } from './report.js';
 import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
 import { startServer, timeStart, type RunningServer, type ServerId } from './servers.js';
@@ -29,9 +31,10 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   startupRuns: 3,
   servers: ['mock', 'prism', 'bare', 'proxy'],
   conformance: true,
+  selfTest: true,
 };
 
-/** Smaller settings for a quick look (`--quick`): about 35 s. */
+/** Smaller settings for a quick look (`--quick`): about 35 s, plus about 15 s of self-test. */
 export const QUICK_SETTINGS: BenchSettings = {
   ...DEFAULT_SETTINGS,
   durationMs: 1000,
@@ -39,6 +42,9 @@ export const QUICK_SETTINGS: BenchSettings = {
   rounds: 1,
   transfers: 20_000,
   startupRuns: 1,
+  // The self-test stays in the quick run (kept if under 30 s): one process (its servers in-process, one
+  // event loop), 16-18 s of CPU for the bundled contract's 237 faults, so about 15 s on the quiet 2-core
+  // machine; measured 2026-11-24 at a load average of 8-12 from other work: 38-50 s wall, the same CPU.
 };
 
 /** The records the replay target is about. */
@@ -183,6 +189,11 @@ async function conformancePhase(settings: BenchSettings, probe: Scenario, orderN
   }
 }
 
+async function selfTestPhase(settings: BenchSettings): Promise<Measured<SelfTestRun>> {
+  if (!settings.selfTest) return { status: 'skipped', reason: 'self-test turned off' };
+  return { status: 'measured', value: await runSelfTestCli() };
+}
+
 async function attempt<T>(what: string, log: Log, run: () => Promise<Measured<T>>): Promise<Measured<T>> {
   log(`measuring ${what} ...`);
   try {
@@ -206,6 +217,7 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
     const ratios = ratiosOf(load.rows, scenarios);
     const startup = await attempt('start-up times', log, () => startupPhase(settings, probe));
     const conformance = await attempt('a strict conformance run', log, () => conformancePhase(settings, probe, fixture.orderNumber));
+    const selfTest = await attempt("the suite's self-test (kill rate)", log, () => selfTestPhase(settings));
     const records = await attempt(`memory per record (${settings.transfers} transfers) and replay`, log, async () =>
       settings.transfers < 1 || !settings.servers.includes('mock')
         ? { status: 'skipped' as const, reason: 'no transfers to record (or the mock is not benched)' }
@@ -237,12 +249,15 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
     for (const [name, m] of [
       ['start-up', startup],
       ['conformance', conformance],
+      ['self-test', selfTest],
       ['records', records],
       ['redis store', redisStore],
     ] as const)
       if (m.status === 'failed') problems.push(`${name}: ${m.reason}`);
     if (conformance.status === 'measured' && conformance.value.exitCode !== 0)
       problems.push(`the strict conformance run exited ${conformance.value.exitCode}`);
+    if (conformance.status === 'measured' && conformance.value.report === null)
+      problems.push(`the strict conformance run: ${conformance.value.reportProblem ?? 'no report'}`);
     if (redisStore.status === 'measured' && redisStore.value.memory.wrong + redisStore.value.redis.wrong > 0)
       problems.push(`store comparison: ${redisStore.value.memory.wrong} wrong answers in memory, ${redisStore.value.redis.wrong} on Redis`);
     if (records.status === 'measured' && records.value.unexpected + records.value.errors > 0)
@@ -261,9 +276,10 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
       load: { rows: load.rows, ratios, peakRss: load.peakRss },
       startup,
       conformance,
+      selfTest,
       records,
       redisStore,
-      targets: evaluateTargets({ rows: load.rows, ratios, startup, conformance, records, replayRecords: REPLAY_TARGET_RECORDS }),
+      targets: evaluateTargets({ rows: load.rows, ratios, startup, conformance, selfTest, records, replayRecords: REPLAY_TARGET_RECORDS }),
       problems,
       elapsedMs: performance.now() - startedAt,
     };

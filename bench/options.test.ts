@@ -9,7 +9,7 @@ describe('bench/options: parseBenchArgs', () => {
     assert.match(parseBenchArgs([]).output, /reports\/bench\.json$/);
   });
 
-  it('takes durations in seconds, counts, a server list and --no-conformance', () => {
+  it('takes durations in seconds, counts, a server list, --no-conformance and --no-self-test', () => {
     const { settings } = parseBenchArgs([
       '--duration',
       '0.5',
@@ -24,6 +24,7 @@ describe('bench/options: parseBenchArgs', () => {
       '--servers',
       'bare,mock',
       '--no-conformance',
+      '--no-self-test',
     ]);
     assert.equal(settings.durationMs, 500);
     assert.equal(settings.warmupMs, 0);
@@ -32,6 +33,8 @@ describe('bench/options: parseBenchArgs', () => {
     assert.equal(settings.transfers, 0);
     assert.deepEqual(settings.servers, ['mock', 'bare']);
     assert.equal(settings.conformance, false);
+    assert.equal(settings.selfTest, false);
+    assert.equal(parseBenchArgs(['--quick']).settings.selfTest, true, 'the quick run keeps the self-test');
   });
 
   it('rejects bad values and unknown options with a UsageError naming the option', () => {

@@ -10,9 +10,10 @@ import { SERVER_IDS, type ServerId } from './servers.js';
 export const HELP = `Usage: npm run bench -- [options]
 
 Loads the mock, Prism and a bare node:http server on loopback and prints req/s, latency and memory;
-also times start-up, a strict conformance run, memory per record and journal replay.
+also times start-up, a strict conformance run (and counts its requests), memory per record and journal
+replay, and runs the suite's self-test for its kill rate.
 
-  --quick               a smaller run (1 round of 1 s, 20,000 records, ~40 s)
+  --quick               a smaller run (1 round of 1 s, 20,000 records, ~40 s; the self-test stays: ~15 s more)
   --duration SECONDS    length of each measured round (default ${DEFAULT_SETTINGS.durationMs / 1000})
   --warmup SECONDS      warm-up per server and scenario (default ${DEFAULT_SETTINGS.warmupMs / 1000})
   --rounds N            measured rounds per scenario and server (default ${DEFAULT_SETTINGS.rounds})
@@ -21,6 +22,7 @@ also times start-up, a strict conformance run, memory per record and journal rep
   --startup-runs N      start-up measurements per server (default ${DEFAULT_SETTINGS.startupRuns}; 0 skips)
   --servers LIST        which servers to load, comma-separated (default ${SERVER_IDS.join(',')})
   --no-conformance      skip the conformance timing
+  --no-self-test        skip the suite's self-test (kill rate)
   --output FILE         the JSON report (default reports/bench.json)
   --help                this text
 `;
@@ -35,6 +37,7 @@ const OPTIONS = {
   'startup-runs': { type: 'string' },
   servers: { type: 'string' },
   'no-conformance': { type: 'boolean', default: false },
+  'no-self-test': { type: 'boolean', default: false },
   output: { type: 'string', default: 'reports/bench.json' },
   help: { type: 'boolean', default: false },
 } as const;
@@ -87,6 +90,7 @@ export function parseBenchArgs(argv: string[]): { settings: BenchSettings; outpu
     startupRuns: numberOption('startup-runs', v['startup-runs'], base.startupRuns, { allowZero: true }),
     servers,
     conformance: !v['no-conformance'],
+    selfTest: !v['no-self-test'],
   };
   return { settings, output: resolve(PROJECT_ROOT, v.output), help: v.help };
 }

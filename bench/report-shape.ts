@@ -28,5 +28,11 @@ export function assertPrintedAndSerialized(report: BenchReport, servers: readonl
   assert.equal(parsed.load.rows.length, SCENARIO_IDS.length * servers.length);
 }
 
-/** The load of the test runs: 2 connections, one round of 300 ms, no conformance timing. */
-export const TINY_LOAD = { connections: 2, durationMs: 300, rounds: 1, conformance: false } as const satisfies Partial<BenchSettings>;
+/** The load of the test runs: 2 connections, one round of 300 ms, no conformance timing, no self-test. */
+export const TINY_LOAD = {
+  connections: 2,
+  durationMs: 300,
+  rounds: 1,
+  conformance: false,
+  selfTest: false,
+} as const satisfies Partial<BenchSettings>;

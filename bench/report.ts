@@ -4,6 +4,7 @@ import type { LoadRun } from './load.js';
 import type { RecordsResult } from './records.js';
 import type { RedisStoreResult } from './redis-store.js';
 import type { ScenarioId } from './scenarios.js';
+import type { SelfTestRun } from './self-test-run.js';
 import type { ServerId } from './servers.js';
 import type { TargetResult } from './targets.js';
 
@@ -78,6 +79,8 @@ export interface BenchSettings {
   startupRuns: number;
   servers: ServerId[];
   conformance: boolean;
+  /** Run the suite's self-test (`goods-conformance --self-test`) for its kill rate. */
+  selfTest: boolean;
 }
 
 export interface BenchReport {
@@ -87,6 +90,8 @@ export interface BenchReport {
   load: { rows: LoadRow[]; ratios: ScenarioRatios[]; peakRss: Partial<Record<ServerId, number>> };
   startup: Measured<StartupResult>;
   conformance: Measured<ConformanceTiming>;
+  /** The suite's self-test: the kill rate of its generated faults and its duration. */
+  selfTest: Measured<SelfTestRun>;
   records: Measured<RecordsResult>;
   /** Creates of one mock on Redis against the same mock in memory. */
   redisStore: Measured<RedisStoreResult>;

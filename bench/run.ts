@@ -37,7 +37,7 @@ async function main(): Promise<number> {
 
   const s = args.settings;
   const loadSeconds = (s.servers.length * 3 * (s.warmupMs + s.rounds * s.durationMs)) / 1000;
-  process.stderr.write(`bench: ~${Math.round(loadSeconds)} s of load, then start-up, conformance and record measurements\n`);
+  process.stderr.write(`bench: ~${Math.round(loadSeconds)} s of load, then start-up, conformance, the self-test and record measurements\n`);
   const report = await runBench(s, (line) => process.stderr.write(`bench: ${line}\n`));
   mkdirSync(dirname(args.output), { recursive: true });
   writeFileSync(args.output, reportJson(report));

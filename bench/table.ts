@@ -1,6 +1,7 @@
 /** The bench report as text: the load table, the ratios, the other measurements and the targets. */
 import { wrongOf } from './load.js';
 import type { BenchReport, LoadRow } from './report.js';
+import { killRate } from './self-test-run.js';
 
 const MiB = 1024 * 1024;
 
@@ -84,8 +85,16 @@ export function formatReport(report: BenchReport): string {
   } else out.push(`Start-up: ${report.startup.status}: ${report.startup.reason}`);
   if (report.conformance.status === 'measured') {
     const c = report.conformance.value;
-    out.push(`Strict conformance run against a running mock: ${num(c.wallMs)} ms wall (exit code ${c.exitCode})`);
+    const sent =
+      c.report === null
+        ? `requests unknown (${c.reportProblem ?? 'no report'})`
+        : `${c.report.requests === null ? 'an unknown number of' : num(c.report.requests)} requests for ${num(c.report.checks)} checks (${num(c.report.cases)} cases)`;
+    out.push(`Strict conformance run against a running mock: ${num(c.wallMs)} ms wall, ${sent} (exit code ${c.exitCode})`);
   } else out.push(`Strict conformance run: ${report.conformance.status}: ${report.conformance.reason}`);
+  if (report.selfTest.status === 'measured') {
+    const t = report.selfTest.value;
+    out.push(`Self-test: killed ${killRate(t)} in ${num(t.seconds, 1)} s (${num(t.wallMs / 1000, 1)} s wall, exit code ${t.exitCode})`);
+  } else out.push(`Self-test: ${report.selfTest.status}: ${report.selfTest.reason}`);
   if (report.records.status === 'measured') {
     const r = report.records.value;
     out.push(

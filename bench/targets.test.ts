@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import type { ConformanceTiming } from './conformance-run.js';
 import type { LoadRow } from './report.js';
 import type { ScenarioId } from './scenarios.js';
+import type { SelfTestRun } from './self-test-run.js';
 import type { ServerId } from './servers.js';
 import { evaluateTargets, type TargetInputs } from './targets.js';
 
@@ -28,7 +30,27 @@ function row(scenario: ScenarioId, server: ServerId, okPerSec: number, p99Ms: nu
 const skipped = { status: 'skipped' as const, reason: 'not measured here' };
 
 function inputs(overrides: Partial<TargetInputs>): TargetInputs {
-  return { rows: [], ratios: [], startup: skipped, conformance: skipped, records: skipped, replayRecords: 100_000, ...overrides };
+  return {
+    rows: [],
+    ratios: [],
+    startup: skipped,
+    conformance: skipped,
+    selfTest: skipped,
+    records: skipped,
+    replayRecords: 100_000,
+    ...overrides,
+  };
+}
+
+const REPORT = { checks: 75, cases: 446, requests: 312, durationMs: 420 };
+
+function strictRun(wallMs: number, over: Partial<ConformanceTiming> = {}): Pick<TargetInputs, 'conformance'> {
+  return { conformance: { status: 'measured', value: { wallMs, exitCode: 0, summary: '', report: REPORT, ...over } } };
+}
+
+function selfTest(over: Partial<SelfTestRun> = {}): Pick<TargetInputs, 'selfTest'> {
+  const value = { killed: 237, total: 237, seconds: 15.2, survivors: [], referenceFailures: [], wallMs: 16_000, exitCode: 0, ...over };
+  return { selfTest: { status: 'measured', value } };
 }
 
 describe('bench/targets: evaluateTargets', () => {
@@ -108,9 +130,47 @@ describe('bench/targets: evaluateTargets', () => {
   });
 
   it('fails a fast conformance run that did not pass', () => {
-    const results = evaluateTargets(inputs({ conformance: { status: 'measured', value: { wallMs: 1000, exitCode: 1, summary: '' } } }));
+    const results = evaluateTargets(inputs(strictRun(1000, { exitCode: 1 })));
     const conformance = results.find((r) => r.id === 'conformance');
     assert.equal(conformance?.met, false);
     assert.match(conformance?.note ?? '', /exit code 1/);
+    const bounded = results.find((r) => r.id === 'conformance-2s');
+    assert.equal(bounded?.met, false);
+    assert.match(bounded?.note ?? '', /exit code 1\); 312 requests/);
+  });
+
+  it('bounds the strict run against the mock at 2 s wall and states its requests, checks and cases', () => {
+    const judged = (wallMs: number) => evaluateTargets(inputs(strictRun(wallMs))).find((r) => r.id === 'conformance-2s');
+    assert.deepEqual([judged(2000)?.met, judged(2001)?.met, judged(606)?.met], [true, false, true]);
+    assert.match(judged(606)?.target ?? '', /^Strict run against the mock ≤ 2 s wall/);
+    assert.equal(judged(606)?.measured, '606 ms');
+    assert.equal(judged(606)?.note, "312 requests, 75 checks, 446 cases; the suite's own run 420 ms");
+    // The 5 s line judges the same run.
+    assert.equal(evaluateTargets(inputs(strictRun(2500))).find((r) => r.id === 'conformance')?.met, true);
+  });
+
+  it('says when the strict run gave no request count (no report, or a report from before the count)', () => {
+    const none = evaluateTargets(inputs(strictRun(600, { report: null, reportProblem: 'the run wrote no conformance.json' })));
+    assert.match(none.find((r) => r.id === 'conformance-2s')?.note ?? '', /^requests unknown: the run wrote no conformance\.json$/);
+    const older = evaluateTargets(inputs(strictRun(600, { report: { ...REPORT, requests: null } })));
+    assert.match(older.find((r) => r.id === 'conformance-2s')?.note ?? '', /^an unknown number of requests, 75 checks/);
+  });
+
+  it('meets the self-test target only at a 100% kill rate with the reference server passing', () => {
+    const judged = (over: Partial<SelfTestRun>) => evaluateTargets(inputs(selfTest(over))).find((r) => r.id === 'self-test');
+    const all = judged({});
+    assert.equal(all?.met, true);
+    assert.equal(all?.target, 'Self-test kill rate = 100% (the reference server passing)');
+    assert.equal(all?.measured, '237/237 faults (100.0%)');
+    assert.equal(all?.note, 'in 15.2 s');
+    const survived = judged({ killed: 235, exitCode: 1, survivors: ['a [x] at spec', 'b [y] at strict'] });
+    assert.equal(survived?.met, false);
+    assert.equal(survived?.measured, '235/237 faults (99.2%)');
+    assert.equal(survived?.note, '2 survived: a [x] at spec; b [y] at strict');
+    const reference = judged({ exitCode: 1, referenceFailures: ['reference server at strict: FAILS (getOrderInfo.status-200)'] });
+    assert.equal(reference?.met, false);
+    assert.match(reference?.note ?? '', /^reference server at strict: FAILS \(getOrderInfo\.status-200\) \(exit code 1\)$/);
+    assert.equal(judged({ killed: 0, total: 0 })?.met, null, 'no fault generated: nothing to judge');
+    assert.equal(evaluateTargets(inputs({})).find((r) => r.id === 'self-test')?.note, 'not measured here');
   });
 });

@@ -7,6 +7,7 @@ import { wrongOf } from './load.js';
 import type { RecordsResult } from './records.js';
 import type { LoadRow, Measured, ScenarioRatios, StartupResult } from './report.js';
 import type { ScenarioId } from './scenarios.js';
+import { killRate, type SelfTestRun } from './self-test-run.js';
 
 export interface TargetResult {
   id: string;
@@ -23,6 +24,7 @@ export interface TargetInputs {
   ratios: readonly ScenarioRatios[];
   startup: Measured<StartupResult>;
   conformance: Measured<ConformanceTiming>;
+  selfTest: Measured<SelfTestRun>;
   records: Measured<RecordsResult>;
   /** The number of journaled records the replay target is about (100,000). */
   replayRecords: number;
@@ -178,5 +180,46 @@ export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
     const result = atMost('conformance', conformanceTarget, c.wallMs, 5000, ms);
     results.push(c.exitCode === 0 ? result : { ...result, met: false, note: `the run did not pass (exit code ${c.exitCode})` });
   } else results.push(missing('conformance', conformanceTarget, inputs.conformance.reason));
+
+  // Issue 19: the requests a strict run sends, stated, and the run bounded in time.
+  const strictRunTarget = 'Strict run against the mock ≤ 2 s wall, including process start (requests stated)';
+  if (inputs.conformance.status === 'measured') {
+    const c = inputs.conformance.value;
+    const result = atMost('conformance-2s', strictRunTarget, c.wallMs, 2000, ms);
+    const requests =
+      c.report === null
+        ? `requests unknown: ${c.reportProblem ?? 'no report'}`
+        : `${c.report.requests ?? 'an unknown number of'} requests, ${c.report.checks} checks, ${c.report.cases} cases; the suite's own run ${ms(c.report.durationMs)}`;
+    results.push(
+      c.exitCode === 0
+        ? { ...result, note: requests }
+        : { ...result, met: false, note: `the run did not pass (exit code ${c.exitCode}); ${requests}` },
+    );
+  } else results.push(missing('conformance-2s', strictRunTarget, inputs.conformance.reason));
+
+  const selfTestTarget = 'Self-test kill rate = 100% (the reference server passing)';
+  if (inputs.selfTest.status === 'measured') {
+    const s = inputs.selfTest.value;
+    const measured = killRate(s);
+    const took = `in ${s.seconds.toFixed(1)} s`;
+    if (s.total === 0) results.push({ ...missing('self-test', selfTestTarget, 'the contract gave no fault to generate'), measured });
+    else if (s.killed < s.total)
+      results.push({
+        id: 'self-test',
+        target: selfTestTarget,
+        measured,
+        met: false,
+        note: `${s.total - s.killed} survived${s.survivors.length > 0 ? `: ${s.survivors.slice(0, 3).join('; ')}` : ''}${s.survivors.length > 3 ? '; …' : ''}`,
+      });
+    else if (s.exitCode !== 0)
+      results.push({
+        id: 'self-test',
+        target: selfTestTarget,
+        measured,
+        met: false,
+        note: `${s.referenceFailures.join('; ') || 'the self-test did not pass'} (exit code ${s.exitCode})`,
+      });
+    else results.push({ id: 'self-test', target: selfTestTarget, measured, met: true, note: took });
+  } else results.push(missing('self-test', selfTestTarget, inputs.selfTest.reason));
   return results;
 }

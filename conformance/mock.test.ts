@@ -30,6 +30,9 @@ describe('conformance run against the in-process mock', () => {
     assert.equal(verdict.counts.total, verdict.checks.length);
     const cap = resolveConformanceConfig().maxWrites;
     assert.ok(verdict.writes > 0 && verdict.writes < cap, `writes ${verdict.writes} stay under the default cap ${cap}`);
+    assert.equal(verdict.requests, result.requests.length, 'the report counts every request the run sent');
+    assert.ok(result.requests.length > verdict.counts.total, `${result.requests.length} requests for ${verdict.counts.total} checks`);
+    assert.match(text, new RegExp(`\\(\\d+ cases, ${result.requests.length} requests, level strict\\)`));
     assert.match(text, /seed 11/);
     assert.match(text, new RegExp(`run marker ${verdict.runMarker}`));
     assert.match(text, /PASS {2}\[strict\] createLotTransfer\.status-201/);

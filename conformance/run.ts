@@ -244,6 +244,8 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     const unchecked = byRule(results.filter((r) => r.status === 'not-run' || (r.status === 'skipped' && r.reason !== 'read-only')));
     const outcome = counts.failed > 0 ? 'failed' : unchecked.length > 0 ? 'incomplete' : 'passed';
     const exitCode = outcome === 'failed' ? 1 : outcome === 'incomplete' ? 3 : 0;
+    // Sent: answered or ended with an error; not the requests an earlier time-out or the deadline blocked.
+    const sent = ctx.http.history.filter((e) => !e.notSent && (e.answer !== undefined || e.error !== undefined));
     const verdict: Verdict = {
       tool: 'goods-conformance',
       level: config.level,
@@ -264,18 +266,17 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       coverage: coverageTable(results),
       writes: ctx.writes,
       recordsCreated: ctx.postsAccepted,
+      requests: sent.length,
       checks: results,
     };
     // The reports and the summary: sanitized (secrets.ts) and rendered as pure functions of the verdict.
     const files = writeReports(verdict, { reporters: config.reporters, outputDir, redactor });
     write(renderSummary(sanitizeVerdict(verdict, redactor), { color: options.color ?? false, files }));
-    const requests = ctx.http.history
-      .filter((e) => !e.notSent)
-      .map(({ request }) => ({
-        method: request.method,
-        path: request.path,
-        ...(request.body !== undefined ? { body: request.body.toString('utf8') } : {}),
-      }));
+    const requests = sent.map(({ request }) => ({
+      method: request.method,
+      path: request.path,
+      ...(request.body !== undefined ? { body: request.body.toString('utf8') } : {}),
+    }));
     return { exitCode, verdict, files, requests };
   } finally {
     await target.close();

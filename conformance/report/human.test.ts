@@ -34,7 +34,10 @@ describe('human report', () => {
 
   it('FAILED for exit 1, with the failed checks, the rules not checked and the hints', () => {
     const text = renderSummary(verdictOf(), { color: false, files: ['reports/junit.xml'] });
-    assert.match(text, /^\nFAILED: 2 passed, 2 failed, 1 skipped, 1 not run of 6 checks \(7 cases, level strict\) in 4321 ms\n/);
+    assert.match(
+      text,
+      /^\nFAILED: 2 passed, 2 failed, 1 skipped, 1 not run of 6 checks \(7 cases, 12 requests, level strict\) in 4321 ms\n/,
+    );
     assert.match(text, /failed:\n {2}- getOrderInfo\.exact-order: the answer describes the requested order\n/);
     assert.match(
       text,
@@ -69,6 +72,18 @@ describe('human report', () => {
     // A verdict that says passed while a check failed is shown as FAILED.
     const inconsistent = verdictOf(CHECKS, { outcome: 'passed', exitCode: 0, passed: true });
     assert.match(renderSummary(inconsistent, { color: false }), /^\nFAILED/);
+  });
+
+  it('the summary line states the requests sent; a verdict without the number (the proxy) leaves it out', () => {
+    assert.match(
+      renderSummary(verdictOf(CHECKS, { requests: 0 }), { color: false }),
+      /^\nFAILED: .* \(7 cases, 0 requests, level strict\) in /,
+    );
+    const proxy = verdictOf();
+    delete proxy.requests;
+    const text = renderSummary(proxy, { color: false });
+    assert.match(text, /^\nFAILED: .* \(7 cases, level strict\) in 4321 ms\n/);
+    assert.doesNotMatch(text, /requests,/);
   });
 
   it('the first line names level, checks, target, the contract (path, first 12 hex digits of its SHA-256), seed and time limits', () => {

@@ -105,7 +105,8 @@ export interface SummaryOptions {
 }
 
 /**
- * The closing lines: PASSED (exit 0 only), FAILED (exit 1) or INCOMPLETE (exit 3) with the counts;
+ * The closing lines: PASSED (exit 0 only), FAILED (exit 1) or INCOMPLETE (exit 3) with the counts
+ * (checks, cases, requests sent);
  * the failed checks; the spec facts left unchecked and why; what --read-only left out; hints on a
  * likely configuration mistake; the contract judged against (path and SHA-256); seed, run marker,
  * report files. Pure.
@@ -118,7 +119,9 @@ export function renderSummary(verdict: Verdict, options: SummaryOptions): string
       : verdict.outcome === 'failed' || counts.failed > 0
         ? paint(options.color, 31, 'FAILED')
         : paint(options.color, 33, 'INCOMPLETE');
-  let text = `\n${word}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.notRun} not run of ${counts.total} checks (${counts.cases} cases, level ${verdict.level}) in ${verdict.durationMs} ms\n`;
+  // The requests sent (absent in the proxy's verdicts, which send none).
+  const requests = verdict.requests !== undefined ? `${verdict.requests} requests, ` : '';
+  let text = `\n${word}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.notRun} not run of ${counts.total} checks (${counts.cases} cases, ${requests}level ${verdict.level}) in ${verdict.durationMs} ms\n`;
   const failed = verdict.checks.filter((c) => c.status === 'failed');
   if (failed.length > 0) {
     text += `failed:\n${failed.map((c) => `  - ${escapeControls(c.id)}: ${escapeControls(c.title)}\n`).join('')}`;

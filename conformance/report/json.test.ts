@@ -21,6 +21,21 @@ describe('JSON report (conformance.json) and its JSON Schema', () => {
     assert.equal(renderJson(verdict), renderJson(verdictOf()));
   });
 
+  it('states the requests sent (a count); the member may be absent (the proxy sends none of its own)', () => {
+    const report = read(renderJson(verdictOf()));
+    assert.equal((report as { requests: unknown }).requests, 12);
+    const proxy = verdictOf();
+    delete proxy.requests;
+    assert.deepEqual(reportProblems(read(renderJson(proxy))), []);
+    for (const bad of [-1, 1.5, '12', null]) {
+      const problems = reportProblems({ ...(report as object), requests: bad });
+      assert.ok(
+        problems.some((p) => p.startsWith('/requests ')),
+        `${JSON.stringify(bad)}: ${problems.join('\n')}`,
+      );
+    }
+  });
+
   it('names the contract judged against: its path and the SHA-256 of its bytes', () => {
     const report = read(renderJson(verdictOf()));
     assert.deepEqual((report as { contract: unknown }).contract, CONTRACT);

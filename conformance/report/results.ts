@@ -122,5 +122,11 @@ export interface Verdict {
   /** Requests meant to create a record (counted against --max-writes), and 2xx answers to POST requests. */
   writes: number;
   recordsCreated: number;
+  /**
+   * Requests the run actually sent (each answered, or ended with an error such as a time-out); requests
+   * blocked by an earlier time-out or the deadline are not counted. The suite always fills it; absent
+   * in the validating proxy's reports (it judges the requests of others and sends none of its own).
+   */
+  requests?: number;
   checks: CheckResult[];
 }

@@ -144,6 +144,7 @@ export function verdictOf(checks: readonly CheckResult[] = CHECKS, over: Partial
     coverage: checks.map((c) => ({ rule: c.rule, level: c.level, checks: [c.id], casesSent: c.cases.length, verdict: c.status })),
     writes: 3,
     recordsCreated: 3,
+    requests: 12,
     checks: [...checks],
     ...over,
   };

@@ -165,6 +165,22 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     return false;
   };
 
+  /** An order-info answer for `number` with nothing in it: the first fixture's shape, its numbers 0, its lists empty. */
+  const emptyShell = (number: string): JsonObject => {
+    const [first] = fixtures.orders.values();
+    const { orderMember, orderNumberMember } = model.order;
+    const shell: JsonObject = {};
+    for (const [name, value] of Object.entries(first ?? {})) {
+      if (Array.isArray(value)) shell[name] = [];
+      else if (name === orderMember && isObject(value))
+        shell[name] = Object.fromEntries(
+          Object.entries(value).map(([member, v]) => [member, member === orderNumberMember ? number : typeof v === 'number' ? 0 : v]),
+        );
+      else shell[name] = value;
+    }
+    return shell;
+  };
+
   const orderInfo = (req: http.IncomingMessage, res: http.ServerResponse, raw: string): void => {
     const op = 'getOrderInfo';
     if (has('hang-order-info')) return; // never answers
@@ -181,6 +197,8 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     if (!order && has('order-case-insensitive'))
       order = [...fixtures.orders.values()].find((o) => o.order.orderNumber.toLowerCase() === number.toLowerCase());
     if (!order && has('order-trimmed')) order = fixtures.orders.get(number.trim());
+    // Fault: any number is answered 200 with an empty order shell (that number, ids 0, every list empty).
+    if (!order && has('unknown-order-empty-shell')) return send(res, 200, emptyShell(number));
     if (!order) {
       if (has('order-always-404')) return problem(res, 404, 'no such order');
       return problem(res, has('unknown-order-410') ? 410 : 404, `no order has the number "${number}"`);

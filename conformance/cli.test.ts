@@ -105,6 +105,25 @@ describe('goods-conformance CLI', function () {
     }
   });
 
+  it('exit 2: a configuration error the answers show (the main order not found): the summary on stdout, one line naming the option on stderr', async () => {
+    const server = await startReferenceServer();
+    try {
+      const { code, stdout, stderr } = await cli(['--base-url', server.url, '--order-number', 'ORD-NOT-THERE'], {
+        CONFORMANCE_TOKEN: REFERENCE_TOKEN,
+      });
+      assert.equal(code, 2, stdout);
+      assert.match(stdout, /^CONFIGURATION ERROR: \d+ passed, \d+ failed, \d+ skipped, \d+ not run of \d+ checks/m);
+      assert.match(stdout, /^ {2}(PASS|FAIL|SKIP|NRUN) {2}\[spec\] {3}getOrderInfo\.valid-request-2xx/m, 'the checks are listed');
+      assert.match(stdout, /\nexit code 2\n/);
+      assert.equal(
+        stderr,
+        'goods-conformance: the main order "ORD-NOT-THERE" was answered 404 (not found); pass --order-number with an existing order with lots on this server\n',
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
   it('exit 2: bad arguments', async () => {
     const { code, stderr } = await cli(['--level', 'sloppy']);
     assert.equal(code, 2);

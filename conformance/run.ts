@@ -2,9 +2,10 @@
  * `runConformance(config)`: the core of the suite. Reads the contract once (`--contract FILE` or the
  * bundled one, `contract-option.ts`), starts the mock in-process with that same file when no base URL
  * is given, probes the target (something listening, and speaking the URL's protocol: TLS for https://,
- * plain HTTP for http://), runs every check of the level as a mocha suite, builds the results model
- * once (`report/results.ts`), writes the report files and answers the verdict. Throws StartError
- * when the run cannot start (exit code 2).
+ * plain HTTP for http://), runs every check of the level as a mocha suite, builds the results model once (`report/results.ts`), writes the report files and
+ * answers the verdict. Throws StartError when the run cannot start (exit code 2); a configuration error
+ * the answers show (`configuration.ts`) is the outcome `configuration`, exit code 2 too, after the
+ * summary and the reports.
  */
 import net from 'node:net';
 import { resolve } from 'node:path';
@@ -14,14 +15,16 @@ import { credentialCases } from './checks/auth.js';
 import { checksFor } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
+import { configurationProblem } from './configuration.js';
 import { CheckContext } from './context.js';
 import { markerMembers } from './data.js';
 import type { CreateOperationId } from '../contract/operations-model.js';
 import { inMemoryContract, loadContract } from './contract-option.js';
 import { coverageTable } from './coverage.js';
+import type { Exchange } from './http.js';
 import { writeReports } from './report/files.js';
 import { renderHeader, renderSummary } from './report/human.js';
-import type { CheckResult, UncheckedRule, Verdict } from './report/results.js';
+import { EXIT_CODES, type CheckResult, type ExitCode, type UncheckedRule, type Verdict } from './report/results.js';
 import { createRedactor, credentialsOf, redactingWriter, sanitizeVerdict, withoutUserinfo } from './secrets.js';
 import { StartError } from './start-error.js';
 import { checksOfLevel, runSuite } from './suite.js';
@@ -42,8 +45,11 @@ export interface RunOptions {
 }
 
 export interface RunResult {
-  /** 0: every check of the level ran and passed; 1: a check failed; 3: nothing failed, checks left unchecked. */
-  exitCode: 0 | 1 | 3;
+  /**
+   * 0: every check of the level ran and passed; 1: a check failed; 2: the answers show a configuration
+   * error (`verdict.configuration`); 3: nothing failed, checks left unchecked.
+   */
+  exitCode: ExitCode;
   verdict: Verdict;
   /** Report files written. */
   files: string[];
@@ -160,19 +166,9 @@ function byRule(results: readonly CheckResult[]): UncheckedRule[] {
   return [...rows.values()];
 }
 
-/** Hints on a likely configuration mistake, from the first answers. */
+/** Hints: what the run's traffic suggests besides the verdicts (records without the run marker). */
 function hintsOf(ctx: CheckContext, config: ConformanceConfig): string[] {
-  const main = ctx.http.history.find(
-    (e) => e.request.operation === ctx.model.orderInfo.operationId && e.request.path === ctx.path(ctx.model.orderInfo.operationId),
-  );
-  const status = main?.answer?.status;
   const hints: string[] = [];
-  if (status === 404)
-    hints.push(
-      `the main order "${config.orderNumber}" was answered 404: check --order-number (an existing order with lots on this server)`,
-    );
-  if (status === 401 || status === 403)
-    hints.push(`the token was refused (${status}) on the main order: check --token or the environment variable CONFORMANCE_TOKEN`);
   // The run marker goes only into members whose schema can hold it.
   for (const op of ctx.model.creates) {
     if (config.readOnly || markerMembers(ctx.derivation(op.operationId as CreateOperationId), config.runMarker).length > 0) continue;
@@ -224,9 +220,10 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     // The main order is the first request, sent on behalf of the first order check: a protocol mismatch
     // (https:// against plain HTTP, http:// against TLS) is found here, before any check reports.
     const orderCheck = checks.find((c) => c.operations[0] === ctx.model.orderInfo.operationId);
+    let main: Exchange | undefined;
     if (orderCheck) {
       ctx.currentCheck = orderCheck.id;
-      const main = await ctx.orderExchange();
+      main = await ctx.orderExchange();
       if (!main.answer && !main.timedOut && !main.notSent) await protocolMismatch(target.url, config.timeoutMs);
     }
     const run = await runSuite({ checks, ctx, write, color: options.color ?? false });
@@ -242,8 +239,10 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     };
     const leftOut = byRule(results.filter((r) => r.status === 'skipped' && r.reason === 'read-only'));
     const unchecked = byRule(results.filter((r) => r.status === 'not-run' || (r.status === 'skipped' && r.reason !== 'read-only')));
-    const outcome = counts.failed > 0 ? 'failed' : unchecked.length > 0 ? 'incomplete' : 'passed';
-    const exitCode = outcome === 'failed' ? 1 : outcome === 'incomplete' ? 3 : 0;
+    // A configuration error the answers show wins over any failure: nothing said about the contract.
+    const configuration = configurationProblem(main, ctx.http.history, config);
+    const outcome = configuration ? 'configuration' : counts.failed > 0 ? 'failed' : unchecked.length > 0 ? 'incomplete' : 'passed';
+    const exitCode = EXIT_CODES[outcome];
     const verdict: Verdict = {
       tool: 'goods-conformance',
       level: config.level,
@@ -256,6 +255,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       outcome,
       exitCode,
       passed: exitCode === 0,
+      ...(configuration ? { configuration } : {}),
       counts,
       operationsTested: [...new Set(results.filter((r) => r.status === 'passed' || r.status === 'failed').flatMap((r) => r.operations))],
       leftOut,

@@ -1,7 +1,7 @@
 /** The human report: live lines and the summary (PASSED only for exit 0, FAILED, INCOMPLETE), control characters escaped. */
 import assert from 'node:assert/strict';
 import { renderCheckLine, renderHeader, renderSummary } from './human.js';
-import { CHECKS, CONTRACT, rawControls, verdictOf } from './verdict-fixture.js';
+import { CHECKS, CONTRACT, configurationVerdictOf, rawControls, verdictOf } from './verdict-fixture.js';
 
 const ESC = '\u001b';
 
@@ -47,6 +47,18 @@ describe('human report', () => {
     );
     assert.match(text, /report: reports\/junit\.xml\n$/);
     assert.doesNotMatch(text, /^PASSED/m);
+  });
+
+  it('CONFIGURATION ERROR for exit 2: the counts, the line naming the option, the checks that failed (saying nothing about the contract)', () => {
+    const text = renderSummary(configurationVerdictOf(), { color: false });
+    assert.match(
+      text,
+      /^\nCONFIGURATION ERROR: 2 passed, 2 failed, 1 skipped, 1 not run of 6 checks \(7 cases, level strict\) in 4321 ms\nconfiguration error: the main order "ORD-2026-0001" was answered 404 \(not found\); pass --order-number with an existing order with lots on this server\nfailed \(after the configuration error: says nothing about the contract\):\n {2}- getOrderInfo\.exact-order/,
+    );
+    assert.match(text, /\nexit code 2\n/);
+    assert.doesNotMatch(text, /^(PASSED|FAILED)/m);
+    const colored = renderSummary(configurationVerdictOf(), { color: true });
+    assert.ok(colored.startsWith(`\n${ESC}[31mCONFIGURATION ERROR${ESC}[0m: `));
   });
 
   it('INCOMPLETE for exit 3: names the rules left unchecked; --read-only leaves are listed apart', () => {

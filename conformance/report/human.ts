@@ -104,24 +104,33 @@ export interface SummaryOptions {
   files?: readonly string[];
 }
 
+/** The one line of a configuration error: what the answers showed; how to fix it (naming the option). */
+export function configurationLine(problem: NonNullable<Verdict['configuration']>): string {
+  return `${problem.reason}; ${problem.fix}`;
+}
+
 /**
- * The closing lines: PASSED (exit 0 only), FAILED (exit 1) or INCOMPLETE (exit 3) with the counts;
- * the failed checks; the spec facts left unchecked and why; what --read-only left out; hints on a
- * likely configuration mistake; the contract judged against (path and SHA-256); seed, run marker,
- * report files. Pure.
+ * The closing lines: PASSED (exit 0 only), FAILED (exit 1), CONFIGURATION ERROR (exit 2, with the
+ * line naming the option to fix) or INCOMPLETE (exit 3) with the counts; the failed checks; the spec
+ * facts left unchecked and why; what --read-only left out; hints; the contract judged against (path
+ * and SHA-256); seed, run marker, report files. Pure.
  */
 export function renderSummary(verdict: Verdict, options: SummaryOptions): string {
   const { counts } = verdict;
-  const word =
-    verdict.outcome === 'passed' && verdict.exitCode === 0 && counts.failed === 0
+  const configuration = verdict.outcome === 'configuration' ? verdict.configuration : undefined;
+  const word = configuration
+    ? paint(options.color, 31, 'CONFIGURATION ERROR')
+    : verdict.outcome === 'passed' && verdict.exitCode === 0 && counts.failed === 0
       ? paint(options.color, 32, 'PASSED')
       : verdict.outcome === 'failed' || counts.failed > 0
         ? paint(options.color, 31, 'FAILED')
         : paint(options.color, 33, 'INCOMPLETE');
   let text = `\n${word}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.notRun} not run of ${counts.total} checks (${counts.cases} cases, level ${verdict.level}) in ${verdict.durationMs} ms\n`;
+  if (configuration) text += `${paint(options.color, 31, 'configuration error')}: ${escapeControls(configurationLine(configuration))}\n`;
   const failed = verdict.checks.filter((c) => c.status === 'failed');
   if (failed.length > 0) {
-    text += `failed:\n${failed.map((c) => `  - ${escapeControls(c.id)}: ${escapeControls(c.title)}\n`).join('')}`;
+    const heading = configuration ? 'failed (after the configuration error: says nothing about the contract)' : 'failed';
+    text += `${heading}:\n${failed.map((c) => `  - ${escapeControls(c.id)}: ${escapeControls(c.title)}\n`).join('')}`;
   }
   if (verdict.unchecked.length > 0) {
     text += `${verdict.outcome === 'incomplete' ? 'nothing failed, but these rules were not checked' : 'also not checked'}:\n${ruleLines(verdict.unchecked)}`;

@@ -32,6 +32,8 @@ async function cli(args: string[], env: Record<string, string> = {}): Promise<Ou
   return { code, stdout, stderr };
 }
 
+const TESTING = join(import.meta.dirname, 'testing');
+
 /** A loopback port nothing listens on. */
 const closedPort = (): Promise<number> => getPort({ host: '127.0.0.1' });
 
@@ -118,6 +120,22 @@ describe('goods-conformance CLI', function () {
       assert.equal(
         stderr,
         'goods-conformance: the main order "ORD-NOT-THERE" was answered 404 (not found); pass --order-number with an existing order with lots on this server\n',
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('exit 2: a TLS certificate the run does not trust, one line with the reason and --ca', async () => {
+    const server = await startReferenceServer([], {
+      tls: { key: readFileSync(join(TESTING, 'tls-test-key.pem')), cert: readFileSync(join(TESTING, 'tls-test-cert.pem')) },
+    });
+    try {
+      const { code, stderr } = await cli(['--base-url', server.url, '--order-number', 'ORD-2026-0001', '--token', 't']);
+      assert.equal(code, 2);
+      assert.equal(
+        stderr,
+        `goods-conformance: the TLS certificate of ${server.url} is not trusted (self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)); pass --ca FILE with the PEM certificate of the CA that signed it (e.g. your company CA)\n`,
       );
     } finally {
       await server.close();

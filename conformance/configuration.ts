@@ -12,13 +12,16 @@
  * 4. every answer was 404, the main order's too: `--base-url` misses the API's base path (or
  *    `--order-number` is wrong as well);
  * 5. the main order was answered 404 (`--order-number`).
-
+ *
+ * A certificate the run does not trust is found before any check runs (`certificateProblem`, a
+ * StartError: exit 2 without a summary, like a TLS/plain-HTTP mismatch).
  */
 import { mediaTypeOf } from '../judgments/answer.js';
 import type { JudgedAnswer } from '../judgments/exchange.js';
 import type { ConformanceConfig } from './config.js';
 import type { Exchange } from './http.js';
 import type { ConfigurationProblem } from './report/results.js';
+import { StartError } from './start-error.js';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** The start of an HTML document (the patterns of the WHATWG MIME Sniffing standard's HTML signature that open a page). */
@@ -77,5 +80,44 @@ export function configurationProblem(
       reason: `${order} was answered 404 (not found)`,
       fix: 'pass --order-number with an existing order with lots on this server',
     };
+  return undefined;
+}
+
+/** Node's codes for a certificate chain the run does not trust (a private or self-signed CA). */
+const UNTRUSTED = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_CHAIN_TOO_LONG',
+  'INVALID_CA',
+]);
+/** Codes for a certificate that no trust setting can make right: the server's certificate must change. */
+const INVALID = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'CERT_REVOKED', 'CERT_SIGNATURE_FAILURE', 'CERT_REJECTED']);
+
+/**
+ * The first request failed on the server's TLS certificate: a StartError (exit 2) with the reason and
+ * the fix; undefined for any other failure. (The suite has no switch that turns verification off.)
+ */
+export function certificateProblem(exchange: Exchange, target: string, caPath: string | undefined): StartError | undefined {
+  const code = exchange.errorCode;
+  if (code === undefined) return undefined;
+  const why = `${exchange.error ?? code}`.replace(/^no answer: /, '');
+  if (UNTRUSTED.has(code))
+    return new StartError(
+      `the TLS certificate of ${target} is not trusted (${why})${caPath !== undefined ? `, not even with --ca ${caPath}` : ''}`,
+      caPath !== undefined
+        ? 'pass --ca with the PEM certificate of the CA that signed the server certificate (or its chain)'
+        : 'pass --ca FILE with the PEM certificate of the CA that signed it (e.g. your company CA)',
+    );
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return new StartError(
+      `the TLS certificate of ${target} does not name its host (${why})`,
+      'use in --base-url a host name the certificate names (or fix the certificate)',
+    );
+  if (INVALID.has(code))
+    return new StartError(`the TLS certificate of ${target} is not valid (${why})`, "fix the server's certificate (renew it)");
   return undefined;
 }

@@ -2,7 +2,8 @@
  * `runConformance(config)`: the core of the suite. Reads the contract once (`--contract FILE` or the
  * bundled one, `contract-option.ts`), starts the mock in-process with that same file when no base URL
  * is given, probes the target (something listening, and speaking the URL's protocol: TLS for https://,
- * plain HTTP for http://), runs every check of the level as a mocha suite, builds the results model once (`report/results.ts`), writes the report files and
+ * plain HTTP for http://, a certificate it trusts, with `--ca FILE` too), runs every check of the level
+ * as a mocha suite, builds the results model once (`report/results.ts`), writes the report files and
  * answers the verdict. Throws StartError when the run cannot start (exit code 2); a configuration error
  * the answers show (`configuration.ts`) is the outcome `configuration`, exit code 2 too, after the
  * summary and the reports.
@@ -15,7 +16,8 @@ import { credentialCases } from './checks/auth.js';
 import { checksFor } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
-import { configurationProblem } from './configuration.js';
+import { loadCa } from './ca-option.js';
+import { certificateProblem, configurationProblem } from './configuration.js';
 import { CheckContext } from './context.js';
 import { markerMembers } from './data.js';
 import type { CreateOperationId } from '../contract/operations-model.js';
@@ -196,11 +198,18 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
   // Read once, before anything starts: a contract that cannot be read or used stops the run (exit 2).
   const contract = options.document !== undefined ? inMemoryContract(options.document) : loadContract(config.contractPath);
   const document = contract.document;
+  const ca = config.caPath !== undefined ? loadCa(config.caPath) : undefined;
   const target = await startServerUnderTest(config);
   try {
     await probeListening(new URL(target.url), Math.min(config.timeoutMs, 5000));
     const deadline = config.deadlineMs === undefined ? undefined : startedAt.getTime() + config.deadlineMs;
-    const ctx = new CheckContext({ config, baseUrl: target.url, document, ...(deadline !== undefined ? { deadline } : {}) });
+    const ctx = new CheckContext({
+      config,
+      baseUrl: target.url,
+      document,
+      ...(deadline !== undefined ? { deadline } : {}),
+      ...(ca !== undefined ? { ca: ca.certificates } : {}),
+    });
     for (const secret of redactor.secrets) ctx.expect.addSecret(secret);
     const checks = checksOfLevel(options.checks ?? checksFor(document), config.level);
     const outputDir = resolve(config.outputDir);
@@ -215,16 +224,22 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
         seed: config.seed,
         timeoutMs: config.timeoutMs,
         deadlineMs: config.deadlineMs,
+        caPath: ca?.path,
       }),
     );
     // The main order is the first request, sent on behalf of the first order check: a protocol mismatch
-    // (https:// against plain HTTP, http:// against TLS) is found here, before any check reports.
+    // (https:// against plain HTTP, http:// against TLS) or a certificate not trusted is found here, before
+    // any check reports.
     const orderCheck = checks.find((c) => c.operations[0] === ctx.model.orderInfo.operationId);
     let main: Exchange | undefined;
     if (orderCheck) {
       ctx.currentCheck = orderCheck.id;
       main = await ctx.orderExchange();
-      if (!main.answer && !main.timedOut && !main.notSent) await protocolMismatch(target.url, config.timeoutMs);
+      if (!main.answer && !main.timedOut && !main.notSent) {
+        const certificate = certificateProblem(main, shown, ca?.path);
+        if (certificate) throw certificate;
+        await protocolMismatch(target.url, config.timeoutMs);
+      }
     }
     const run = await runSuite({ checks, ctx, write, color: options.color ?? false });
     const results = run.results;

@@ -93,6 +93,10 @@ describe('human report', () => {
       renderHeader({ ...base, inProcess: false, deadlineMs: 60_000, contract: { path: '(in memory)', sha256: CONTRACT.sha256 } }),
       'goods conformance: level strict, 40 checks against http://127.0.0.1:4010, contract (in memory) (sha256 1a2b3c4d5e6f…), seed 9, --timeout 5000 ms per request, --deadline 60000 ms\n',
     );
+    assert.equal(
+      renderHeader({ ...base, target: 'https://api.example', inProcess: false, caPath: 'certs/company-ca.pem' }),
+      'goods conformance: level strict, 40 checks against https://api.example, contract contract/generated/openapi.json (sha256 1a2b3c4d5e6f…), seed 9, --timeout 5000 ms per request, trusting the CA certificates of --ca certs/company-ca.pem too\n',
+    );
   });
 
   it('a contract path cannot reach the terminal raw (a file name may hold control characters)', () => {

@@ -8,6 +8,7 @@
  * body that breaks it.
  */
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { isObject, readContract, type JsonObject, type JsonValue, type OpenApiDocument } from '../../contract/document.js';
 import { loadFixtures, type FixtureSet } from '../../contract/fixtures.js';
@@ -31,6 +32,8 @@ export interface ReferenceOptions {
   delayMs?: number;
   /** The contract it implements (default: the bundled one). */
   document?: OpenApiDocument;
+  /** Serve https:// with this key and certificate (PEM) instead of plain HTTP. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 /** What every reference server of a contract reads and never changes: its model, the fixtures, the create validators, the success schemas. */
@@ -308,7 +311,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     send(res, has('create-200', op) ? 200 : 201, answering ? brokenAnswer(basis, faults, op, record) : record);
   };
 
-  const server = http.createServer((req, res) => {
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const chunks: Buffer[] = [];
     let size = 0;
     const limit = has('no-size-limit') ? Infinity : LIMIT;
@@ -321,7 +324,8 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       if (options.delayMs === undefined || options.delayMs <= 0) dispatch(req, res, chunks, size, limit);
       else setTimeout(() => dispatch(req, res, chunks, size, limit), options.delayMs);
     });
-  });
+  };
+  const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler) : http.createServer(handler);
   const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, chunks: Buffer[], size: number, limit: number): void => {
     {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
@@ -336,7 +340,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

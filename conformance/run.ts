@@ -12,7 +12,7 @@ import net from 'node:net';
 import { resolve } from 'node:path';
 import tls from 'node:tls';
 import type { OpenApiDocument } from '../contract/document.js';
-import { credentialCases } from './checks/auth.js';
+import { anyTokenHint, credentialCases } from './checks/auth.js';
 import { checksFor } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
@@ -168,9 +168,11 @@ function byRule(results: readonly CheckResult[]): UncheckedRule[] {
   return [...rows.values()];
 }
 
-/** Hints: what the run's traffic suggests besides the verdicts (records without the run marker). */
+/** Hints: what the run's traffic suggests besides the verdicts (a server accepting any token; records without the run marker). */
 function hintsOf(ctx: CheckContext, config: ConformanceConfig): string[] {
   const hints: string[] = [];
+  const anyToken = anyTokenHint(ctx.http.history, config);
+  if (anyToken !== undefined) hints.push(anyToken);
   // The run marker goes only into members whose schema can hold it.
   for (const op of ctx.model.creates) {
     if (config.readOnly || markerMembers(ctx.derivation(op.operationId as CreateOperationId), config.runMarker).length > 0) continue;

@@ -33,6 +33,8 @@ Target:
   --unknown-order-number NUMBER  an order number no order has (default: CONFORMANCE-UNKNOWN <run marker>)
   --contract FILE                OpenAPI 3.1 contract, .yaml or .json, read by the same loader as
                                  goods-mock --contract (default: the bundled contract)
+  --ca FILE                      PEM certificates to trust for https:// besides the bundled CAs, e.g.
+                                 your company CA (default: none; certificates are always verified)
 
 What runs:
   --level spec|strict            spec: only the specification's facts; strict: plus the profile (default spec)
@@ -72,8 +74,10 @@ control characters of answers are shown escaped (\\x1b).
 Exit status:
   0  every check of the level ran and passed (checks left out by --read-only are listed)
   1  a check failed
-  2  the run could not start (bad options, a contract that cannot be read or used, nothing listening,
-     TLS/plain-HTTP mismatch)
+  2  a configuration error, one line naming the option to fix: the run could not start (bad options, a
+     contract or --ca file that cannot be read or used, nothing listening, TLS/plain-HTTP mismatch, a
+     TLS certificate not trusted), or the answers show it (the main order not found, the token refused
+     on it, nothing but 401s, an HTML page instead of the API; the summary still lists the checks)
   3  nothing failed, but checks were skipped or not run for another reason (write budget, an order
      without lots, --deadline, a time-out); the summary names the rules left unchecked`;
 
@@ -83,6 +87,7 @@ export const USAGE = HELP.split('\n')[0] ?? '';
 const OPTIONS = {
   'base-url': { type: 'string' },
   contract: { type: 'string' },
+  ca: { type: 'string' },
   token: { type: 'string' },
   'order-number': { type: 'string' },
   level: { type: 'string' },
@@ -181,6 +186,7 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
   const config = resolveConformanceConfig({
     baseUrl,
     contractPath: nonEmpty('contract', str('contract')),
+    caPath: nonEmpty('ca', str('ca')),
     token,
     rejectedToken,
     orderNumber: nonEmpty('order-number', str('order-number')),

@@ -32,6 +32,8 @@ async function cli(args: string[], env: Record<string, string> = {}): Promise<Ou
   return { code, stdout, stderr };
 }
 
+const TESTING = join(import.meta.dirname, 'testing');
+
 /** A loopback port nothing listens on. */
 const closedPort = (): Promise<number> => getPort({ host: '127.0.0.1' });
 
@@ -102,6 +104,41 @@ describe('goods-conformance CLI', function () {
       assert.match(stderr, /; pass --contract with a readable OpenAPI 3\.1 contract \(\.yaml or \.json\), or leave --contract out/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('exit 2: a configuration error the answers show (the main order not found): the summary on stdout, one line naming the option on stderr', async () => {
+    const server = await startReferenceServer();
+    try {
+      const { code, stdout, stderr } = await cli(['--base-url', server.url, '--order-number', 'ORD-NOT-THERE'], {
+        CONFORMANCE_TOKEN: REFERENCE_TOKEN,
+      });
+      assert.equal(code, 2, stdout);
+      assert.match(stdout, /^CONFIGURATION ERROR: \d+ passed, \d+ failed, \d+ skipped, \d+ not run of \d+ checks/m);
+      assert.match(stdout, /^ {2}(PASS|FAIL|SKIP|NRUN) {2}\[spec\] {3}getOrderInfo\.valid-request-2xx/m, 'the checks are listed');
+      assert.match(stdout, /\nexit code 2\n/);
+      assert.equal(
+        stderr,
+        'goods-conformance: the main order "ORD-NOT-THERE" was answered 404 (not found); pass --order-number with an existing order with lots on this server\n',
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('exit 2: a TLS certificate the run does not trust, one line with the reason and --ca', async () => {
+    const server = await startReferenceServer([], {
+      tls: { key: readFileSync(join(TESTING, 'tls-test-key.pem')), cert: readFileSync(join(TESTING, 'tls-test-cert.pem')) },
+    });
+    try {
+      const { code, stderr } = await cli(['--base-url', server.url, '--order-number', 'ORD-2026-0001', '--token', 't']);
+      assert.equal(code, 2);
+      assert.equal(
+        stderr,
+        `goods-conformance: the TLS certificate of ${server.url} is not trusted (self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)); pass --ca FILE with the PEM certificate of the CA that signed it (e.g. your company CA)\n`,
+      );
+    } finally {
+      await server.close();
     }
   });
 

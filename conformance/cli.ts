@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
  * `goods-conformance` / `npm run conformance -- ...`: argv → config → runConformance → exit code.
- * 0: every check of the level ran and passed; 1: a check failed; 2: the run could not start (one
- * line: the reason and the fix); 3: nothing failed, but checks were skipped or not run.
+ * 0: every check of the level ran and passed; 1: a check failed; 2: a configuration error (one line on
+ * stderr: the reason and the fix, naming the option): the run could not start, or the answers showed it
+ * (then after the summary and the reports); 3: nothing failed, but checks were skipped or not run.
  */
 import { parseConformanceArgs, HELP } from './args.js';
 import { checksFor } from './checks/index.js';
 import { loadContract } from './contract-option.js';
 import { describeChecks } from './coverage.js';
+import { configurationLine } from './report/human.js';
 import { runConformance } from './run.js';
 import { renderSelfTest, runSelfTest, selfTestExitCode } from './self-test/run.js';
 import { createRedactor, redactorFor, sanitizeText, type Redactor } from './secrets.js';
@@ -37,6 +39,8 @@ async function main(): Promise<number> {
     }
     const color = process.stdout.isTTY && (process.env['NO_COLOR'] ?? '') === '';
     const result = await runConformance(parsed.config, { color });
+    const configuration = result.verdict.configuration;
+    if (configuration) process.stderr.write(`goods-conformance: ${shown(configurationLine(configuration))}\n`);
     return result.exitCode;
   } catch (error) {
     if (error instanceof StartError) {

@@ -17,6 +17,11 @@ export interface ConformanceConfig {
    * Absent: the bundled contract.
    */
   contractPath?: string;
+  /**
+   * `--ca FILE`: a PEM bundle of certificates trusted for https:// besides Node's bundled CAs (read from
+   * the current folder by `ca-option.ts`). Absent: only the bundled CAs. Verification is never off.
+   */
+  caPath?: string;
   /** The bearer token the server accepts. */
   token: string;
   /** A token the server must refuse (401 at `strict`, no 2xx at `spec`). */

@@ -35,6 +35,8 @@ export interface ContextOptions {
   document: OpenApiDocument;
   /** Epoch ms after which no request is sent (`--deadline`); absent: no bound. */
   deadline?: number;
+  /** Certificates (PEM) trusted for https:// besides Node's bundled CAs (`--ca FILE`). */
+  ca?: readonly string[];
 }
 
 /**
@@ -101,6 +103,7 @@ export class CheckContext {
       baseUrl: options.baseUrl,
       timeoutMs: options.config.timeoutMs,
       ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
+      ...(options.ca !== undefined ? { ca: options.ca } : {}),
       sender: () => this.currentCheck,
     });
     this.expect = new Expect([options.config.token]);

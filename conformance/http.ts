@@ -12,6 +12,7 @@ import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import pactum from 'pactum';
+import { codeOf } from '../contract/errors.js';
 import type { OperationId } from '../contract/operations-model.js';
 import type { SkipReason } from './report/results.js';
 
@@ -49,6 +50,8 @@ export interface Exchange {
   answer?: HttpAnswer;
   /** Why there is no answer (time-out, closed connection, answer too large, not sent). */
   error?: string;
+  /** The Node code of the error that left the request without an answer (`ECONNRESET`, `DEPTH_ZERO_SELF_SIGNED_CERT`...). */
+  errorCode?: string;
   /** This request itself ran out of its --timeout. */
   timedOut: boolean;
   /** The request was not sent, or cut off by the deadline: what blocked it. */
@@ -62,13 +65,22 @@ export interface HttpClientOptions {
   deadline?: number;
   /** Who sends (a check id), for the `blockedBy` of later requests after a time-out. */
   sender?: () => string;
+  /**
+   * Certificates (PEM) trusted for https:// besides Node's bundled CAs (`--ca FILE`). The certificate
+   * is always verified: there is no switch that turns verification off.
+   */
+  ca?: readonly string[];
 }
 
 export class HttpClient {
   readonly history: Exchange[] = [];
   /** Per operation group: the request that timed out and the check that sent it. */
   readonly timedOut = new Map<OperationGroup, { request: string; by: string }>();
-  constructor(readonly options: HttpClientOptions) {}
+  /** With --ca: Node's bundled CAs and the given ones (`ca` alone would replace the bundled ones), built once. */
+  private readonly secureContext: tls.SecureContext | undefined;
+  constructor(readonly options: HttpClientOptions) {
+    this.secureContext = options.ca === undefined ? undefined : tls.createSecureContext({ ca: [...tls.rootCertificates, ...options.ca] });
+  }
 
   /** What blocks requests of a target, if anything (an earlier time-out of it, or the deadline). */
   blocked(operation: OperationGroup, sender?: string): { reason: SkipReason; blockedBy: string } | undefined {
@@ -107,13 +119,19 @@ export class HttpClient {
     const untilDeadline = this.options.deadline === undefined ? Infinity : this.options.deadline - Date.now();
     const cutByDeadline = untilDeadline < timeoutMs;
     const limit = Math.min(timeoutMs, untilDeadline);
+    const secureContext = this.secureContext;
     let timedOut = false;
     let tooLarge = false;
     const createConnection = (options: ClientRequestArgs): Duplex => {
       const host = options.hostname ?? options.host ?? undefined;
       const port = Number(options.port);
       const socket = secure
-        ? tls.connect({ host: host ?? undefined, port, ...(host && net.isIP(host) === 0 ? { servername: host } : {}) })
+        ? tls.connect({
+            host: host ?? undefined,
+            port,
+            ...(host && net.isIP(host) === 0 ? { servername: host } : {}),
+            ...(secureContext !== undefined ? { secureContext } : {}),
+          })
         : net.createConnection({ host: host ?? undefined, port });
       let received = 0;
       const timer = setTimeout(() => {
@@ -152,6 +170,8 @@ export class HttpClient {
         : timedOut
           ? `no answer within ${timeoutMs} ms (timed out; --timeout ${timeoutMs})`
           : `no answer: ${describe(error)}`;
+      const code = codeOf(error);
+      if (!timedOut && !tooLarge && code !== undefined) exchange.errorCode = code;
       exchange.timedOut = timedOut;
       if (timedOut)
         this.timedOut.set(request.operation, {

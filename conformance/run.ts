@@ -2,26 +2,31 @@
  * `runConformance(config)`: the core of the suite. Reads the contract once (`--contract FILE` or the
  * bundled one, `contract-option.ts`), starts the mock in-process with that same file when no base URL
  * is given, probes the target (something listening, and speaking the URL's protocol: TLS for https://,
- * plain HTTP for http://), runs every check of the level as a mocha suite, builds the results model
- * once (`report/results.ts`), writes the report files and answers the verdict. Throws StartError
- * when the run cannot start (exit code 2).
+ * plain HTTP for http://, a certificate it trusts, with `--ca FILE` too), runs every check of the level
+ * as a mocha suite, builds the results model once (`report/results.ts`), writes the report files and
+ * answers the verdict. Throws StartError when the run cannot start (exit code 2); a configuration error
+ * the answers show (`configuration.ts`) is the outcome `configuration`, exit code 2 too, after the
+ * summary and the reports.
  */
 import net from 'node:net';
 import { resolve } from 'node:path';
 import tls from 'node:tls';
 import type { OpenApiDocument } from '../contract/document.js';
-import { credentialCases } from './checks/auth.js';
+import { anyTokenHint, credentialCases } from './checks/auth.js';
 import { checksFor } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
+import { loadCa } from './ca-option.js';
+import { certificateProblem, configurationProblem } from './configuration.js';
 import { CheckContext } from './context.js';
 import { markerMembers } from './data.js';
 import type { CreateOperationId } from '../contract/operations-model.js';
 import { inMemoryContract, loadContract } from './contract-option.js';
 import { coverageTable } from './coverage.js';
+import type { Exchange } from './http.js';
 import { writeReports } from './report/files.js';
 import { renderHeader, renderSummary } from './report/human.js';
-import type { CheckResult, UncheckedRule, Verdict } from './report/results.js';
+import { EXIT_CODES, type CheckResult, type ExitCode, type UncheckedRule, type Verdict } from './report/results.js';
 import { createRedactor, credentialsOf, redactingWriter, sanitizeVerdict, withoutUserinfo } from './secrets.js';
 import { StartError } from './start-error.js';
 import { checksOfLevel, runSuite } from './suite.js';
@@ -42,8 +47,11 @@ export interface RunOptions {
 }
 
 export interface RunResult {
-  /** 0: every check of the level ran and passed; 1: a check failed; 3: nothing failed, checks left unchecked. */
-  exitCode: 0 | 1 | 3;
+  /**
+   * 0: every check of the level ran and passed; 1: a check failed; 2: the answers show a configuration
+   * error (`verdict.configuration`); 3: nothing failed, checks left unchecked.
+   */
+  exitCode: ExitCode;
   verdict: Verdict;
   /** Report files written. */
   files: string[];
@@ -160,19 +168,11 @@ function byRule(results: readonly CheckResult[]): UncheckedRule[] {
   return [...rows.values()];
 }
 
-/** Hints on a likely configuration mistake, from the first answers. */
+/** Hints: what the run's traffic suggests besides the verdicts (a server accepting any token; records without the run marker). */
 function hintsOf(ctx: CheckContext, config: ConformanceConfig): string[] {
-  const main = ctx.http.history.find(
-    (e) => e.request.operation === ctx.model.orderInfo.operationId && e.request.path === ctx.path(ctx.model.orderInfo.operationId),
-  );
-  const status = main?.answer?.status;
   const hints: string[] = [];
-  if (status === 404)
-    hints.push(
-      `the main order "${config.orderNumber}" was answered 404: check --order-number (an existing order with lots on this server)`,
-    );
-  if (status === 401 || status === 403)
-    hints.push(`the token was refused (${status}) on the main order: check --token or the environment variable CONFORMANCE_TOKEN`);
+  const anyToken = anyTokenHint(ctx.http.history, config);
+  if (anyToken !== undefined) hints.push(anyToken);
   // The run marker goes only into members whose schema can hold it.
   for (const op of ctx.model.creates) {
     if (config.readOnly || markerMembers(ctx.derivation(op.operationId as CreateOperationId), config.runMarker).length > 0) continue;
@@ -200,11 +200,18 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
   // Read once, before anything starts: a contract that cannot be read or used stops the run (exit 2).
   const contract = options.document !== undefined ? inMemoryContract(options.document) : loadContract(config.contractPath);
   const document = contract.document;
+  const ca = config.caPath !== undefined ? loadCa(config.caPath) : undefined;
   const target = await startServerUnderTest(config);
   try {
     await probeListening(new URL(target.url), Math.min(config.timeoutMs, 5000));
     const deadline = config.deadlineMs === undefined ? undefined : startedAt.getTime() + config.deadlineMs;
-    const ctx = new CheckContext({ config, baseUrl: target.url, document, ...(deadline !== undefined ? { deadline } : {}) });
+    const ctx = new CheckContext({
+      config,
+      baseUrl: target.url,
+      document,
+      ...(deadline !== undefined ? { deadline } : {}),
+      ...(ca !== undefined ? { ca: ca.certificates } : {}),
+    });
     for (const secret of redactor.secrets) ctx.expect.addSecret(secret);
     const checks = checksOfLevel(options.checks ?? checksFor(document), config.level);
     const outputDir = resolve(config.outputDir);
@@ -219,15 +226,22 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
         seed: config.seed,
         timeoutMs: config.timeoutMs,
         deadlineMs: config.deadlineMs,
+        caPath: ca?.path,
       }),
     );
     // The main order is the first request, sent on behalf of the first order check: a protocol mismatch
-    // (https:// against plain HTTP, http:// against TLS) is found here, before any check reports.
+    // (https:// against plain HTTP, http:// against TLS) or a certificate not trusted is found here, before
+    // any check reports.
     const orderCheck = checks.find((c) => c.operations[0] === ctx.model.orderInfo.operationId);
+    let main: Exchange | undefined;
     if (orderCheck) {
       ctx.currentCheck = orderCheck.id;
-      const main = await ctx.orderExchange();
-      if (!main.answer && !main.timedOut && !main.notSent) await protocolMismatch(target.url, config.timeoutMs);
+      main = await ctx.orderExchange();
+      if (!main.answer && !main.timedOut && !main.notSent) {
+        const certificate = certificateProblem(main, shown, ca?.path);
+        if (certificate) throw certificate;
+        await protocolMismatch(target.url, config.timeoutMs);
+      }
     }
     const run = await runSuite({ checks, ctx, write, color: options.color ?? false });
     const results = run.results;
@@ -242,8 +256,10 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     };
     const leftOut = byRule(results.filter((r) => r.status === 'skipped' && r.reason === 'read-only'));
     const unchecked = byRule(results.filter((r) => r.status === 'not-run' || (r.status === 'skipped' && r.reason !== 'read-only')));
-    const outcome = counts.failed > 0 ? 'failed' : unchecked.length > 0 ? 'incomplete' : 'passed';
-    const exitCode = outcome === 'failed' ? 1 : outcome === 'incomplete' ? 3 : 0;
+    // A configuration error the answers show wins over any failure: nothing said about the contract.
+    const configuration = configurationProblem(main, ctx.http.history, config);
+    const outcome = configuration ? 'configuration' : counts.failed > 0 ? 'failed' : unchecked.length > 0 ? 'incomplete' : 'passed';
+    const exitCode = EXIT_CODES[outcome];
     // Sent: answered or ended with an error; not the requests an earlier time-out or the deadline blocked.
     const sent = ctx.http.history.filter((e) => !e.notSent && (e.answer !== undefined || e.error !== undefined));
     const verdict: Verdict = {
@@ -258,6 +274,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       outcome,
       exitCode,
       passed: exitCode === 0,
+      ...(configuration ? { configuration } : {}),
       counts,
       operationsTested: [...new Set(results.filter((r) => r.status === 'passed' || r.status === 'failed').flatMap((r) => r.operations))],
       leftOut,

@@ -1,8 +1,9 @@
 /**
  * Honest verdicts and exit codes: 0 only when every check of the level ran and passed (--read-only
  * checks listed as left out), 1 on a failure, 2 when the run cannot start (nothing listening, a
- * TLS/plain-HTTP mismatch), 3 when nothing failed but checks were not run (write budget, no lots);
- * hints on a likely configuration mistake. --max-writes serves each operation's spec checks first.
+ * TLS/plain-HTTP mismatch) or the answers show a configuration error (the main order not found, the
+ * token refused), 3 when nothing failed but checks were not run (write budget, no lots). --max-writes
+ * serves each operation's spec checks first.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -94,23 +95,33 @@ describe('conformance verdicts and exit codes', function () {
     }
   });
 
-  it('hints: a 404 for the main order names --order-number; a refused token names --token / CONFORMANCE_TOKEN', async () => {
+  it('exit 2 (configuration): a 404 for the main order names --order-number; a refused token names --token / CONFORMANCE_TOKEN; the summary still lists the checks', async () => {
     const server = await startReferenceServer();
     try {
+      let text = '';
       const wrongOrder = await runConformance(
         resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, orderNumber: 'NO-SUCH-ORDER', level: 'spec' }),
-        {
-          write: () => undefined,
-        },
+        { write: (t) => void (text += t) },
       );
-      assert.equal(wrongOrder.exitCode, 1);
-      assert.ok(wrongOrder.verdict.hints.some((h) => h.includes('--order-number')));
-      let text = '';
+      assert.equal(wrongOrder.exitCode, 2);
+      assert.equal(wrongOrder.verdict.outcome, 'configuration');
+      assert.equal(wrongOrder.verdict.configuration?.option, '--order-number');
+      assert.match(
+        text,
+        /\nCONFIGURATION ERROR: \d+ passed, [1-9]\d* failed, \d+ skipped, \d+ not run of \d+ checks[^\n]*\nconfiguration error: the main order "NO-SUCH-ORDER" was answered 404 \(not found\); pass --order-number with an existing order with lots on this server\n/,
+      );
+      assert.match(text, /exit code 2\n/);
+      assert.ok(wrongOrder.verdict.counts.total > 0 && wrongOrder.verdict.checks.length === wrongOrder.verdict.counts.total);
+      text = '';
       const wrongToken = await runConformance(resolveConformanceConfig({ baseUrl: server.url, token: 'not-the-token', level: 'spec' }), {
         write: (t) => void (text += t),
       });
-      assert.ok(wrongToken.verdict.hints.some((h) => h.includes('--token') && h.includes('CONFORMANCE_TOKEN')));
-      assert.match(text, /hint: the token was refused/);
+      assert.equal(wrongToken.exitCode, 2);
+      assert.equal(wrongToken.verdict.configuration?.option, '--token');
+      assert.match(
+        text,
+        /configuration error: [^\n]*401[^\n]*; pass --token \(or set CONFORMANCE_TOKEN\) with a token this server accepts\n/,
+      );
     } finally {
       await server.close();
     }

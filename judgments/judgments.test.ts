@@ -7,6 +7,7 @@ import { judgeNoAccessWithout, judgeUnauthorized } from './auth.js';
 import { judgeDefaults, judgeEcho, judgeReadOnlyIgnored } from './create.js';
 import { judgeExactOrder, judgeUnknownOrder404 } from './order-info.js';
 import { judgeRefused } from './request-errors.js';
+import { PROFILE } from './rules.js';
 import { judgeNoServerError, judgeProblemDetails } from './server.js';
 
 const document = readContract();
@@ -26,6 +27,11 @@ describe('judgments (pure functions of an exchange)', () => {
     assert.match(v?.reason ?? '', /ORD-1/);
     assert.deepEqual(judgeExactOrder(exchange(404, {}), jc, 'ORD-1-X'), []);
     assert.equal(judgeUnknownOrder404(exchange(410, {}), jc, 'X').length, 1);
+    // An empty order carrying the number asked: a near miss may exist (passes), a number no order can have may not.
+    const shell = exchange(200, { order: { id: 0, orderNumber: 'X' }, containers: [], charges: [], lots: [] });
+    assert.deepEqual(judgeUnknownOrder404(shell, jc, 'X'), []);
+    assert.equal(judgeUnknownOrder404(shell, jc, 'X', { certainlyUnknown: true })[0]?.rule, PROFILE.unknownOrder);
+    assert.deepEqual(judgeUnknownOrder404(exchange(404, {}), jc, 'X', { certainlyUnknown: true }), []);
   });
 
   it('credentials: a 2xx is refused at spec; 401 needs a Bearer challenge, with invalid_token for a rejected token', () => {

@@ -58,19 +58,42 @@ export function judgeExactOrder(
   ];
 }
 
+/** How an unknown number may be answered besides 404 (see `judgeUnknownOrder404`). */
+export interface UnknownNumberOptions {
+  /** Numbers a server may rightly take for the requested one (a 2xx describing one of them passes). */
+  equivalent?: readonly string[];
+  /** Statuses a server or proxy may rightly answer for this number, e.g. 400 for an encoded slash. */
+  alsoAllowed?: readonly number[];
+  /**
+   * No order can have this number (the suite's own unknown number, made of the run marker, or the
+   * user's `--unknown-order-number`): any 2xx is a violation, whatever its body describes.
+   */
+  certainlyUnknown?: boolean;
+}
+
 /**
- * Profile: an unknown order number is answered 404 (a 2xx describing exactly that number, or an
- * equivalent one, means it exists; `alsoAllowed`: statuses a server or proxy may rightly answer for
- * this number, e.g. 400 for an encoded slash).
+ * Profile: an unknown order number is answered 404. A near miss of a real number answered 2xx with
+ * exactly that number (or an equivalent one) means the server holds it, and passes; for a number no
+ * order can have (`certainlyUnknown`), a 2xx is a violation even when it describes that number (an
+ * empty order shell is not a 404).
  */
 export function judgeUnknownOrder404(
   exchange: JudgedExchange,
   jc: JudgeContext,
   requested: string,
-  equivalent: readonly string[] = [],
-  alsoAllowed: readonly number[] = [],
+  options: UnknownNumberOptions = {},
 ): Violation[] {
-  if (exchange.answer && is2xx(exchange.answer.status) && judgeExactOrder(exchange, jc, requested, equivalent).length === 0) return [];
-  if (exchange.answer && alsoAllowed.includes(exchange.answer.status)) return [];
+  const { equivalent = [], alsoAllowed = [], certainlyUnknown = false } = options;
+  const answer = exchange.answer;
+  if (answer && is2xx(answer.status) && certainlyUnknown)
+    return [
+      {
+        rule: PROFILE.unknownOrder,
+        expected: 'status 404',
+        reason: `the answer has status ${answer.status} for ${JSON.stringify(requested)}, a number no order has: a 2xx says the order exists, whatever the body describes`,
+      },
+    ];
+  if (answer && is2xx(answer.status) && judgeExactOrder(exchange, jc, requested, equivalent).length === 0) return [];
+  if (answer && alsoAllowed.includes(answer.status)) return [];
   return statusIs(exchange, PROFILE.unknownOrder, 404);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm start`'s prestart: builds dist/ only when a compiled source changed since the last build, so
- * a restart with nothing changed starts at once (tsc, even incremental, takes seconds on 2 cores).
+ * `npm start`'s prestart and `npm run conformance`'s preconformance: builds dist/ only when a compiled
+ * source changed since the last build, so a restart with nothing changed starts at once (tsc, even
+ * incremental, takes seconds on 2 cores).
  * Stale means: no stamp (dist/.build-stamp), or a `.ts` file the build compiles (contract, judgments,
  * mock, conformance, bench, support, scripts, client; not tests), a tsconfig or package.json newer than
  * the stamp.
@@ -48,7 +49,7 @@ const newest = Math.max(
   ...CONFIG_FILES.map((file) => statSync(join(root, file)).mtimeMs),
 );
 if (existsSync(stamp) && statSync(stamp).mtimeMs >= newest && existsSync(join(root, 'dist', 'mock', 'cli.js'))) process.exit(0);
-process.stderr.write('goods-mock: sources changed since the last build; building dist/ (tsc)...\n');
+process.stderr.write('sources changed since the last build; building dist/ (tsc)...\n');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);

@@ -2,7 +2,9 @@
  * Every shell command shown in the README runs as written (in a fresh folder, so relative paths such
  * as `.state/mock.jsonl` start from nothing): each one is either run here or listed in SKIPPED with
  * the reason, so a new command in the README needs a decision. Servers get a free port (`--port N`
- * replaced, or PORT set) and must answer; one-shot commands must exit 0.
+ * replaced, or PORT set) and must answer; one-shot commands must exit 0. A command of a block that
+ * addresses the mock's default URL (http://127.0.0.1:4010, e.g. the suite in the quick start) runs
+ * against the server started earlier in that block, which stays up until the block ends.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
@@ -37,16 +39,27 @@ const SKIPPED_KINDS: { pattern: RegExp; reason: string }[] = [
 ];
 const skippedKind = (command: string): string | undefined => SKIPPED_KINDS.find((kind) => kind.pattern.test(command))?.reason;
 
+/** The mock's default URL: commands addressing it run against the server started earlier in their block. */
+const MOCK_URL = 'http://127.0.0.1:4010';
+
+/** One README command and the fenced block it is in (its index). */
+interface ReadmeCommand {
+  command: string;
+  block: number;
+}
+
 /** The README's shell commands: fenced sh blocks, continuation lines joined, comments and `&&` split. */
-function readmeCommands(markdown: string): string[] {
-  const commands: string[] = [];
+function readmeCommands(markdown: string): ReadmeCommand[] {
+  const commands: ReadmeCommand[] = [];
+  let index = 0;
   for (const block of markdown.matchAll(/^```(?:sh|bash|shell)\n([\s\S]*?)^```/gm)) {
     const joined = (block[1] ?? '').replace(/\\\n\s*/g, ' ');
     for (const line of joined.split('\n')) {
       const command = line.replace(/\s+#.*$/, '').trim();
       if (command === '' || command.startsWith('#')) continue;
-      for (const part of command.split(/\s+&&\s+/)) commands.push(part.trim());
+      for (const part of command.split(/\s+&&\s+/)) commands.push({ command: part.trim(), block: index });
     }
+    index += 1;
   }
   return commands;
 }
@@ -56,11 +69,17 @@ interface Outcome {
   output: string;
   /** The answer of GET /__mock/health once the command printed its URL (servers only). */
   health?: number;
+  /** A server kept up (`keep`): stops it. */
+  stop?: () => Promise<void>;
 }
 
-/** Runs `command` in `cwd` with sh; a server (it prints "listening on URL") is asked for its health, then stopped. */
-async function run(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
+/**
+ * Runs `command` in `cwd` with sh; a server (it prints "listening on URL") is asked for its health,
+ * then stopped, or with `keep` left up (the outcome's `stop` ends it).
+ */
+async function run(command: string, cwd: string, env: NodeJS.ProcessEnv, keep = false): Promise<Outcome> {
   const child = startChild(command, { command: 'sh', args: ['-c', command] }, { cwd, env });
+  let kept = false;
   try {
     // a server prints its URL; a one-shot command exits (then the wait for the line rejects, and that is fine)
     const url = await waitForLine(child, /listening on (http:\/\/\S+)/, 60_000).catch(() => undefined);
@@ -73,19 +92,20 @@ async function run(command: string, cwd: string, env: NodeJS.ProcessEnv): Promis
     }
     try {
       const health = (await fetch(`${url}/__mock/health`)).status;
-      return { code: null, output: child.output(), health };
+      kept = keep;
+      return { code: null, output: child.output(), health, ...(keep ? { stop: () => child.stop() } : {}) };
     } catch (error) {
       return { code: null, output: `${child.output()}\n(test: health check failed: ${String(error)})` };
     }
   } finally {
-    await child.stop();
+    if (!kept) await child.stop();
   }
 }
 
 describe('README: every shell command runs as written', function () {
   this.timeout(240_000);
   let folder: string;
-  let commands: string[];
+  let commands: ReadmeCommand[];
 
   before(async () => {
     commands = readmeCommands(await readFile(join(PROJECT_ROOT, 'README.md'), 'utf8'));
@@ -98,23 +118,53 @@ describe('README: every shell command runs as written', function () {
   });
 
   it('finds the commands of the README', () => {
-    assert.ok(commands.includes('npm start'), commands.join('\n'));
-    assert.ok(commands.some((c) => c.includes('--state-file .state/mock.jsonl')));
+    const written = commands.map((c) => c.command);
+    assert.ok(written.includes('npm start'), written.join('\n'));
+    assert.ok(written.some((c) => c.includes('--state-file .state/mock.jsonl')));
+    // The quick start: the suite at strict against the mock started with --token.
+    assert.ok(written.includes('npm start -- --token dev-token'), written.join('\n'));
+    assert.ok(
+      written.some((c) => c.startsWith(`npm run conformance -- --base-url ${MOCK_URL} --token dev-token `) && c.includes('--level strict')),
+      written.join('\n'),
+    );
   });
 
   it('runs each one that is not skipped for a stated reason: servers answer, the others exit 0', async () => {
     const ran: string[] = [];
-    for (const written of commands) {
-      if (SKIPPED[written] !== undefined || skippedKind(written) !== undefined) continue;
-      assert.match(written, /^npm (start|run)( |$)/, `no decision for the README command "${written}": run it here or add it to SKIPPED`);
-      const port = String(await getPort({ host: '127.0.0.1' }));
-      const command = written.replace(/--port \d+/, `--port ${port}`);
-      const outcome = await run(command, folder, { ...process.env, PORT: port });
-      const server = /^npm start(?!.*--help)/.test(written);
-      if (server) assert.equal(outcome.health, 200, `${written}: ${outcome.output}`);
-      else assert.equal(outcome.code, 0, `${written}: ${outcome.output}`);
-      ran.push(written);
+    /** The server of the current block kept up for a later command addressing MOCK_URL. */
+    let serving: { block: number; port: string; stop: () => Promise<void> } | undefined;
+    const stopServing = async (): Promise<void> => {
+      await serving?.stop();
+      serving = undefined;
+    };
+    try {
+      for (const [index, { command: written, block }] of commands.entries()) {
+        if (serving && serving.block !== block) await stopServing();
+        if (SKIPPED[written] !== undefined || skippedKind(written) !== undefined) continue;
+        assert.match(written, /^npm (start|run)( |$)/, `no decision for the README command "${written}": run it here or add it to SKIPPED`);
+        const server = /^npm start(?!.*--help)/.test(written);
+        const port = String(await getPort({ host: '127.0.0.1' }));
+        let command = written.replace(/--port \d+/, `--port ${port}`);
+        if (!server && written.includes(MOCK_URL)) {
+          assert.ok(serving, `"${written}" addresses ${MOCK_URL}: a server must be started earlier in its block`);
+          command = command.replaceAll(MOCK_URL, `http://127.0.0.1:${serving.port}`);
+        }
+        // A server stays up while a later command of its block addresses it.
+        const keep = server && commands.slice(index + 1).some((c) => c.block === block && c.command.includes(MOCK_URL));
+        if (keep) await stopServing();
+        const outcome = await run(command, folder, { ...process.env, PORT: port }, keep);
+        if (server) assert.equal(outcome.health, 200, `${written}: ${outcome.output}`);
+        else assert.equal(outcome.code, 0, `${written}: ${outcome.output}`);
+        if (outcome.stop) serving = { block, port, stop: outcome.stop };
+        ran.push(written);
+      }
+    } finally {
+      await stopServing();
     }
     assert.ok(ran.length >= 3, `ran: ${ran.join(' | ')}`);
+    assert.ok(
+      ran.some((c) => c.startsWith('npm run conformance -- --base-url')),
+      `the quick start ran: ${ran.join(' | ')}`,
+    );
   });
 });

@@ -3,7 +3,8 @@
  * Bearer challenge (strict). Every way credentials can be missing, presented under another scheme,
  * malformed or rejected is a case of its class.
  */
-import { judgeNoAccessWithout, judgeUnauthorized, type CredentialClass } from '../../judgments/auth.js';
+import { is2xx } from '../../judgments/answer.js';
+import { bearerChallenge, judgeNoAccessWithout, judgeUnauthorized, type CredentialClass } from '../../judgments/auth.js';
 import type { OperationId } from '../../contract/operations-model.js';
 import { PROFILE, SPEC } from '../../judgments/rules.js';
 import type { ConformanceConfig } from '../config.js';
@@ -62,6 +63,47 @@ export function credentialCases(config: Pick<ConformanceConfig, 'token' | 'rejec
 
 const DOCUMENTED = credentialCases({ token: 'Ab1', rejectedToken: 'invalid' });
 
+/**
+ * The realm of goods-mock's Bearer challenge (`REALM` in mock/auth.ts: the suite reaches the mock only
+ * through its public API; `auth.test.ts` runs the suite against the mock and keeps the two equal).
+ */
+export const MOCK_REALM = 'goods-mock';
+
+/** The answer's Bearer challenge names goods-mock's realm: the server is this project's mock. */
+export function isGoodsMock(exchange: Exchange | undefined): boolean {
+  const challenge = bearerChallenge(exchange?.answer?.headers['www-authenticate']);
+  return challenge !== undefined && /\brealm\s*=\s*"([^"]*)"/i.exec(challenge)?.[1] === MOCK_REALM;
+}
+
+const accepted = (exchange: Exchange | undefined): boolean => exchange?.answer !== undefined && is2xx(exchange.answer.status);
+const refused = (exchange: Exchange | undefined): boolean => exchange?.answer !== undefined && !is2xx(exchange.answer.status);
+
+/**
+ * The server accepts any token: `--rejected-token` was refused while every token made from `--token`
+ * (a suffix, a prefix, another letter case) was accepted. What to say about it, with how to start
+ * goods-mock with `--token` when the refusal names its realm; undefined otherwise.
+ */
+export function anyTokenNote(rejected: Exchange | undefined, derived: readonly (Exchange | undefined)[]): string | undefined {
+  if (!refused(rejected) || derived.length === 0 || !derived.every(accepted)) return undefined;
+  const note = `the server accepts any token: the --rejected-token was refused (${rejected?.answer?.status ?? ''}), but every token made from --token (with a suffix, a prefix, another letter case) was accepted`;
+  return isGoodsMock(rejected)
+    ? `${note}; this is goods-mock (WWW-Authenticate realm="${MOCK_REALM}"), which accepts any well-formed token unless started with --token: start it with \`npm start -- --token TOKEN\` (or \`npx goods-mock --token TOKEN\`), TOKEN being the token of this run`
+    : note;
+}
+
+/** The note of `anyTokenNote` for a whole run's traffic (the first operation showing it), for the summary's hints. */
+export function anyTokenHint(history: readonly Exchange[], config: Pick<ConformanceConfig, 'token' | 'rejectedToken'>): string | undefined {
+  const [rejected, ...derived] = credentialCases(config).rejected.map((c) => c.authorization);
+  for (const operation of new Set(history.map((e) => e.request.operation))) {
+    const mine = history.filter((e) => e.request.operation === operation);
+    const sentWith = (authorization: string | undefined): Exchange | undefined =>
+      mine.find((e) => e.request.headers['authorization'] === authorization);
+    const note = anyTokenNote(sentWith(rejected), derived.map(sentWith));
+    if (note !== undefined) return note;
+  }
+  return undefined;
+}
+
 /** One request per (operation, case), shared by the spec and the strict check. */
 function request(ctx: CheckContext, op: OperationId, credentials: CredentialCase): Promise<Exchange> {
   return ctx.memo(`auth/${op}/${credentials.name}`, async () => {
@@ -95,11 +137,31 @@ function check(source: CheckSource, op: OperationId, credentials: CredentialClas
     write: source.model.isCreate(op),
     cases: DOCUMENTED[credentials].map((c) => c.name),
     async run(ctx, t) {
-      for (const c of credentialCases(ctx.config)[credentials]) {
+      const cases = credentialCases(ctx.config)[credentials];
+      const [first, ...derived] = cases;
+      // For the rejected class: the --rejected-token refused while every token made from --token is accepted means
+      // any token is (the requests are memoized: each is sent once, and shared with the other level's check).
+      const anyToken = async (): Promise<string | undefined> => {
+        if (credentials !== 'rejected' || first === undefined) return undefined;
+        const send = (c: CredentialCase): Promise<Exchange | undefined> => request(ctx, op, c).catch(() => undefined);
+        const rejected = await send(first);
+        const answers: (Exchange | undefined)[] = [];
+        for (const c of derived) answers.push(await send(c));
+        return anyTokenNote(rejected, answers);
+      };
+      for (const c of cases) {
+        let note: string | undefined;
         await t.judge(
           c.name,
-          () => request(ctx, op, c),
-          (e) => (level === 'spec' ? judgeNoAccessWithout(e) : judgeUnauthorized(e, credentials)),
+          async () => {
+            // Said once per check: on the first token made from --token.
+            if (c === derived[0]) note = await anyToken();
+            return request(ctx, op, c);
+          },
+          (e) =>
+            (level === 'spec' ? judgeNoAccessWithout(e) : judgeUnauthorized(e, credentials)).map((v) =>
+              note === undefined ? v : { ...v, reason: `${v.reason}: ${note}` },
+            ),
         );
       }
     },

@@ -44,19 +44,29 @@ export function on2xx<A extends unknown[]>(
   };
 }
 
+/** One order number no order should have (see `unknownNumbers`). */
+export interface UnknownNumber {
+  name: string;
+  number: string;
+  equivalent: string[];
+  alsoAllowed?: number[];
+  /** No order can have it (the --unknown-order-number): at strict, any 2xx fails, whatever it describes. */
+  certainlyUnknown?: boolean;
+}
+
 /**
- * Order numbers no order should have, each resembling the real one in a different way (or needing
- * encoding). `equivalent`: the real number, where a correct server may take the variant for it (a
- * case-insensitive or space-padded lookup, as many databases do); answering the real order is then
- * not counted against it, answering any other order is.
+ * Order numbers no order should have: the --unknown-order-number (by default made of the run marker,
+ * which no server can hold: `certainlyUnknown`), and near misses of the real one, each resembling it
+ * in a different way (or needing encoding). A near miss answered 2xx with exactly its own number means
+ * the server holds such an order, which the suite cannot rule out; `equivalent`: the real number,
+ * where a correct server may take the variant for it (a case-insensitive or space-padded lookup, as
+ * many databases do); answering the real order is then not counted against it, answering any other
+ * order is.
  */
-export function unknownNumbers(
-  real: string,
-  unknown: string,
-): { name: string; number: string; equivalent: string[]; alsoAllowed?: number[] }[] {
+export function unknownNumbers(real: string, unknown: string): UnknownNumber[] {
   const swapped = [...real].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
-  const list = [
-    { name: 'the --unknown-order-number', number: unknown, equivalent: [] },
+  const list: UnknownNumber[] = [
+    { name: 'the --unknown-order-number', number: unknown, equivalent: [], certainlyUnknown: true },
     { name: 'the real number with a suffix', number: `${real}-CONFORMANCE-0`, equivalent: [] },
     { name: 'a prefix of the real number', number: real.slice(0, -1), equivalent: [] },
     { name: 'the real number in another letter case (the real order accepted too)', number: swapped, equivalent: [real] },

@@ -5,20 +5,24 @@ import { PROFILE, SPEC } from '../../judgments/rules.js';
 import { statusIs } from '../../judgments/answer.js';
 import type { Cases } from '../cases.js';
 import type { CheckContext } from '../context.js';
-import { encodedRealExchange, on2xx, UNKNOWN_NUMBER_CASES, unknownNumbers, variantExchange, type CheckSource } from './helpers.js';
+import {
+  encodedRealExchange,
+  on2xx,
+  UNKNOWN_NUMBER_CASES,
+  unknownNumbers,
+  variantExchange,
+  type CheckSource,
+  type UnknownNumber,
+} from './helpers.js';
 import type { Check } from './types.js';
 
 const MAIN = 'the --order-number order';
 const ENCODED = 'the --order-number order, first character percent-encoded';
 
 /** Runs a judgment over the unknown-number variants. */
-async function overUnknown(
-  ctx: CheckContext,
-  t: Cases,
-  judge: (number: string, equivalent: string[], alsoAllowed: number[]) => Parameters<Cases['judge']>[2],
-): Promise<void> {
-  for (const { name, number, equivalent, alsoAllowed } of unknownNumbers(ctx.config.orderNumber, ctx.config.unknownOrderNumber)) {
-    await t.judge(name, () => variantExchange(ctx, number), judge(number, equivalent, alsoAllowed ?? []));
+async function overUnknown(ctx: CheckContext, t: Cases, judge: (variant: UnknownNumber) => Parameters<Cases['judge']>[2]): Promise<void> {
+  for (const variant of unknownNumbers(ctx.config.orderNumber, ctx.config.unknownOrderNumber)) {
+    await t.judge(variant.name, () => variantExchange(ctx, variant.number), judge(variant));
   }
 }
 
@@ -82,7 +86,14 @@ export function orderInfoChecks(source: CheckSource): Check[] {
       rule: SPEC.exactOrder,
       cases: UNKNOWN_NUMBER_CASES,
       async run(ctx, t) {
-        await overUnknown(ctx, t, (number, equivalent) => (e) => judgeExactOrder(e, ctx.judge, number, equivalent));
+        // The spec defines no answer for a number no order has: only describing another order breaks it.
+        await overUnknown(
+          ctx,
+          t,
+          ({ number, equivalent }) =>
+            (e) =>
+              judgeExactOrder(e, ctx.judge, number, equivalent),
+        );
       },
     },
     {
@@ -124,14 +135,16 @@ export function orderInfoChecks(source: CheckSource): Check[] {
       id: `${OP}.unknown-404`,
       level: 'strict',
       operations: [OP],
-      title: 'an unknown order number is answered 404',
+      title: 'an unknown order number is answered 404 (the --unknown-order-number: never a 2xx, whatever it describes)',
       rule: PROFILE.unknownOrder,
       cases: UNKNOWN_NUMBER_CASES,
       async run(ctx, t) {
         await overUnknown(
           ctx,
           t,
-          (number, equivalent, alsoAllowed) => (e) => judgeUnknownOrder404(e, ctx.judge, number, equivalent, alsoAllowed),
+          ({ number, ...options }) =>
+            (e) =>
+              judgeUnknownOrder404(e, ctx.judge, number, options),
         );
       },
     },

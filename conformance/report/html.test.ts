@@ -1,7 +1,7 @@
 /** The HTML report: failures first, then not run, skipped, passed; escaped; self-contained; the coverage table. */
 import assert from 'node:assert/strict';
 import { renderHtml } from './html.js';
-import { CHECKS, CONTRACT, HOSTILE_TEXT, rawControls, verdictOf } from './verdict-fixture.js';
+import { CHECKS, CONTRACT, HOSTILE_TEXT, configurationVerdictOf, rawControls, verdictOf } from './verdict-fixture.js';
 
 describe('HTML report (conformance.html)', () => {
   const html = renderHtml(verdictOf());
@@ -69,5 +69,17 @@ describe('HTML report (conformance.html)', () => {
     const incomplete = renderHtml(verdictOf(CHECKS.filter((c) => c.status !== 'failed')));
     assert.match(incomplete, /<h1 class="incomplete">goods conformance: INCOMPLETE<\/h1>/);
     assert.match(incomplete, /exit code <b>3<\/b>/);
+  });
+
+  it('says CONFIGURATION ERROR for exit 2, with the line naming the option, and still lists every check', () => {
+    const configuration = renderHtml(configurationVerdictOf());
+    assert.match(configuration, /<h1 class="configuration">goods conformance: CONFIGURATION ERROR<\/h1>/);
+    assert.match(configuration, /exit code <b>2<\/b>/);
+    assert.ok(
+      configuration.includes(
+        '<p class="configuration"><b>configuration error:</b> the main order &quot;ORD-2026-0001&quot; was answered 404 (not found); pass --order-number with an existing order with lots on this server</p>',
+      ),
+    );
+    for (const check of CHECKS) assert.ok(configuration.includes(`<code>${check.id}</code>`), check.id);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { formatFailure } from '../failure.js';
 import { escapeControls } from '../secrets.js';
-import { notRunMessage } from './human.js';
+import { configurationLine, notRunMessage } from './human.js';
 import type { CheckResult, CheckStatus, UncheckedRule, Verdict } from './results.js';
 
 export const escapeHtml = (value: string): string =>
@@ -18,7 +18,12 @@ export const STATUS_ORDER: readonly CheckStatus[] = ['failed', 'not-run', 'skipp
 
 const HEADING: Record<CheckStatus, string> = { failed: 'Failed', 'not-run': 'Not run', skipped: 'Skipped', passed: 'Passed' };
 const LABEL: Record<CheckStatus, string> = { failed: 'FAILED', 'not-run': 'NOT RUN', skipped: 'SKIPPED', passed: 'PASSED' };
-const OUTCOME: Record<Verdict['outcome'], string> = { passed: 'PASSED', failed: 'FAILED', incomplete: 'INCOMPLETE' };
+const OUTCOME: Record<Verdict['outcome'], string> = {
+  passed: 'PASSED',
+  failed: 'FAILED',
+  configuration: 'CONFIGURATION ERROR',
+  incomplete: 'INCOMPLETE',
+};
 
 function detail(check: CheckResult): string {
   if (check.status === 'failed') {
@@ -73,6 +78,9 @@ export function renderHtml(verdict: Verdict): string {
   const outcome = OUTCOME[verdict.outcome];
   const hints =
     verdict.hints.length > 0 ? `<div class="hints">${verdict.hints.map((h) => `<p><b>hint:</b> ${escapeHtml(h)}</p>`).join('')}</div>` : '';
+  const configuration = verdict.configuration
+    ? `<p class="configuration"><b>configuration error:</b> ${escapeHtml(configurationLine(verdict.configuration))}</p>`
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>goods conformance: ${outcome} (${escapeHtml(verdict.level)})</title>
 <style>
@@ -81,11 +89,12 @@ td,th{border-bottom:1px solid #ddd;padding:.4em;text-align:left;vertical-align:t
 .passed .v{color:#17732b;font-weight:bold}.failed .v{color:#b00020;font-weight:bold}.skipped .v{color:#8a6d00;font-weight:bold}.not-run .v{color:#6a1b9a;font-weight:bold}
 .t{color:#555}.r{color:#888;font-size:12px}.m{color:#777}.n{text-align:right}.summary{font-size:16px}.hints{background:#fff6d6;padding:.2em 1em}
 table.checks{table-layout:fixed}.c1{width:7em}.c2{width:11em}.c3{width:4em}
-h1.passed{color:#17732b}h1.failed{color:#b00020}h1.incomplete{color:#8a6d00}
+h1.passed{color:#17732b}h1.failed,h1.configuration{color:#b00020}h1.incomplete{color:#8a6d00}.configuration{background:#fde7ea;padding:.5em 1em}
 </style></head><body>
 <h1 class="${verdict.outcome}">goods conformance: ${outcome}</h1>
 <p class="summary">exit code <b>${verdict.exitCode}</b> · level <b>${escapeHtml(verdict.level)}</b> · target <code>${escapeHtml(verdict.target)}</code> · contract <code class="contract">${escapeHtml(verdict.contract.path)}</code> (sha256 <code class="sha256">${escapeHtml(verdict.contract.sha256)}</code>) · ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.notRun} not run of ${counts.total} checks (${counts.cases} cases) · ${verdict.durationMs} ms</p>
 <p>seed <code>${verdict.seed}</code> (<code>--seed ${verdict.seed}</code> repeats the requests) · run marker <code>${escapeHtml(verdict.runMarker)}</code> · writes ${verdict.writes}, records created ${verdict.recordsCreated} · started ${escapeHtml(verdict.startedAt)}</p>
+${configuration}
 ${hints}
 ${ruleList('Not checked', verdict.unchecked)}
 ${ruleList('Left out by --read-only', verdict.leftOut)}

@@ -1,7 +1,7 @@
 /** The human report: live lines and the summary (PASSED only for exit 0, FAILED, INCOMPLETE), control characters escaped. */
 import assert from 'node:assert/strict';
 import { renderCheckLine, renderHeader, renderSummary } from './human.js';
-import { CHECKS, CONTRACT, rawControls, verdictOf } from './verdict-fixture.js';
+import { CHECKS, CONTRACT, configurationVerdictOf, rawControls, verdictOf } from './verdict-fixture.js';
 
 const ESC = '\u001b';
 
@@ -52,6 +52,18 @@ describe('human report', () => {
     assert.doesNotMatch(text, /^PASSED/m);
   });
 
+  it('CONFIGURATION ERROR for exit 2: the counts, the line naming the option, the checks that failed (saying nothing about the contract)', () => {
+    const text = renderSummary(configurationVerdictOf(), { color: false });
+    assert.match(
+      text,
+      /^\nCONFIGURATION ERROR: 2 passed, 2 failed, 1 skipped, 1 not run of 6 checks \(7 cases, level strict\) in 4321 ms\nconfiguration error: the main order "ORD-2026-0001" was answered 404 \(not found\); pass --order-number with an existing order with lots on this server\nfailed \(after the configuration error: says nothing about the contract\):\n {2}- getOrderInfo\.exact-order/,
+    );
+    assert.match(text, /\nexit code 2\n/);
+    assert.doesNotMatch(text, /^(PASSED|FAILED)/m);
+    const colored = renderSummary(configurationVerdictOf(), { color: true });
+    assert.ok(colored.startsWith(`\n${ESC}[31mCONFIGURATION ERROR${ESC}[0m: `));
+  });
+
   it('INCOMPLETE for exit 3: names the rules left unchecked; --read-only leaves are listed apart', () => {
     const text = renderSummary(verdictOf(CHECKS.filter((c) => c.status !== 'failed')), { color: false });
     assert.match(text, /^\nINCOMPLETE: 2 passed, 0 failed, 1 skipped, 1 not run of 4 checks/);
@@ -95,6 +107,10 @@ describe('human report', () => {
     assert.equal(
       renderHeader({ ...base, inProcess: false, deadlineMs: 60_000, contract: { path: '(in memory)', sha256: CONTRACT.sha256 } }),
       'goods conformance: level strict, 40 checks against http://127.0.0.1:4010, contract (in memory) (sha256 1a2b3c4d5e6f…), seed 9, --timeout 5000 ms per request, --deadline 60000 ms\n',
+    );
+    assert.equal(
+      renderHeader({ ...base, target: 'https://api.example', inProcess: false, caPath: 'certs/company-ca.pem' }),
+      'goods conformance: level strict, 40 checks against https://api.example, contract contract/generated/openapi.json (sha256 1a2b3c4d5e6f…), seed 9, --timeout 5000 ms per request, trusting the CA certificates of --ca certs/company-ca.pem too\n',
     );
   });
 

@@ -47,6 +47,8 @@ export interface HeaderInfo {
   seed: number;
   timeoutMs: number;
   deadlineMs?: number | undefined;
+  /** `--ca FILE`, as shown: certificates trusted besides the bundled CAs. */
+  caPath?: string | undefined;
 }
 
 /** `sha256 1a2b3c4d5e6f…`: the first 12 hex digits of the contract's hash, for a console line. */
@@ -59,7 +61,8 @@ export function renderHeader(info: HeaderInfo): string {
   return (
     `goods conformance: level ${info.level}, ${info.checks} checks against ${escapeControls(info.target)}${info.inProcess ? ' (in-process mock)' : ''}, ` +
     `contract ${escapeControls(info.contract.path)} (${shortSha256(escapeControls(info.contract.sha256))}), seed ${info.seed}, ` +
-    `--timeout ${info.timeoutMs} ms per request${info.deadlineMs !== undefined ? `, --deadline ${info.deadlineMs} ms` : ''}\n`
+    `--timeout ${info.timeoutMs} ms per request${info.deadlineMs !== undefined ? `, --deadline ${info.deadlineMs} ms` : ''}` +
+    `${info.caPath !== undefined ? `, trusting the CA certificates of --ca ${escapeControls(info.caPath)} too` : ''}\n`
   );
 }
 
@@ -104,17 +107,23 @@ export interface SummaryOptions {
   files?: readonly string[];
 }
 
+/** The one line of a configuration error: what the answers showed; how to fix it (naming the option). */
+export function configurationLine(problem: NonNullable<Verdict['configuration']>): string {
+  return `${problem.reason}; ${problem.fix}`;
+}
+
 /**
- * The closing lines: PASSED (exit 0 only), FAILED (exit 1) or INCOMPLETE (exit 3) with the counts
- * (checks, cases, requests sent);
- * the failed checks; the spec facts left unchecked and why; what --read-only left out; hints on a
- * likely configuration mistake; the contract judged against (path and SHA-256); seed, run marker,
- * report files. Pure.
+ * The closing lines: PASSED (exit 0 only), FAILED (exit 1), CONFIGURATION ERROR (exit 2, with the
+ * line naming the option to fix) or INCOMPLETE (exit 3) with the counts (checks, cases, requests
+ * sent); the failed checks; the spec facts left unchecked and why; what --read-only left out; hints;
+ * the contract judged against (path and SHA-256); seed, run marker, report files. Pure.
  */
 export function renderSummary(verdict: Verdict, options: SummaryOptions): string {
   const { counts } = verdict;
-  const word =
-    verdict.outcome === 'passed' && verdict.exitCode === 0 && counts.failed === 0
+  const configuration = verdict.outcome === 'configuration' ? verdict.configuration : undefined;
+  const word = configuration
+    ? paint(options.color, 31, 'CONFIGURATION ERROR')
+    : verdict.outcome === 'passed' && verdict.exitCode === 0 && counts.failed === 0
       ? paint(options.color, 32, 'PASSED')
       : verdict.outcome === 'failed' || counts.failed > 0
         ? paint(options.color, 31, 'FAILED')
@@ -122,9 +131,11 @@ export function renderSummary(verdict: Verdict, options: SummaryOptions): string
   // The requests sent (absent in the proxy's verdicts, which send none).
   const requests = verdict.requests !== undefined ? `${verdict.requests} requests, ` : '';
   let text = `\n${word}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.notRun} not run of ${counts.total} checks (${counts.cases} cases, ${requests}level ${verdict.level}) in ${verdict.durationMs} ms\n`;
+  if (configuration) text += `${paint(options.color, 31, 'configuration error')}: ${escapeControls(configurationLine(configuration))}\n`;
   const failed = verdict.checks.filter((c) => c.status === 'failed');
   if (failed.length > 0) {
-    text += `failed:\n${failed.map((c) => `  - ${escapeControls(c.id)}: ${escapeControls(c.title)}\n`).join('')}`;
+    const heading = configuration ? 'failed (after the configuration error: says nothing about the contract)' : 'failed';
+    text += `${heading}:\n${failed.map((c) => `  - ${escapeControls(c.id)}: ${escapeControls(c.title)}\n`).join('')}`;
   }
   if (verdict.unchecked.length > 0) {
     text += `${verdict.outcome === 'incomplete' ? 'nothing failed, but these rules were not checked' : 'also not checked'}:\n${ruleLines(verdict.unchecked)}`;

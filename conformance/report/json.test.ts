@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { renderJson } from './json.js';
 import type { CheckResult } from './results.js';
 import { reportProblems } from './schema.js';
-import { CHECKS, CONTRACT, verdictOf } from './verdict-fixture.js';
+import { CHECKS, CONFIGURATION, CONTRACT, configurationVerdictOf, verdictOf } from './verdict-fixture.js';
 
 const read = (text: string): unknown => JSON.parse(text) as unknown;
 
@@ -13,6 +13,18 @@ describe('JSON report (conformance.json) and its JSON Schema', () => {
     assert.deepEqual(reportProblems(read(renderJson(verdictOf([])))), []);
     const passed = CHECKS.filter((c) => c.status === 'passed');
     assert.deepEqual(reportProblems(read(renderJson(verdictOf(passed)))), []);
+  });
+
+  it('a configuration error: outcome configuration, exit code 2, with the option, the reason and the fix', () => {
+    const report = read(renderJson(configurationVerdictOf()));
+    assert.deepEqual(reportProblems(report), []);
+    assert.deepEqual((report as { configuration: unknown }).configuration, CONFIGURATION);
+    const without = { ...(report as object), configuration: undefined };
+    assert.ok(reportProblems(JSON.parse(JSON.stringify(without))).some((p) => /must have required property 'configuration'/.test(p)));
+    const elsewhere = { ...(read(renderJson(verdictOf())) as object), configuration: CONFIGURATION };
+    assert.ok(reportProblems(elsewhere).some((p) => /\/outcome must be equal to constant/.test(p)));
+    const noOption = { ...(report as object), configuration: { ...CONFIGURATION, option: 'order-number' } };
+    assert.ok(reportProblems(noOption).some((p) => /\/configuration\/option must match pattern/.test(p)));
   });
 
   it('the renderer is the verdict as it is (a pure function, no member added or lost)', () => {
@@ -44,6 +56,11 @@ describe('JSON report (conformance.json) and its JSON Schema', () => {
   for (const [what, change, pattern] of [
     ['a target with userinfo', { target: 'https://u:p@h.example' }, /\/target/],
     ['outcome and exit code that disagree', { outcome: 'passed', exitCode: 1 }, /must match exactly one schema/],
+    [
+      'a configuration outcome with exit code 1',
+      { outcome: 'configuration', exitCode: 1, configuration: CONFIGURATION },
+      /must match exactly one schema/,
+    ],
     ['an unknown member', { extra: 1 }, /must NOT have additional properties/],
     ['a non-ISO timestamp', { startedAt: 'Sun, 22 Nov 2026 03:00:00 GMT' }, /\/startedAt must match format "date-time"/],
     ['no contract', { contract: undefined }, /must have required property 'contract'/],

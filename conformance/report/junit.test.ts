@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'test-results-parser';
 import { junitTimestamp, renderJunit } from './junit.js';
 import type { CheckResult } from './results.js';
-import { CHECKS, CONTRACT, rawControls, verdictOf } from './verdict-fixture.js';
+import { CHECKS, CONTRACT, configurationVerdictOf, rawControls, verdictOf } from './verdict-fixture.js';
 
 /** What python3-junitparser reads: per suite its attributes, per case its verdict tag, message, type and text. */
 interface PySuite {
@@ -179,6 +179,19 @@ describe('JUnit report (junit.xml)', () => {
       assert.equal(properties.get('contract'), CONTRACT.path);
       assert.equal(properties.get('contract.sha256'), CONTRACT.sha256);
     }
+  });
+
+  it('a configuration error (exit 2): the properties outcome, exitCode and configuration (the line naming the option)', () => {
+    const configuration = renderJunit(configurationVerdictOf());
+    assert.ok(configuration.includes('<property name="outcome" value="configuration"/>'));
+    assert.ok(configuration.includes('<property name="exitCode" value="2"/>'));
+    assert.ok(
+      configuration.includes(
+        '<property name="configuration" value="the main order &quot;ORD-2026-0001&quot; was answered 404 (not found); pass --order-number with an existing order with lots on this server"/>',
+      ),
+      configuration,
+    );
+    assert.ok(!xml.includes('name="configuration"'));
   });
 
   it('a verdict without checks is a valid empty report', () => {

@@ -9,13 +9,14 @@
  *   the children; timestamps are ISO 8601 (`YYYY-MM-DDTHH:MM:SS`, UTC, as the Ant schema wants it;
  *   the exact start with zone is the property `startedAt`);
  * - every `<testsuite>` carries the run's properties: level, seed, run marker, target, the contract
- *   judged against (`contract`: its file; `contract.sha256`: the SHA-256 of its bytes), start, outcome;
+ *   judged against (`contract`: its file; `contract.sha256`: the SHA-256 of its bytes), start, outcome,
+ *   exit code, and for a configuration error (exit 2) the line naming the option to fix (`configuration`);
  * - characters invalid in XML 1.0 (and any control character) are shown escaped (`\x1b`).
  */
 import { create } from 'xmlbuilder2';
 import { formatFailure } from '../failure.js';
 import { escapeControls } from '../secrets.js';
-import { notRunMessage } from './human.js';
+import { configurationLine, notRunMessage } from './human.js';
 import type { CheckResult, Verdict } from './results.js';
 
 const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
@@ -96,6 +97,7 @@ export function renderJunit(verdict: Verdict): string {
       ['startedAt', verdict.startedAt],
       ['outcome', verdict.outcome],
       ['exitCode', String(verdict.exitCode)],
+      ...(verdict.configuration ? [['configuration', configurationLine(verdict.configuration)] as [string, string]] : []),
     ];
     for (const [name, value] of props) properties.ele('property', { name, value: attr(value) });
     for (const check of checks) {

@@ -92,6 +92,21 @@ export interface JudgedContract {
 /** The `path` of a contract handed over as an object, never read from a file. */
 export const IN_MEMORY_CONTRACT = '(in memory)';
 
+/** What a run ended with; each outcome has its exit code (`EXIT_CODES`). */
+export type Outcome = 'passed' | 'failed' | 'configuration' | 'incomplete';
+export type ExitCode = 0 | 1 | 2 | 3;
+export const EXIT_CODES: Record<Outcome, ExitCode> = { passed: 0, failed: 1, configuration: 2, incomplete: 3 };
+
+/** A configuration error the answers showed (outcome `configuration`, exit 2): one line names the option to fix. */
+export interface ConfigurationProblem {
+  /** The option to fix, as typed on the command line (`--order-number`, `--token`, `--base-url`). */
+  option: string;
+  /** What the answers showed. */
+  reason: string;
+  /** How to fix it (names `option`). */
+  fix: string;
+}
+
 export interface Verdict {
   tool: 'goods-conformance';
   level: Level;
@@ -104,11 +119,17 @@ export interface Verdict {
   /** ISO 8601. */
   startedAt: string;
   durationMs: number;
-  /** `passed` (exit 0), `failed` (exit 1), `incomplete` (exit 3: nothing failed, but checks were not run). */
-  outcome: 'passed' | 'failed' | 'incomplete';
-  exitCode: 0 | 1 | 3;
+  /**
+   * `passed` (exit 0), `failed` (exit 1), `configuration` (exit 2: the answers show a configuration
+   * error, e.g. the main order not found or the token refused; whatever failed says nothing about the
+   * contract), `incomplete` (exit 3: nothing failed, but checks were not run).
+   */
+  outcome: Outcome;
+  exitCode: ExitCode;
   /** true only for exit code 0. */
   passed: boolean;
+  /** With outcome `configuration` (only then): what the answers showed, and the option to fix. */
+  configuration?: ConfigurationProblem;
   counts: { total: number; passed: number; failed: number; skipped: number; notRun: number; cases: number };
   /** Operations at least one check ran against (passed or failed). */
   operationsTested: OperationGroup[];

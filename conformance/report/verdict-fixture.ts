@@ -109,6 +109,18 @@ export const CONTRACT = {
   sha256: '1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b',
 };
 
+/** A configuration error the answers showed (outcome `configuration`, exit 2). */
+export const CONFIGURATION = {
+  option: '--order-number',
+  reason: 'the main order "ORD-2026-0001" was answered 404 (not found)',
+  fix: 'pass --order-number with an existing order with lots on this server',
+};
+
+/** A verdict whose answers showed a configuration error: exit 2, the checks listed all the same. */
+export function configurationVerdictOf(checks: readonly CheckResult[] = CHECKS): Verdict {
+  return verdictOf(checks, { outcome: 'configuration', exitCode: 2, passed: false, configuration: { ...CONFIGURATION } });
+}
+
 /** A verdict over `checks` (outcome and counts follow from them unless given). */
 export function verdictOf(checks: readonly CheckResult[] = CHECKS, over: Partial<Verdict> = {}): Verdict {
   const count = (status: CheckResult['status']): number => checks.filter((c) => c.status === status).length;

@@ -32,6 +32,8 @@ export const FAULT_CASES: FaultCase[] = [
   { check: 'getOrderInfo.status-200', faults: ['order-203'] },
   { check: 'getOrderInfo.strict-shape', faults: ['order-date-format'] },
   { check: 'getOrderInfo.unknown-404', faults: ['unknown-order-410'] },
+  // Any number answered 200 with an empty order shell carrying that number: the --unknown-order-number too.
+  { check: 'getOrderInfo.unknown-404', faults: ['unknown-order-empty-shell'] },
   { check: 'getOrderInfo.wrong-method-405', faults: ['405-no-allow:getOrderInfo'] },
   ...OPERATION_IDS.flatMap((op) =>
     AUTH.flatMap((variant) => [

@@ -8,6 +8,7 @@
  * body that breaks it.
  */
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { isObject, readContract, type JsonObject, type JsonValue, type OpenApiDocument } from '../../contract/document.js';
 import { loadFixtures, type FixtureSet } from '../../contract/fixtures.js';
@@ -31,6 +32,8 @@ export interface ReferenceOptions {
   delayMs?: number;
   /** The contract it implements (default: the bundled one). */
   document?: OpenApiDocument;
+  /** Serve https:// with this key and certificate (PEM) instead of plain HTTP. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 /** What every reference server of a contract reads and never changes: its model, the fixtures, the create validators, the success schemas. */
@@ -165,6 +168,22 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     return false;
   };
 
+  /** An order-info answer for `number` with nothing in it: the first fixture's shape, its numbers 0, its lists empty. */
+  const emptyShell = (number: string): JsonObject => {
+    const [first] = fixtures.orders.values();
+    const { orderMember, orderNumberMember } = model.order;
+    const shell: JsonObject = {};
+    for (const [name, value] of Object.entries(first ?? {})) {
+      if (Array.isArray(value)) shell[name] = [];
+      else if (name === orderMember && isObject(value))
+        shell[name] = Object.fromEntries(
+          Object.entries(value).map(([member, v]) => [member, member === orderNumberMember ? number : typeof v === 'number' ? 0 : v]),
+        );
+      else shell[name] = value;
+    }
+    return shell;
+  };
+
   const orderInfo = (req: http.IncomingMessage, res: http.ServerResponse, raw: string): void => {
     const op = 'getOrderInfo';
     if (has('hang-order-info')) return; // never answers
@@ -181,6 +200,8 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     if (!order && has('order-case-insensitive'))
       order = [...fixtures.orders.values()].find((o) => o.order.orderNumber.toLowerCase() === number.toLowerCase());
     if (!order && has('order-trimmed')) order = fixtures.orders.get(number.trim());
+    // Fault: any number is answered 200 with an empty order shell (that number, ids 0, every list empty).
+    if (!order && has('unknown-order-empty-shell')) return send(res, 200, emptyShell(number));
     if (!order) {
       if (has('order-always-404')) return problem(res, 404, 'no such order');
       return problem(res, has('unknown-order-410') ? 410 : 404, `no order has the number "${number}"`);
@@ -290,7 +311,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     send(res, has('create-200', op) ? 200 : 201, answering ? brokenAnswer(basis, faults, op, record) : record);
   };
 
-  const server = http.createServer((req, res) => {
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const chunks: Buffer[] = [];
     let size = 0;
     // Faults of the body limit: none at all, or a common server default (100 KiB) below the profile's.
@@ -304,7 +325,8 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       if (options.delayMs === undefined || options.delayMs <= 0) dispatch(req, res, chunks, size, limit);
       else setTimeout(() => dispatch(req, res, chunks, size, limit), options.delayMs);
     });
-  });
+  };
+  const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler) : http.createServer(handler);
   const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, chunks: Buffer[], size: number, limit: number): void => {
     {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
@@ -319,7 +341,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -2,7 +2,9 @@
  * Issue 6, the suite against broken servers: the conformance CLI, in a child process, pointed at a
  * server that answers garbage, hangs, resets connections, streams 100 MiB bodies or answers with the
  * wrong content types, reports failures and exits 1 by itself, with no unhandled exception, and
- * stops reading a huge body early.
+ * stops reading a huge body early. One of them is a configuration error (issue 20): garbage on every
+ * answer starts with `<html>`, so the main order is answered with an HTML page, not the API; the run
+ * still reports its failures, then exits 2 with one line naming --base-url.
  */
 import assert from 'node:assert/strict';
 import { runToExit, type Finished } from '../../support/processes.js';
@@ -75,15 +77,26 @@ describe('hardening: the conformance CLI against broken servers', function () {
   });
 
   CASES.forEach(([kind, scope], index) => {
-    it(`${kind} (${scope === 'all' ? 'every answer' : 'creates and errors; the order is right'}): reports failures and exits 1 by itself, without an unhandled exception`, async () => {
+    // An HTML page for the main order: a configuration error (--base-url), exit 2 after the summary.
+    const configuration = kind === 'garbage' && scope === 'all';
+    it(`${kind} (${scope === 'all' ? 'every answer' : 'creates and errors; the order is right'}): reports failures and exits ${configuration ? '2 (an HTML page, not the API: --base-url)' : '1'} by itself, without an unhandled exception`, async () => {
       const started = runs[index];
       assert.ok(started, `the run of case ${index} was started`);
       const { run, requests, maxBytesWritten } = await started;
       assert.equal(run.timedOut, false, `the run had not ended after ${LIMIT_MS} ms`);
-      assert.equal(run.code, 1, `exit code 1 (stderr: ${run.stderr.slice(0, 500)})`);
+      assert.equal(run.code, configuration ? 2 : 1, `exit code (stderr: ${run.stderr.slice(0, 500)})`);
       assert.ok(requests > 0, 'the suite talked to the server');
       assert.match(run.stdout, /^\s*FAIL\s/m, 'a failed check is listed');
-      assert.match(run.stdout, /FAILED: \d+ passed, [1-9]\d* failed/, 'a summary of the failures');
+      if (configuration) {
+        assert.match(run.stdout, /CONFIGURATION ERROR: \d+ passed, [1-9]\d* failed/, 'a summary of the failures');
+        assert.match(
+          run.stderr,
+          /^goods-conformance: the main order "ORD-2026-0001" was answered 200 with an HTML page, not JSON: [^\n]*; point --base-url at the API itself[^\n]*\n$/,
+        );
+      } else {
+        assert.match(run.stdout, /FAILED: \d+ passed, [1-9]\d* failed/, 'a summary of the failures');
+        assert.equal(run.stderr.replace(/^npm warn .*\n/gm, ''), '', 'nothing on stderr');
+      }
       assert.doesNotMatch(`${run.stdout}\n${run.stderr}`, /unhandled|uncaught|internal error|could not complete/i);
       if (kind === 'huge') {
         // The suite stopped reading long before 100 MiB (what got out is its cap plus socket buffers).

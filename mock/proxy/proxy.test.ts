@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -392,10 +392,31 @@ describe('validating proxy: what it judges', () => {
   });
 });
 
+/** Every string of a parsed JSON value (keys too), one per line. */
+function stringsOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(stringsOf).join('\n');
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value)
+      .map(([key, item]) => `${key}\n${stringsOf(item)}`)
+      .join('\n');
+  return '';
+}
+
 describe('validating proxy: /__mock/violations', () => {
   const TOKEN = 'Sup3rSecretToken-42';
+  /** JSON `\u` escapes of every character, or of every other one with upper-case hex (`mixed`). */
+  const escaped = (text: string, mixed = false): string =>
+    [...text]
+      .map((c, i) => {
+        const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+        return !mixed ? `\\u${hex}` : i % 2 === 0 ? `\\u${hex.toUpperCase()}` : c;
+      })
+      .join('');
   const forms = [
     TOKEN,
+    escaped(TOKEN),
+    escaped(TOKEN, true),
     Buffer.from(TOKEN).toString('base64'),
     Buffer.from(`user:${TOKEN}`).toString('base64'),
     encodeURIComponent(`${TOKEN}/x`),
@@ -427,8 +448,13 @@ describe('validating proxy: /__mock/violations', () => {
           Buffer.from(token).toString('base64url'),
           'x'.repeat(5000),
         ],
+      }).replace(/^\{/, `{"escaped":["${escaped(token)}","${escaped(token, true)}"],`);
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'x-echo': auth,
+        'x-echo-b64': Buffer.from(token).toString('base64'),
+        'x-echo-u': escaped(token),
       });
-      res.writeHead(200, { 'content-type': 'application/json', 'x-echo': auth, 'x-echo-b64': Buffer.from(token).toString('base64') });
       res.end(body);
     });
     server.listen(0, '127.0.0.1');
@@ -461,10 +487,22 @@ describe('validating proxy: /__mock/violations', () => {
       assert.ok(latest && latest.answer.truncated && latest.answer.body.length <= 301, 'the body is cut');
       assert.equal(latest?.request.headers['authorization'], '[REDACTED]');
       assert.equal(latest?.violations[0]?.pointer, '/order/customerId');
-      for (const form of forms) {
-        assert.ok(!text.includes(form), `no ${form} in /__mock/violations`);
-        assert.ok(!lines.join('\n').includes(form), `no ${form} in the log`);
-      }
+      const written = (await (await fetch(`${proxy.url}/__mock/report`, { method: 'POST' })).json()) as { files: string[] };
+      const reports = written.files.map((file) => readFileSync(file, 'utf8'));
+      assert.ok(
+        reports.every((report) => report.includes('[REDACTED]')),
+        'the reports show the echoed answers, redacted',
+      );
+      // The JSON texts hold a `\u` form as `\\u`: they are searched as their strings read.
+      const outputs: [string, string][] = [
+        ['/__mock/violations', stringsOf(seen)],
+        ['the log', lines.join('\n')],
+        ...written.files.map((file, i): [string, string] => [
+          file,
+          file.endsWith('.json') ? stringsOf(JSON.parse(reports[i] ?? '') as unknown) : (reports[i] ?? ''),
+        ]),
+      ];
+      for (const form of forms) for (const [where, shown] of outputs) assert.ok(!shown.includes(form), `no ${form} in ${where}`);
       assert.ok(lines.filter((l) => l.includes('server violation getOrderInfo answer.schema')).length === 8, 'one log line per violation');
     } finally {
       await proxy.close();

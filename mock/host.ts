@@ -3,8 +3,9 @@
  * names (`localhost`, `127.0.0.1`, `[::1]`), any IP literal (a rebinding attack needs a DNS name),
  * the `--host` the mock listens on, and the names given with `--allowed-host`. The port is not
  * compared: a dev-server proxy (Vite, webpack) forwards its own `Host: localhost:5173`. Anything
- * else is answered 421 Misdirected Request. A request without Host (HTTP/1.0) names nothing and
- * passes: browsers always send Host.
+ * else is answered 421 Misdirected Request. An HTTP/1.0 request without Host names nothing and
+ * passes (browsers always send Host); an HTTP/1.1 request without Host, or any with two Host lines,
+ * never gets here (`framing.ts`: 400).
  */
 import { isIP } from 'node:net';
 import { problem } from './problems.js';

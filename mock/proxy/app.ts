@@ -14,6 +14,7 @@ import type { MockConfig } from '../config.js';
 import { controlPolicy, guardControl } from '../control-guard.js';
 import { isPreflight, preflightHeaders } from '../cors.js';
 import { isDashboardPath, serveDashboard } from '../dashboard.js';
+import { checkFraming } from '../framing.js';
 import { checkHost, hostPolicy } from '../host.js';
 import { problem, ProblemError, PROBLEMS } from '../problems.js';
 import { sendEmpty, sendJson, sendProblem } from '../respond.js';
@@ -156,6 +157,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
     const isAdmin = pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`);
     try {
+      checkFraming(req);
       const target = parseTarget(req.url ?? '/');
       const host = target.authority ?? req.headers.host;
       checkHost(hosts, host);

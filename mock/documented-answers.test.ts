@@ -520,6 +520,22 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
     ] as const)
       await record(`proxy mode ${method} ${path}`, proxy, method, path);
     await record('proxy mode unknown /__mock path', proxy, 'GET', '/__mock/nope', {}, undefined, UNKNOWN);
+    // Targets the proxy refuses to forward: another server in absolute-form (421), a path that leaves the --proxy path (400).
+    await raw(
+      'refused in proxy mode: absolute-form target of another server',
+      'GET',
+      UNKNOWN,
+      `GET http://127.0.0.2:9999${order} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n`,
+      proxy,
+    );
+    for (const path of ['/../x', '/manualProduction/%2e%2e/%2E%2E/x', '/manualProduction/..%2f..%2fx'])
+      await raw(
+        `refused in proxy mode: ${path}`,
+        'GET',
+        UNKNOWN,
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+        proxy,
+      );
     const seen = exchanges.find((e) => e.label === 'proxy mode GET /__mock/violations')?.answer;
     const snapshot = JSON.parse(seen?.body ?? '{}') as { total?: number; recent?: unknown[] };
     assert.ok((snapshot.total ?? 0) > 0 && (snapshot.recent ?? []).length > 0, 'the violations answer validated holds violations');
@@ -538,10 +554,10 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
     const refused = exchanges.filter((e) => e.label.startsWith('refused'));
     assert.deepEqual(
       refused.map((e) => `${e.label} ${e.answer.status}`),
-      refused.map((e) => `${e.label} 400`),
-      'the refused framing, in mock and proxy mode',
+      refused.map((e) => `${e.label} ${e.label.includes('absolute-form target of another') ? 421 : 400}`),
+      'the refused framing and, in proxy mode, the refused targets',
     );
-    assert.equal(refused.length, 10);
+    assert.equal(refused.length, 14);
     const undocumented: string[] = [];
     for (const exchange of exchanges) {
       assert.ok(exchange.answer.status >= 200, `${exchange.label}: answered`);

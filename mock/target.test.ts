@@ -32,6 +32,8 @@ describe('mock/target', () => {
       ['/a/%2e%2e-not-a-dot-segment/..x', '/a/%2e%2e-not-a-dot-segment/..x'],
       ['/a/b?q=/../../x', '/a/b?q=/../../x'],
       ['/a/b#fragment', '/a/b'],
+      ['/a/b#fragment?not-a-query', '/a/b'],
+      ['/a/b?x=1#fragment', '/a/b?x=1'],
       ['/a%2Fb/..', '/'],
       ['/a/..;x', '/a/..;x'],
       ['http://127.0.0.1:4010/a/../b?y', '/b?y'],

@@ -71,9 +71,10 @@ function climbsLeniently(path: string): boolean {
  * the root stands for the `--proxy` URL's path, which no forwarded request may leave.
  */
 export function proxiedTarget(target: Target): string {
+  // A fragment (clients do not send one) ends the target: a `?` after it is part of it.
   const fragment = target.pathname.indexOf('#');
   const path = fragment < 0 ? target.pathname : target.pathname.slice(0, fragment);
-  const search = target.search.split('#', 1)[0] ?? '';
+  const search = fragment < 0 ? (target.search.split('#', 1)[0] ?? '') : '';
   const pieces = path.split('/').slice(1);
   const kept: string[] = [];
   let outside = false;

@@ -3,7 +3,8 @@
  * status message, the end-to-end headers (names, order and repeats as received) and the body, byte
  * for byte and streamed both ways. Only hop-by-hop headers (RFC 9110 §7.6.1) are dropped, `Host`
  * names the upstream, and the request target is the one the caller rebuilt (`proxiedTarget`:
- * origin-form, dot segments removed) below the upstream URL's path, never the client's as sent. A copy of each body, up to `MAX_JUDGED_BYTES`, is kept for the judgments.
+ * origin-form, dot segments removed) below the upstream URL's path, never the client's as sent. A
+ * copy of each body, up to `MAX_JUDGED_BYTES`, is kept for the judgments.
  * When the upstream cannot be reached the client gets a 502 problem+json (504 after `timeoutMs`
  * without an answer); the proxy keeps running.
  */

@@ -85,7 +85,7 @@ h1.passed{color:#17732b}h1.failed{color:#b00020}h1.incomplete{color:#8a6d00}
 </style></head><body>
 <h1 class="${verdict.outcome}">goods conformance: ${outcome}</h1>
 <p class="summary">exit code <b>${verdict.exitCode}</b> · level <b>${escapeHtml(verdict.level)}</b> · target <code>${escapeHtml(verdict.target)}</code> · contract <code class="contract">${escapeHtml(verdict.contract.path)}</code> (sha256 <code class="sha256">${escapeHtml(verdict.contract.sha256)}</code>) · ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.notRun} not run of ${counts.total} checks (${counts.cases} cases) · ${verdict.durationMs} ms</p>
-<p>seed <code>${verdict.seed}</code> (<code>--seed ${verdict.seed}</code> repeats the requests) · run marker <code>${escapeHtml(verdict.runMarker)}</code> · valid creates sent ${verdict.writes}, POST requests answered 2xx ${verdict.recordsCreated} · started ${escapeHtml(verdict.startedAt)}</p>
+<p>seed <code>${verdict.seed}</code> (<code>--seed ${verdict.seed}</code> repeats the requests) · run marker <code>${escapeHtml(verdict.runMarker)}</code> · writes ${verdict.writes}, records created ${verdict.recordsCreated} · started ${escapeHtml(verdict.startedAt)}</p>
 ${hints}
 ${ruleList('Not checked', verdict.unchecked)}
 ${ruleList('Left out by --read-only', verdict.leftOut)}

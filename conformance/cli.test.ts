@@ -156,6 +156,7 @@ function leaks(text: string, secret: string): string[] {
   const views: [string, string][] = [
     ['plain', text],
     ['JSON-unescaped', text.replace(/\\\//g, '/')],
+    ['JSON-\\u-decoded', text.replace(/\\u([0-9A-Fa-f]{4})/g, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16)))],
     [
       'percent-decoded',
       text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
@@ -217,7 +218,7 @@ describe('goods-conformance CLI against a hostile server: no secret in any outpu
   const USER = 'gate-user-7731';
   const PASSWORD = 'gate-Pass-9876zz';
 
-  it('echoed headers, userinfo, base64/percent/JSON forms: redacted in stdout, stderr, JSON, JUnit and HTML', async () => {
+  it('echoed headers, userinfo, base64/percent/JSON forms (also \\u escapes): redacted in stdout, stderr, JSON, JUnit and HTML', async () => {
     const server = await startHostileServer(TOKEN);
     const output = mkdtempSync(join(tmpdir(), 'hostile-'));
     try {

@@ -21,11 +21,25 @@ const redactor = redactorFor({
   baseUrl: 'https://gate%40user:p%40ss-word@h.example:8443/api',
 });
 
+/** `secret` in JSON with the characters `pick` chooses written as `\\uXXXX` (upper-case hex with `upper`). */
+function unicodeEscaped(secret: string, pick: (i: number) => boolean, upper = false): string {
+  return [...secret]
+    .map((c, i) => {
+      if (!pick(i)) return JSON.stringify(c).slice(1, -1);
+      const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+      return `\\u${upper ? hex.toUpperCase() : hex}`;
+    })
+    .join('');
+}
+
 /** Every encoding of `secret` embedded in text, as a server or a report may carry it. */
 function encodings(secret: string): string[] {
   const b64 = (text: string): string => Buffer.from(text).toString('base64');
   return [
     secret,
+    unicodeEscaped(secret, () => true),
+    unicodeEscaped(secret, () => true, true),
+    unicodeEscaped(secret, (i) => i % 2 === 1),
     encodeURIComponent(secret),
     encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
     JSON.stringify(secret),
@@ -51,7 +65,7 @@ describe('secrets: redaction of every credential in every form', () => {
   });
 
   for (const secret of [TOKEN, 'revoked-token-77', 'p@ss-word', basicCredentials(TOKEN)]) {
-    it(`hides ${secret} in plain, percent-encoded, JSON-escaped and base64 forms (each alignment)`, () => {
+    it(`hides ${secret} in plain, percent-encoded, JSON-escaped (also \\u in any mix, either case) and base64 forms (each alignment)`, () => {
       for (const form of encodings(secret)) {
         const text = `before ${form} after`;
         const out = redactor.redact(text);

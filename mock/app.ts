@@ -1,7 +1,8 @@
 /**
  * The mock's request path, built once from the contract at start-up:
- * route (contract paths) → security (bearer) → validate input (media type, size, JSON, schema) →
- * handle (stateful handlers, or Prism for operations without one) → answer.
+ * framing (RFC 9112, `framing.ts`) → route (contract paths) → security (bearer) → validate input
+ * (media type, size, JSON, schema) → handle (stateful handlers, or Prism for operations without one)
+ * → answer.
  * `/__mock` (state inspection and control) and CORS preflight are answered before routing.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -16,6 +17,7 @@ import { readBody } from './body.js';
 import { BodyBudget } from './body-budget.js';
 import type { MockConfig } from './config.js';
 import { controlPolicy, guardControl, RESET_HEADER } from './control-guard.js';
+import { checkFraming } from './framing.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
 import { orderBodies, type CreateContext, type CreateOperation } from './handlers.js';
 import { checkHost, hostPolicy } from './host.js';
@@ -209,6 +211,8 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
    * promise and a turn of the microtask queue. Throws (or rejects with) a ProblemError for the client.
    */
   const dispatch = (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
+    // The framing RFC 9112 forbids (no version, no or two Host lines, chunked on HTTP/1.0): 400.
+    checkFraming(req);
     // Route: the target (origin- or absolute-form), the Host it names, then the contract's paths.
     const target = parseTarget(req.url ?? '/');
     const host = target.authority ?? req.headers.host;

@@ -407,6 +407,21 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
     await raw('not HTTP', 'GET', UNKNOWN, Buffer.from([0xff, 0xfe, 0x0d, 0x0a, 0x0d, 0x0a]));
     await raw('headers too large', 'GET', UNKNOWN, `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'z'.repeat(20_000)}\r\n\r\n`);
     await raw('headers too slow', 'GET', UNKNOWN, 'GET /__mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\n', slow);
+    // Framing RFC 9112 forbids: 400 bad-request whatever path the request names (validated as one that names none).
+    for (const [label, data] of [
+      ['no HTTP version', `GET ${order}\r\nHost: 127.0.0.1\r\n\r\n`],
+      ['no Host on HTTP/1.1', `GET ${order} HTTP/1.1\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n`],
+      ['two Host lines', 'GET /__mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'],
+      [
+        'chunked on HTTP/1.0',
+        `POST ${SAMPLES_PATH} HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+      ],
+      ['CONNECT', 'CONNECT 127.0.0.2:9999 HTTP/1.1\r\nHost: 127.0.0.2:9999\r\n\r\n'],
+    ] as const) {
+      const method = label.startsWith('chunked') ? 'POST' : 'GET'; // CONNECT: no such method in OpenAPI
+      await raw(`refused: ${label}`, method, UNKNOWN, data);
+      await raw(`refused in proxy mode: ${label}`, method, UNKNOWN, data, proxy);
+    }
 
     // Paging: `limit`, `after`, `Link: rel="next"`, and 400 invalid-query.
     const pager = { 'X-Mock-Session': 'pager' };
@@ -505,6 +520,22 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
     ] as const)
       await record(`proxy mode ${method} ${path}`, proxy, method, path);
     await record('proxy mode unknown /__mock path', proxy, 'GET', '/__mock/nope', {}, undefined, UNKNOWN);
+    // Targets the proxy refuses to forward: another server in absolute-form (421), a path that leaves the --proxy path (400).
+    await raw(
+      'refused in proxy mode: absolute-form target of another server',
+      'GET',
+      UNKNOWN,
+      `GET http://127.0.0.2:9999${order} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n`,
+      proxy,
+    );
+    for (const path of ['/../x', '/manualProduction/%2e%2e/%2E%2E/x', '/manualProduction/..%2f..%2fx'])
+      await raw(
+        `refused in proxy mode: ${path}`,
+        'GET',
+        UNKNOWN,
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+        proxy,
+      );
     const seen = exchanges.find((e) => e.label === 'proxy mode GET /__mock/violations')?.answer;
     const snapshot = JSON.parse(seen?.body ?? '{}') as { total?: number; recent?: unknown[] };
     assert.ok((snapshot.total ?? 0) > 0 && (snapshot.recent ?? []).length > 0, 'the violations answer validated holds violations');
@@ -520,6 +551,13 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
       await record(`proxy health, upstream ${label}`, target, 'GET', '/__mock/health');
     }
 
+    const refused = exchanges.filter((e) => e.label.startsWith('refused'));
+    assert.deepEqual(
+      refused.map((e) => `${e.label} ${e.answer.status}`),
+      refused.map((e) => `${e.label} ${e.label.includes('absolute-form target of another') ? 421 : 400}`),
+      'the refused framing and, in proxy mode, the refused targets',
+    );
+    assert.equal(refused.length, 14);
     const undocumented: string[] = [];
     for (const exchange of exchanges) {
       assert.ok(exchange.answer.status >= 200, `${exchange.label}: answered`);

@@ -3,8 +3,10 @@
  * names (`localhost`, `127.0.0.1`, `[::1]`), any IP literal (a rebinding attack needs a DNS name),
  * the `--host` the mock listens on, and the names given with `--allowed-host`. The port is not
  * compared: a dev-server proxy (Vite, webpack) forwards its own `Host: localhost:5173`. Anything
- * else is answered 421 Misdirected Request. A request without Host (HTTP/1.0) names nothing and
- * passes: browsers always send Host.
+ * else is answered 421 Misdirected Request. An HTTP/1.0 request without Host names nothing and
+ * passes (browsers always send Host); an HTTP/1.1 request without Host, or any with two Host lines,
+ * never gets here (`framing.ts`: 400). In proxy mode an absolute-form target must name this server
+ * itself (`namesThisServer`), or the proxy would forward for any host.
  */
 import { isIP } from 'node:net';
 import { problem } from './problems.js';
@@ -52,4 +54,34 @@ export function checkHost(policy: HostPolicy, value: string | undefined): void {
     'misdirectedRequest',
     `The Host "${shown}" does not name this mock (DNS-rebinding defence); use localhost or 127.0.0.1, or start the mock with --allowed-host ${hostName(shown) || 'NAME'}.`,
   );
+}
+
+/** An IP address as `net` gives it for a socket, IPv4-mapped IPv6 (`::ffff:127.0.0.1`) as IPv4. */
+function plainAddress(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return (mapped?.[1] ?? address).toLowerCase();
+}
+
+/** Where a connection came to: the server's own address and port on it. */
+export interface LocalEnd {
+  localAddress?: string | undefined;
+  localPort?: number | undefined;
+}
+
+/**
+ * True when the scheme and authority of an absolute-form target name this server itself: `http`, no
+ * userinfo, the port the connection came to (80 when none is given), and a host that is a name of
+ * the policy (`localhost`, `--host`, `--allowed-host`) or the very IP address the connection came to.
+ * Stricter than the Host check, which takes any IP literal and any port: a proxy that forwarded an
+ * absolute-form target naming another server would be a forward proxy.
+ */
+export function namesThisServer(policy: HostPolicy, scheme: string, authority: string, local: LocalEnd): boolean {
+  if (scheme !== 'http' || authority.includes('@')) return false;
+  const bracket = authority.startsWith('[') ? authority.indexOf(']') : -1;
+  const colon = authority.indexOf(':', bracket < 0 ? 0 : bracket);
+  const portText = colon < 0 ? '' : authority.slice(colon + 1);
+  if (!/^\d*$/.test(portText) || (portText === '' ? 80 : Number(portText)) !== local.localPort) return false;
+  const name = hostName(colon < 0 ? authority : authority.slice(0, colon));
+  if (isIP(name) !== 0) return local.localAddress !== undefined && plainAddress(name) === plainAddress(local.localAddress);
+  return policy.names.has(name);
 }

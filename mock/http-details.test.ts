@@ -105,6 +105,50 @@ describe('mock HTTP details: pipelining, HEAD, absolute-form targets, Host', () 
     }
   });
 
+  it('answers 400 problem+json to the framing RFC 9112 forbids: no version, no or two Host lines on HTTP/1.1, chunked on HTTP/1.0', async () => {
+    const body = JSON.stringify({ fk_lot_id: 2001, fk_user_id: 9 });
+    const chunked = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+    const before = ((await (await fetch(`${server.url}/__mock/test-samples`)).json()) as unknown[]).length;
+    const refused: [string, string, RegExp][] = [
+      ['no version (HTTP/0.9)', 'GET /__mock/health\r\n\r\n', /no HTTP version/],
+      [
+        'no version, with headers',
+        `GET ${ORDER_PATH}ORD-2026-0001\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\n\r\n`,
+        /no HTTP version/,
+      ],
+      ['HTTP/2.0 on HTTP/1', 'GET /__mock/health HTTP/2.0\r\nHost: 127.0.0.1\r\n\r\n', /HTTP\/2\.0/],
+      ['no Host on HTTP/1.1', 'GET /__mock/health HTTP/1.1\r\nConnection: close\r\n\r\n', /needs a Host/],
+      ['two Host lines', 'GET /__mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', /2 Host/],
+      ['two Host lines, other names', 'GET /__mock/health HTTP/1.0\r\nhost: 127.0.0.1\r\nHOST: evil.test\r\n\r\n', /2 Host/],
+      [
+        'chunked on HTTP/1.0',
+        `POST ${SAMPLES_PATH} HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n${chunked}`,
+        /Transfer-Encoding/,
+      ],
+    ];
+    for (const [label, request, detail] of refused) {
+      const text = await exchange(server, request);
+      assert.deepEqual(statusLines(text), ['400'], `${label}: ${text.slice(0, 300)}`);
+      assert.match(text, /\r\nContent-Type: application\/problem\+json\r\n/, label);
+      const problem = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { type: string; detail: string };
+      assert.equal(problem.type, 'https://goods.example/problems/bad-request', label);
+      assert.match(problem.detail, detail, label);
+      if (label.startsWith('chunked')) assert.match(text, /\r\nConnection: close\r\n/, 'the faulty framing closes the connection');
+    }
+    const after = ((await (await fetch(`${server.url}/__mock/test-samples`)).json()) as unknown[]).length;
+    assert.equal(after, before, 'the chunked HTTP/1.0 create was not recorded');
+    // What RFC 9112 allows still passes: HTTP/1.0 without Host, HTTP/1.1 with one, chunked on HTTP/1.1.
+    assert.deepEqual(statusLines(await exchange(server, 'GET /__mock/health HTTP/1.0\r\n\r\n')), ['200']);
+    assert.deepEqual(statusLines(await exchange(server, 'GET /__mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')), [
+      '200',
+    ]);
+    const created = await exchange(
+      server,
+      `POST ${SAMPLES_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunked}`,
+    );
+    assert.deepEqual(statusLines(created), ['201']);
+  });
+
   it('requires X-Mock-Reset for POST /__mock/reset (a plain HTML form cannot send it)', async () => {
     const form = await fetch(`${server.url}/__mock/reset`, {
       method: 'POST',

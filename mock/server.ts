@@ -125,9 +125,15 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
     open++;
     socket.once('close', () => open--);
   });
-  // A CONNECT request has its own event; without a listener Node drops the connection unanswered.
+  // A CONNECT request has its own event; without a listener Node drops the connection unanswered. It
+  // is never forwarded, in proxy mode neither: the proxy forwards only to its --proxy URL.
   server.on('connect', (_req, socket: Socket) => {
-    socket.end(clientErrorAnswer(PROBLEMS.badRequest, 'CONNECT is not supported: this mock is not a proxy.'));
+    socket.end(
+      clientErrorAnswer(
+        PROBLEMS.badRequest,
+        'CONNECT is not supported: neither the mock nor its --proxy mode is a forward proxy or a tunnel.',
+      ),
+    );
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') {

@@ -1,7 +1,11 @@
 /**
  * The request target (RFC 9112 §3.2): origin-form (`/path?query`) as sent by clients, and
  * absolute-form (`http://host:port/path?query`), which a server must accept. Answers the path and,
- * for absolute-form, the authority that then stands for the Host header.
+ * for absolute-form, the scheme and the authority that then stands for the Host header.
+ *
+ * The proxy (`--proxy URL`) forwards no target as it came: `proxiedTarget` rebuilds it in origin-form
+ * from the path with its dot segments removed, so an upstream that normalises paths is never reached
+ * outside the `--proxy` URL's path.
  */
 import { problem } from './problems.js';
 
@@ -12,9 +16,11 @@ export interface Target {
   search: string;
   /** The authority of an absolute-form target (`host:port`), else undefined. */
   authority?: string;
+  /** The scheme of an absolute-form target, lower case (`http` or `https`), else undefined. */
+  scheme?: string;
 }
 
-const ABSOLUTE = /^https?:\/\/([^/?#]*)([^?#]*)(\?[^#]*)?/i;
+const ABSOLUTE = /^(https?):\/\/([^/?#]*)([^?#]*)(\?[^#]*)?/i;
 
 /** Splits `req.url`. Throws a 400 problem for a target that is neither origin-form nor absolute-form. */
 export function parseTarget(url: string): Target {
@@ -24,7 +30,74 @@ export function parseTarget(url: string): Target {
   }
   const absolute = ABSOLUTE.exec(url);
   if (absolute) {
-    return { pathname: absolute[2] || '/', search: absolute[3] ?? '', authority: absolute[1] ?? '' };
+    return {
+      pathname: absolute[3] || '/',
+      search: absolute[4] ?? '',
+      authority: absolute[2] ?? '',
+      scheme: (absolute[1] ?? '').toLowerCase(),
+    };
   }
   throw problem('invalidPath', 'The request target must be an absolute path starting with "/" (or an absolute http:// URL).');
+}
+
+/** `.` and `..` path segments, also percent-encoded in either case (`%2e`, `.%2E`, `%2e%2e`): RFC 3986 §2.3, §6.2.2.2. */
+const DOT = /^(?:\.|%2e)$/i;
+const DOT_DOT = /^(?:\.|%2e){2}$/i;
+
+/** What an upstream may also take for a segment separator: `\`, and `/` or `\` percent-encoded. */
+const LENIENT_SEPARATOR = /\/|\\|%2f|%5c/i;
+
+/**
+ * True when the segments climb above their root under a lenient reading: `\`, `%2F` and `%5C` split
+ * segments too, and a `;` starts parameters that do not count (`..;x` is `..`, as Tomcat reads it).
+ */
+function climbsLeniently(path: string): boolean {
+  let depth = 0;
+  for (const piece of path.split(LENIENT_SEPARATOR).slice(1)) {
+    const segment = piece.split(';', 1)[0] ?? '';
+    if (DOT.test(segment)) continue;
+    if (!DOT_DOT.test(segment)) depth += 1;
+    else if (depth === 0) return true;
+    else depth -= 1;
+  }
+  return false;
+}
+
+/**
+ * The origin-form target the proxy forwards (below the `--proxy` URL's path): the path with its dot
+ * segments removed (RFC 3986 §5.2.4), every other segment as sent, and the query as sent; a fragment
+ * is dropped. Throws a 400 `invalid-path` problem when the path leaves its root (`/..`, `/a/../..`,
+ * `/%2e%2e/`), also when it would under a lenient upstream's reading (`/..%2F..`, `/..;/..`, `\`):
+ * the root stands for the `--proxy` URL's path, which no forwarded request may leave.
+ */
+export function proxiedTarget(target: Target): string {
+  // A fragment (clients do not send one) ends the target: a `?` after it is part of it.
+  const fragment = target.pathname.indexOf('#');
+  const path = fragment < 0 ? target.pathname : target.pathname.slice(0, fragment);
+  const search = fragment < 0 ? (target.search.split('#', 1)[0] ?? '') : '';
+  const pieces = path.split('/').slice(1);
+  const kept: string[] = [];
+  let outside = false;
+  pieces.forEach((segment, i) => {
+    const last = i === pieces.length - 1;
+    if (DOT.test(segment)) {
+      if (last) kept.push('');
+    } else if (DOT_DOT.test(segment)) {
+      if (kept.length === 0) outside = true;
+      kept.pop();
+      if (last) kept.push('');
+    } else {
+      kept.push(segment);
+    }
+  });
+  const normalised = `/${kept.join('/')}`;
+  // The path as sent and as forwarded: either, read leniently, must stay below the root.
+  if (outside || climbsLeniently(path) || climbsLeniently(normalised)) {
+    const shown = path.replace(/[^\x21-\x7e]/g, '?').slice(0, 200);
+    throw problem(
+      'invalidPath',
+      `The path ${shown} leaves the root of the proxied paths (".." or "%2e%2e" segments); the proxy forwards only paths below its --proxy URL.`,
+    );
+  }
+  return `${normalised}${search}`;
 }

@@ -46,7 +46,7 @@ describe('human report', () => {
     assert.match(text, /hint: the main order answered 404: check --order-number\n/);
     assert.match(
       text,
-      /exit code 1\ncontract contract\/generated\/openapi\.json \(sha256 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b\)\nseed 42 \(--seed 42 sends the same requests\)\nrun marker CONF-20261122T030000-ABCD: 3 create request/,
+      /exit code 1\ncontract contract\/generated\/openapi\.json \(sha256 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b\)\nseed 42 \(--seed 42 sends the same requests\)\nrun marker CONF-20261122T030000-ABCD: 3 valid create request/,
     );
     assert.match(text, /report: reports\/junit\.xml\n$/);
     assert.doesNotMatch(text, /^PASSED/m);
@@ -122,5 +122,13 @@ describe('human report', () => {
       assert.deepEqual(rawControls(text), [], text);
       assert.ok(text.includes('api/\\x1b[32mok\\x07.yaml'), text);
     }
+  });
+
+  it('counts the valid creates and the POST requests answered 2xx apart: a server accepting invalid bodies is no contradiction', () => {
+    const lenient = { ...verdictOf(), writes: 3, recordsCreated: 11 };
+    assert.match(
+      renderSummary(lenient, { color: false }),
+      /: 3 valid create request\(s\) sent \(counted against --max-writes\); 11 POST request\(s\) answered 2xx, each a record the server says it created \(bodies it should refuse included\);/,
+    );
   });
 });

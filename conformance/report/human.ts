@@ -146,7 +146,11 @@ export function renderSummary(verdict: Verdict, options: SummaryOptions): string
     `exit code ${verdict.exitCode}\n` +
     `contract ${escapeControls(verdict.contract.path)} (sha256 ${escapeControls(verdict.contract.sha256)})\n` +
     `seed ${verdict.seed} (--seed ${verdict.seed} sends the same requests)\n` +
-    `run marker ${escapeControls(verdict.runMarker)}: ${verdict.writes} create request(s) sent, ${verdict.recordsCreated} record(s) created; find them by this marker in scancodes, notes, sample numbers\n` +
+    // Two counts of two things: the valid creates (what --max-writes counts) and every POST answered 2xx
+    // (invalid bodies and credential probes a lenient server accepted too), so neither contradicts the other.
+    `run marker ${escapeControls(verdict.runMarker)}: ${verdict.writes} valid create request(s) sent (counted against --max-writes); ` +
+    `${verdict.recordsCreated} POST request(s) answered 2xx, each a record the server says it created (bodies it should refuse included); ` +
+    `find them by this marker in scancodes, notes, sample numbers\n` +
     (options.files ?? []).map((f) => `report: ${escapeControls(f)}\n`).join('');
   return text;
 }

@@ -14,10 +14,11 @@ import type { MockConfig } from '../config.js';
 import { controlPolicy, guardControl } from '../control-guard.js';
 import { isPreflight, preflightHeaders } from '../cors.js';
 import { isDashboardPath, serveDashboard } from '../dashboard.js';
-import { checkHost, hostPolicy } from '../host.js';
+import { checkFraming } from '../framing.js';
+import { checkHost, hostPolicy, namesThisServer } from '../host.js';
 import { problem, ProblemError, PROBLEMS } from '../problems.js';
 import { sendEmpty, sendJson, sendProblem } from '../respond.js';
-import { parseTarget } from '../target.js';
+import { parseTarget, proxiedTarget } from '../target.js';
 import type { ProxyConfig } from './config.js';
 import type { ProxyExchange, Violation } from './exchange.js';
 import { createForwarder } from './forward.js';
@@ -151,15 +152,35 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
   const hosts = hostPolicy(config.host, config.allowedHosts);
   const control = controlPolicy(config.corsOrigins);
 
+  /**
+   * What a request is, or the problem that refuses it before anything is forwarded: framing (RFC 9112),
+   * the target (an absolute-form one must name this proxy, not another server), the Host, and for
+   * `/__mock` the browser guard; an API request gets the target it is forwarded to, rebuilt.
+   */
+  const accept = (req: IncomingMessage, res: ServerResponse): { pathname: string; forwardTo?: string } => {
+    checkFraming(req);
+    const target = parseTarget(req.url ?? '/');
+    const host = target.authority ?? req.headers.host;
+    checkHost(hosts, host);
+    if (target.authority !== undefined && !namesThisServer(hosts, target.scheme ?? '', target.authority, req.socket)) {
+      throw problem(
+        'misdirectedRequest',
+        `The target names ${printable(`${target.scheme ?? ''}://${target.authority}`).slice(0, 100)}, not this proxy: it forwards only to its --proxy URL (it is no forward proxy); send the path alone ("GET /path HTTP/1.1").`,
+      );
+    }
+    const pathname = target.pathname;
+    if (pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`)) {
+      guardControl(control, req, res, host);
+      return { pathname };
+    }
+    return { pathname, forwardTo: proxiedTarget(target) };
+  };
+
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
-    const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
-    const isAdmin = pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`);
+    let accepted: { pathname: string; forwardTo?: string };
     try {
-      const target = parseTarget(req.url ?? '/');
-      const host = target.authority ?? req.headers.host;
-      checkHost(hosts, host);
-      if (isAdmin) guardControl(control, req, res, host);
+      accepted = accept(req, res);
     } catch (error) {
       if (error instanceof ProblemError) {
         sendProblem(res, error);
@@ -167,6 +188,8 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
       }
       throw error;
     }
+    const { pathname, forwardTo } = accepted;
+    const isAdmin = forwardTo === undefined;
     if (!config.quiet) {
       res.on('finish', () => {
         const line = `${req.method ?? '?'} ${redactor.text(req.url ?? '').slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`;
@@ -186,7 +209,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
       });
       return;
     }
-    forwarder.forward(req, res, judged);
+    forwarder.forward(req, res, forwardTo, judged);
   };
 
   let closing: Promise<void> | undefined;

@@ -1,8 +1,10 @@
 /**
  * Forwarding one request to the upstream server and its answer back, unchanged: the status, the
  * status message, the end-to-end headers (names, order and repeats as received) and the body, byte
- * for byte and streamed both ways. Only hop-by-hop headers (RFC 9110 §7.6.1) are dropped, and `Host`
- * names the upstream. A copy of each body, up to `MAX_JUDGED_BYTES`, is kept for the judgments.
+ * for byte and streamed both ways. Only hop-by-hop headers (RFC 9110 §7.6.1) are dropped, `Host`
+ * names the upstream, and the request target is the one the caller rebuilt (`proxiedTarget`:
+ * origin-form, dot segments removed) below the upstream URL's path, never the client's as sent. A
+ * copy of each body, up to `MAX_JUDGED_BYTES`, is kept for the judgments.
  * When the upstream cannot be reached the client gets a 502 problem+json (504 after `timeoutMs`
  * without an answer); the proxy keeps running.
  */
@@ -76,8 +78,11 @@ export interface ForwarderOptions {
 }
 
 export interface Forwarder {
-  /** Forwards; calls `done` with the exchange once the answer was delivered whole (not when it failed or the client left). */
-  forward(req: IncomingMessage, res: ServerResponse, done: (exchange: ProxyExchange) => void): void;
+  /**
+   * Forwards to `target` (origin-form, below the upstream URL's path); calls `done` with the exchange
+   * once the answer was delivered whole (not when it failed or the client left).
+   */
+  forward(req: IncomingMessage, res: ServerResponse, target: string, done: (exchange: ProxyExchange) => void): void;
   close(): void;
 }
 
@@ -89,9 +94,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   const send = secure ? https.request : http.request;
 
   return {
-    forward(req, res, done) {
+    forward(req, res, target, done) {
       const started = performance.now();
-      const target = req.url ?? '/';
       const requestCapture = new Capture();
       let answered = false;
       const fail = (error: ProblemError): void => {

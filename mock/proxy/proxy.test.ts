@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { connect as createNetConnection, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { until } from '../../support/wait.js';
 import { readBody } from '../../test/support/http.js';
@@ -392,10 +392,31 @@ describe('validating proxy: what it judges', () => {
   });
 });
 
+/** Every string of a parsed JSON value (keys too), one per line. */
+function stringsOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(stringsOf).join('\n');
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value)
+      .map(([key, item]) => `${key}\n${stringsOf(item)}`)
+      .join('\n');
+  return '';
+}
+
 describe('validating proxy: /__mock/violations', () => {
   const TOKEN = 'Sup3rSecretToken-42';
+  /** JSON `\u` escapes of every character, or of every other one with upper-case hex (`mixed`). */
+  const escaped = (text: string, mixed = false): string =>
+    [...text]
+      .map((c, i) => {
+        const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+        return !mixed ? `\\u${hex}` : i % 2 === 0 ? `\\u${hex.toUpperCase()}` : c;
+      })
+      .join('');
   const forms = [
     TOKEN,
+    escaped(TOKEN),
+    escaped(TOKEN, true),
     Buffer.from(TOKEN).toString('base64'),
     Buffer.from(`user:${TOKEN}`).toString('base64'),
     encodeURIComponent(`${TOKEN}/x`),
@@ -427,8 +448,13 @@ describe('validating proxy: /__mock/violations', () => {
           Buffer.from(token).toString('base64url'),
           'x'.repeat(5000),
         ],
+      }).replace(/^\{/, `{"escaped":["${escaped(token)}","${escaped(token, true)}"],`);
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'x-echo': auth,
+        'x-echo-b64': Buffer.from(token).toString('base64'),
+        'x-echo-u': escaped(token),
       });
-      res.writeHead(200, { 'content-type': 'application/json', 'x-echo': auth, 'x-echo-b64': Buffer.from(token).toString('base64') });
       res.end(body);
     });
     server.listen(0, '127.0.0.1');
@@ -461,10 +487,22 @@ describe('validating proxy: /__mock/violations', () => {
       assert.ok(latest && latest.answer.truncated && latest.answer.body.length <= 301, 'the body is cut');
       assert.equal(latest?.request.headers['authorization'], '[REDACTED]');
       assert.equal(latest?.violations[0]?.pointer, '/order/customerId');
-      for (const form of forms) {
-        assert.ok(!text.includes(form), `no ${form} in /__mock/violations`);
-        assert.ok(!lines.join('\n').includes(form), `no ${form} in the log`);
-      }
+      const written = (await (await fetch(`${proxy.url}/__mock/report`, { method: 'POST' })).json()) as { files: string[] };
+      const reports = written.files.map((file) => readFileSync(file, 'utf8'));
+      assert.ok(
+        reports.every((report) => report.includes('[REDACTED]')),
+        'the reports show the echoed answers, redacted',
+      );
+      // The JSON texts hold a `\u` form as `\\u`: they are searched as their strings read.
+      const outputs: [string, string][] = [
+        ['/__mock/violations', stringsOf(seen)],
+        ['the log', lines.join('\n')],
+        ...written.files.map((file, i): [string, string] => [
+          file,
+          file.endsWith('.json') ? stringsOf(JSON.parse(reports[i] ?? '') as unknown) : (reports[i] ?? ''),
+        ]),
+      ];
+      for (const form of forms) for (const [where, shown] of outputs) assert.ok(!shown.includes(form), `no ${form} in ${where}`);
       assert.ok(lines.filter((l) => l.includes('server violation getOrderInfo answer.schema')).length === 8, 'one log line per violation');
     } finally {
       await proxy.close();
@@ -511,6 +549,116 @@ describe('validating proxy: browser safety (as in mock mode)', () => {
     } finally {
       await proxy.close();
       await upstream.close();
+    }
+  });
+});
+
+describe('validating proxy: request targets rebuilt, never forwarded as sent', () => {
+  /** An upstream that records every byte it receives and every request it parses, and answers 200 `{}`. */
+  async function recordingUpstream(): Promise<{ url: string; bytes: () => string; requests: string[]; close: () => void }> {
+    const chunks: Buffer[] = [];
+    const requests: string[] = [];
+    const server = createServer((req, res) => {
+      requests.push(`${req.method ?? ''} ${req.url ?? ''} host=${req.headers.host ?? ''}`);
+      req.resume();
+      req.on('end', () => res.end('{}'));
+    });
+    server.on('connection', (socket) => socket.on('data', (chunk: Buffer) => chunks.push(chunk)));
+    server.on('connect', (req, socket) => {
+      requests.push(`CONNECT ${req.url ?? ''}`);
+      socket.destroy();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      bytes: () => Buffer.concat(chunks).toString('latin1'),
+      requests,
+      close: () => {
+        server.closeAllConnections();
+        server.close();
+      },
+    };
+  }
+
+  /** Writes raw bytes to the proxy and reads until it closes: the status and the problem's type. */
+  function raw(proxy: MockServer, data: string): Promise<{ status: number; type: string }> {
+    return new Promise((resolve, reject) => {
+      const socket = createNetConnection({ host: proxy.host, port: proxy.port });
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.setTimeout(5000, () => socket.destroy(new Error('no close within 5 s')));
+      socket.on('close', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({
+          status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0),
+          type: /"type":"https:\/\/goods\.example\/problems\/([a-z-]+)"/.exec(text)?.[1] ?? '',
+        });
+      });
+      socket.write(data);
+    });
+  }
+
+  it('refuses absolute-form targets for other servers, paths that leave the --proxy path, CONNECT and forbidden framing; forwards only rebuilt origin-form targets', async () => {
+    const upstream = await recordingUpstream();
+    const proxy = await proxyTo(`${upstream.url}/api`);
+    try {
+      const own = `127.0.0.1:${proxy.port}`;
+      const get = (target: string, host = own) =>
+        `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer t-000001\r\nConnection: close\r\n\r\n`;
+      const order = `${ORDER_PATH}ORD-1`;
+      const refused: [string, string, number, string][] = [
+        ['absolute-form, another IP and port', get(`http://127.0.0.2:9999${order}`), 421, 'misdirected-request'],
+        ['absolute-form, another port', get(`http://127.0.0.1:1${order}`), 421, 'misdirected-request'],
+        ['absolute-form, another host', get(`http://evil.test${order}`), 421, 'misdirected-request'],
+        ['absolute-form, https', get(`https://${own}${order}`), 421, 'misdirected-request'],
+        ['absolute-form, userinfo', get(`http://u@${own}${order}`), 421, 'misdirected-request'],
+        ['absolute-form, a path with ..', get(`http://${own}/../admin`), 400, 'invalid-path'],
+        ['..', get('/../admin'), 400, 'invalid-path'],
+        ['.. below a contract path', get('/manualProduction/rest/v1/../../../../admin'), 400, 'invalid-path'],
+        ['%2e%2e', get('/%2e%2e/admin'), 400, 'invalid-path'],
+        ['%2E%2E mixed', get('/manualProduction/.%2E/%2e./admin'), 400, 'invalid-path'],
+        ['..%2f', get('/manualProduction/..%2f..%2fadmin'), 400, 'invalid-path'],
+        ['backslashes', get('/manualProduction\\..\\..\\admin'), 400, 'invalid-path'],
+        ['..;', get('/manualProduction/..;/..;/admin'), 400, 'invalid-path'],
+        ['OPTIONS *', 'OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', 400, 'invalid-path'],
+        ['CONNECT', 'CONNECT 127.0.0.2:9999 HTTP/1.1\r\nHost: 127.0.0.2:9999\r\n\r\n', 400, 'bad-request'],
+        ['no version', `GET ${order}\r\nHost: ${own}\r\n\r\n`, 400, 'bad-request'],
+        ['no Host', `GET ${order} HTTP/1.1\r\nConnection: close\r\n\r\n`, 400, 'bad-request'],
+        ['two Host lines', `GET ${order} HTTP/1.1\r\nHost: ${own}\r\nHost: upstream.test\r\nConnection: close\r\n\r\n`, 400, 'bad-request'],
+        [
+          'chunked on HTTP/1.0',
+          `POST ${TRANSFERS_PATH} HTTP/1.0\r\nHost: ${own}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+          400,
+          'bad-request',
+        ],
+      ];
+      for (const [label, request, status, type] of refused) assert.deepEqual(await raw(proxy, request), { status, type }, label);
+      assert.deepEqual(upstream.requests, [], 'no refused request reached the upstream');
+      assert.equal(upstream.bytes(), '', 'not a byte of them reached the upstream');
+
+      const forwarded: [string, string][] = [
+        [get(order), `/api${order}`],
+        [get(`http://${own}${order}?x=1`), `/api${order}?x=1`],
+        [get(`http://localhost:${proxy.port}${order}`), `/api${order}`],
+        [
+          get(`/manualProduction/./rest/v1/x/../orders/info/%2e%2e-is-a-name?q=/../`),
+          `/api/manualProduction/rest/v1/orders/info/%2e%2e-is-a-name?q=/../`,
+        ],
+        [get('/a/%2E%2e/b#fragment'), '/api/b'],
+      ];
+      for (const [request] of forwarded) assert.equal((await raw(proxy, request)).status, 200, request);
+      assert.deepEqual(
+        upstream.requests,
+        forwarded.map(([, target]) => `GET ${target} host=${new URL(upstream.url).host}`),
+        'each forwarded request has the rebuilt origin-form target below /api, and the upstream as Host',
+      );
+      for (const sent of ['127.0.0.2', 'evil.test', 'admin', 'CONNECT', 'HTTP/1.0', 'upstream.test'])
+        assert.ok(!upstream.bytes().includes(sent), `${sent} reached the upstream`);
+    } finally {
+      await proxy.close();
+      upstream.close();
     }
   });
 });

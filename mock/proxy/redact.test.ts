@@ -5,7 +5,7 @@ import { printable, REDACTED, Redactor } from './redact.js';
 describe('proxy redactor', () => {
   const token = 'tok_Abc123/xyz+Q';
 
-  it('replaces a bearer token in plain, percent-encoded, JSON-escaped and base64 forms (at any offset, standard and URL-safe)', () => {
+  it('replaces a bearer token in plain, percent-encoded, JSON-escaped (also \\u in any mix) and base64 forms (at any offset, standard and URL-safe)', () => {
     const redactor = new Redactor();
     redactor.learnAuthorization(`Bearer ${token}`);
     const forms = [
@@ -16,6 +16,10 @@ describe('proxy redactor', () => {
       Buffer.from(`x${token}`).toString('base64'),
       Buffer.from(`xy${token}`).toString('base64'),
       Buffer.from(`user:${token}`).toString('base64url'),
+      // JSON \u escapes: every character, upper-case hex, and a mix with plain characters.
+      [...token].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+      [...token].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`).join(''),
+      [...token].map((c, i) => (i % 2 === 0 ? `\\u00${c.charCodeAt(0).toString(16)}` : c)).join(''),
     ];
     for (const form of forms) {
       const text = redactor.text(`before ${form} after`);

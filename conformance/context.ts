@@ -4,6 +4,7 @@
  * systematic create corpus, seeded extra bodies, and the write budget (reserved per operation for
  * its spec-level cases first).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { isObject, type JsonObject, type OpenApiDocument } from '../contract/document.js';
 import type { Level } from '../contract/levels.js';
 import type { CreateOperationId, OperationId, OperationsModel } from '../contract/operations-model.js';
@@ -88,12 +89,12 @@ export class CheckContext {
   readonly model: OperationsModel;
   readonly contracts: Record<Level, CompiledContract>;
   readonly judge: JudgeContext;
-  /** The check running now (the runner sets it; requests that time out name it). */
-  currentCheck = 'setup';
   /** 2xx answers to POST requests, counted against --max-writes or not (records the server says it created). */
   postsAccepted = 0;
   private budget: WriteBudget | undefined;
   private readonly memos = new Map<string, Promise<unknown>>();
+  /** The check each piece of asynchronous work belongs to (several run at once). */
+  private readonly running = new AsyncLocalStorage<string>();
 
   constructor(options: ContextOptions) {
     this.config = options.config;
@@ -102,11 +103,22 @@ export class CheckContext {
       timeoutMs: options.config.timeoutMs,
       ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
       sender: () => this.currentCheck,
+      concurrency: options.config.concurrency,
     });
     this.expect = new Expect([options.config.token]);
     this.judge = judgeContexts(options.document)[options.config.level];
     this.contracts = this.judge.contracts;
     this.model = this.judge.model;
+  }
+
+  /** The check whose work this is (requests that time out name it); `setup` outside any check. */
+  get currentCheck(): string {
+    return this.running.getStore() ?? 'setup';
+  }
+
+  /** Runs `fn` (and everything it starts) as the work of check `id`. */
+  as<T>(id: string, fn: () => T): T {
+    return this.running.run(id, fn);
   }
 
   /** Requests meant to create a record (`createRecord`), sent so far: what counts against --max-writes. */

@@ -216,8 +216,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     // (https:// against plain HTTP, http:// against TLS) is found here, before any check reports.
     const orderCheck = checks.find((c) => c.operations[0] === ctx.model.orderInfo.operationId);
     if (orderCheck) {
-      ctx.currentCheck = orderCheck.id;
-      const main = await ctx.orderExchange();
+      const main = await ctx.as(orderCheck.id, () => ctx.orderExchange());
       if (!main.answer && !main.timedOut && !main.notSent) await protocolMismatch(target.url, config.timeoutMs);
     }
     const run = await runSuite({ checks, ctx, write, color: options.color ?? false });

@@ -22,6 +22,7 @@ import {
   type Derivation,
   type DiscoveredLot,
 } from './data.js';
+import type { Check } from './checks/types.js';
 import { Expect } from './expect.js';
 import { CheckFailure, CheckNotRun, CheckSkipped } from './failure.js';
 import { HttpClient, type Exchange, type HttpRequest, type OperationGroup } from './http.js';
@@ -40,15 +41,20 @@ export interface ContextOptions {
 
 /**
  * --max-writes, spent so that each create operation's spec-level cases are served first: the budget
- * is reserved up front per operation (one at a time, in turn, up to each one's need); other writes
- * use only what no operation has reserved.
+ * is reserved up front per operation (one at a time, in turn, up to each one's need); then for the
+ * other writes the run's checks plan (`Check.extraWrites`), one each, in check order. Which writes
+ * get the budget is so decided before any is sent, never by which request comes first: the verdicts
+ * do not depend on --concurrency. A reservation a check does not use is not given to another; a
+ * write nobody planned uses only what no one has reserved.
  */
 export class WriteBudget {
   used = 0;
   private readonly reserved = new Map<CreateOperationId, number>();
+  private readonly planned = new Set<string>();
   constructor(
     readonly max: number,
     needs: ReadonlyMap<CreateOperationId, number>,
+    extras: readonly string[] = [],
   ) {
     let left = max;
     const want = new Map(needs);
@@ -60,10 +66,15 @@ export class WriteBudget {
         left--;
       }
     }
+    for (const key of new Set(extras)) {
+      if (left <= 0) break;
+      this.planned.add(key);
+      left--;
+    }
   }
 
   private get held(): number {
-    return [...this.reserved.values()].reduce((a, b) => a + b, 0);
+    return [...this.reserved.values()].reduce((a, b) => a + b, 0) + this.planned.size;
   }
 
   /** Takes one write; `spec` writes of an operation use its reservation first. */
@@ -74,6 +85,19 @@ export class WriteBudget {
       this.used++;
       return true;
     }
+    return this.unreserved();
+  }
+
+  /** Takes the planned write `key` (its reservation, once), or else what no one has reserved. */
+  takeExtra(key: string): boolean {
+    if (this.planned.delete(key)) {
+      this.used++;
+      return true;
+    }
+    return this.unreserved();
+  }
+
+  private unreserved(): boolean {
     if (this.used + this.held < this.max) {
       this.used++;
       return true;
@@ -92,6 +116,7 @@ export class CheckContext {
   /** 2xx answers to POST requests, counted against --max-writes or not (records the server says it created). */
   postsAccepted = 0;
   private budget: WriteBudget | undefined;
+  private planned: readonly Check[] = [];
   private readonly memos = new Map<string, Promise<unknown>>();
   /** The check each piece of asynchronous work belongs to (several run at once). */
   private readonly running = new AsyncLocalStorage<string>();
@@ -175,11 +200,18 @@ export class CheckContext {
     });
   }
 
-  /** A POST of a valid body, meant to create a record: counted against --max-writes (`spec`: a spec-level case). */
-  async createRecord(id: CreateOperationId, body: JsonObject, options: { spec: boolean; contentType?: string }): Promise<Exchange> {
+  /**
+   * A POST of a valid body, meant to create a record: counted against --max-writes (`spec`: a
+   * spec-level case of the corpus; `extra`: the key of a write a check plans, `Check.extraWrites`).
+   */
+  async createRecord(
+    id: CreateOperationId,
+    body: JsonObject,
+    options: ({ spec: true } | { extra: string }) & { contentType?: string },
+  ): Promise<Exchange> {
     if (this.config.readOnly) throw new CheckSkipped('--read-only: no record is created', 'read-only');
     const budget = await this.writeBudget();
-    if (!budget.take(id, options.spec))
+    if (!('extra' in options ? budget.takeExtra(options.extra) : budget.take(id, true)))
       throw new CheckNotRun(
         `--max-writes ${this.config.maxWrites} spent: no further record is created`,
         'write-budget',
@@ -188,15 +220,30 @@ export class CheckContext {
     return this.sendToCreate(id, body, this.bearer(), options.contentType);
   }
 
-  /** The budget, reserved for each create operation's spec-level corpus (known once the lots are). */
-  private async writeBudget(): Promise<WriteBudget> {
-    if (!this.budget) {
+  /** A planned extra create (`Check.extraWrites`), once per key: every check asking for `key` judges the same answer. */
+  extraCreate(key: string, id: CreateOperationId, body: JsonObject, contentType?: string): Promise<Exchange> {
+    return this.memo(key, () => this.createRecord(id, body, { extra: key, ...(contentType !== undefined ? { contentType } : {}) }));
+  }
+
+  /** The checks of the run, in order: their planned writes are reserved when the budget is made. */
+  planWrites(checks: readonly Check[]): void {
+    this.planned = checks.filter((c) => c.write === true);
+  }
+
+  /**
+   * The budget (made once, when the lots are known): reserved for each create operation's spec-level
+   * corpus, then for the planned writes of the run's checks, in check order.
+   */
+  private writeBudget(): Promise<WriteBudget> {
+    return this.memo('write-budget', async () => {
       const needs = new Map<CreateOperationId, number>();
       for (const op of this.model.creates)
         needs.set(op.operationId as CreateOperationId, (await this.corpus(op.operationId as CreateOperationId)).length);
-      this.budget ??= new WriteBudget(this.config.maxWrites, needs);
-    }
-    return this.budget;
+      const extras: string[] = [];
+      for (const check of this.planned) extras.push(...((await check.extraWrites?.(this)) ?? []));
+      this.budget = new WriteBudget(this.config.maxWrites, needs, extras);
+      return this.budget;
+    });
   }
 
   /** Runs `make` once per key; later callers get the same result (a failure is shared too). */

@@ -121,6 +121,7 @@ export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const reporterOptions: HumanReporterOptions = { results: byTest, write: options.write, color: options.color };
   const mocha = new Mocha({ reporter: HumanReporter, reporterOptions, timeout: 0, bail: false });
   const root = Mocha.Suite.create(mocha.suite, `goods conformance (${options.ctx.config.level})`);
+  options.ctx.planWrites(options.checks);
   const started = new Map<Check, Promise<CheckResult>>();
   const start = (check: Check): Promise<CheckResult> => {
     let run = started.get(check);

@@ -9,6 +9,7 @@ import { isObject, type JsonObject, type OpenApiDocument } from '../contract/doc
 import type { Level } from '../contract/levels.js';
 import type { CreateOperationId, OperationId, OperationsModel } from '../contract/operations-model.js';
 import type { CompiledContract } from '../contract/schemas.js';
+import { ACCEPT_ENCODING } from '../judgments/content-coding.js';
 import { judgeContexts } from '../judgments/context.js';
 import type { JudgeContext, Violation } from '../judgments/exchange.js';
 import type { ConformanceConfig } from './config.js';
@@ -168,17 +169,21 @@ export class CheckContext {
     return exchange;
   }
 
-  /** The GET of `number` (or of an already encoded `path`) with the token. */
+  /**
+   * The GET of `number` (or of an already encoded `path`) with the token, asking for a compressed
+   * answer (`Accept-Encoding: gzip, deflate, br`, as browsers and HTTP libraries do) unless `plain`.
+   */
   getOrder(
     number: string,
     headers: Record<string, string> = this.bearer(),
     path = this.path(this.model.orderInfo.operationId, number),
+    plain = false,
   ): Promise<Exchange> {
     return this.send({
       operation: this.model.orderInfo.operationId,
       method: this.model.orderInfo.method,
       path,
-      headers: { accept: 'application/json', ...headers },
+      headers: { accept: 'application/json', ...(plain ? {} : { 'accept-encoding': ACCEPT_ENCODING }), ...headers },
     });
   }
 
@@ -202,12 +207,13 @@ export class CheckContext {
 
   /**
    * A POST of a valid body, meant to create a record: counted against --max-writes (`spec`: a
-   * spec-level case of the corpus; `extra`: the key of a write a check plans, `Check.extraWrites`).
+   * spec-level case of the corpus; `extra`: the key of a write a check plans, `Check.extraWrites`;
+   * `acceptEncoding`: asking for a compressed answer).
    */
   async createRecord(
     id: CreateOperationId,
     body: JsonObject,
-    options: ({ spec: true } | { extra: string }) & { contentType?: string },
+    options: ({ spec: true } | { extra: string }) & { contentType?: string; acceptEncoding?: boolean },
   ): Promise<Exchange> {
     if (this.config.readOnly) throw new CheckSkipped('--read-only: no record is created', 'read-only');
     const budget = await this.writeBudget();
@@ -217,7 +223,8 @@ export class CheckContext {
         'write-budget',
         `--max-writes ${this.config.maxWrites}`,
       );
-    return this.sendToCreate(id, body, this.bearer(), options.contentType);
+    const headers = options.acceptEncoding === true ? { ...this.bearer(), 'accept-encoding': ACCEPT_ENCODING } : this.bearer();
+    return this.sendToCreate(id, body, headers, options.contentType);
   }
 
   /** A planned extra create (`Check.extraWrites`), once per key: every check asking for `key` judges the same answer. */
@@ -257,9 +264,13 @@ export class CheckContext {
     return found;
   }
 
-  /** The first GET of `--order-number` with the token (shared by the order checks and lot discovery). */
+  /**
+   * The first GET of `--order-number` with the token (shared by the order checks and lot discovery).
+   * It asks for no content coding: a server whose compression is broken fails the coding check and
+   * the cases that asked for one, and still gets every other check run.
+   */
   orderExchange(): Promise<Exchange> {
-    return this.memo('order', () => this.getOrder(this.config.orderNumber));
+    return this.memo('order', () => this.getOrder(this.config.orderNumber, this.bearer(), undefined, true));
   }
 
   /** The lots of `--order-number`, in the order answered; the calling case is not run (with the reason) when there are none. */
@@ -309,12 +320,15 @@ export class CheckContext {
     return this.memo(`corpus/${id}`, async () => createCorpus(this.derivation(id), await this.lots(), this.config.runMarker));
   }
 
-  /** The create of corpus body `index` (memoized: the spec and strict checks judge the same answers). */
+  /**
+   * The create of corpus body `index` (memoized: the spec and strict checks judge the same answers).
+   * Every other one (odd `index`) asks for a compressed answer: which ones is fixed, never seeded.
+   */
   corpusCreate(id: CreateOperationId, index: number): Promise<{ body: CorpusBody; exchange: Exchange }> {
     return this.memo(`corpus/${id}/${index}`, async () => {
       const body = (await this.corpus(id))[index];
       if (!body) throw new Error(`no corpus body ${index} for ${id}`);
-      return { body, exchange: await this.createRecord(id, body.body, { spec: true }) };
+      return { body, exchange: await this.createRecord(id, body.body, { spec: true, acceptEncoding: index % 2 === 1 }) };
     });
   }
 

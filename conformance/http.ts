@@ -1,7 +1,7 @@
 /**
  * The suite's HTTP client: pactum sends every request; a connection hook (pactum's `withCore`, the
  * `http.request` options) bounds each request in time (a hard timer of exactly `--timeout`, never
- * shortened, started when the request goes out) and in size (the answer is cut off past 1 MiB).
+ * shortened, counted from when the request goes out: the connection made) and in size (the answer is cut off past 1 MiB).
  * At most `--concurrency` requests are in flight (`Slots`): a request waits for a free slot before
  * it is sent, and its time-out starts only then. An answer with a `Content-Encoding` is decoded
  * (gzip, deflate, br; `judgments/content-coding.ts`); what does not decode is kept as sent, with the
@@ -135,7 +135,8 @@ export class HttpClient {
     const url = `${this.options.baseUrl}${request.path}`;
     const secure = url.startsWith('https:');
     const timeoutMs = this.options.timeoutMs;
-    const untilDeadline = this.options.deadline === undefined ? Infinity : this.options.deadline - Date.now();
+    const deadline = this.options.deadline;
+    const untilDeadline = deadline === undefined ? Infinity : deadline - Date.now();
     const cutByDeadline = untilDeadline < timeoutMs;
     const limit = Math.min(timeoutMs, untilDeadline);
     let timedOut = false;
@@ -147,10 +148,25 @@ export class HttpClient {
         ? tls.connect({ host: host ?? undefined, port, ...(host && net.isIP(host) === 0 ? { servername: host } : {}) })
         : net.createConnection({ host: host ?? undefined, port });
       let received = 0;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        socket.destroy(new Error(`timed out after ${limit} ms`));
-      }, limit);
+      // The time-out counts from the connection made (from the attempt until then). When its timer
+      // fires, I/O already waiting is handled first (a connection made, an answer arrived): a stall
+      // of the suite's own event loop (building the cases of many checks at once) is not the
+      // server's time. Never past the deadline.
+      let since = performance.now();
+      socket.once('connect', () => (since = performance.now()));
+      const expire = (): void => {
+        setImmediate(() => {
+          if (socket.destroyed) return;
+          const left = Math.min(limit - (performance.now() - since), deadline === undefined ? Infinity : deadline - Date.now());
+          if (left > 0) {
+            timer = setTimeout(expire, left);
+            return;
+          }
+          timedOut = true;
+          socket.destroy(new Error(`timed out after ${limit} ms`));
+        });
+      };
+      let timer = setTimeout(expire, limit);
       socket.on('data', (chunk: Buffer) => {
         received += chunk.length;
         if (received > MAX_ANSWER_BYTES) {

@@ -210,6 +210,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
         seed: config.seed,
         timeoutMs: config.timeoutMs,
         deadlineMs: config.deadlineMs,
+        concurrency: config.concurrency,
       }),
     );
     // The main order is the first request, sent on behalf of the first order check: a protocol mismatch

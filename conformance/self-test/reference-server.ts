@@ -239,6 +239,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     bytes: Buffer,
     overLimit: boolean,
   ): void => {
+    if (has('hang-creates')) return; // never answers
     if (req.method !== 'POST') {
       problem(res, 405, 'use POST', {}, has('405-no-allow', op) ? {} : { allow: 'POST' });
       return;

@@ -1,6 +1,7 @@
 /**
  * The bench: starts the three servers, loads them in alternating rounds on every scenario, then
- * measures start-up, a strict conformance run, memory per record and journal replay. Every child
+ * measures start-up, a strict conformance run, the time to verdict against a slow server, memory per
+ * record and journal replay. Every child
  * process it starts is stopped before it returns or throws. Core code: no argv, no printing except
  * through `log`.
  */
@@ -18,6 +19,7 @@ import type { BenchReport, BenchSettings, LoadRow, Measured, RoundRun, ScenarioR
 import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
 import { startServer, timeStart, type RunningServer, type ServerId } from './servers.js';
 import { evaluateTargets } from './targets.js';
+import { measureTimeToVerdict, VERDICT_LATENCIES_MS } from './time-to-verdict.js';
 import { messageOf } from '../contract/errors.js';
 
 export const DEFAULT_SETTINGS: BenchSettings = {
@@ -29,6 +31,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   startupRuns: 3,
   servers: ['mock', 'prism', 'bare', 'proxy'],
   conformance: true,
+  verdictLatenciesMs: [...VERDICT_LATENCIES_MS],
 };
 
 /** Smaller settings for a quick look (`--quick`): about 35 s. */
@@ -39,6 +42,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   rounds: 1,
   transfers: 20_000,
   startupRuns: 1,
+  verdictLatenciesMs: [0, 100],
 };
 
 /** The records the replay target is about. */
@@ -183,6 +187,25 @@ async function conformancePhase(settings: BenchSettings, probe: Scenario, orderN
   }
 }
 
+async function timeToVerdictPhase(
+  settings: BenchSettings,
+  probe: Scenario,
+  orderNumber: string,
+  log: Log,
+): Promise<BenchReport['timeToVerdict']> {
+  if (!settings.conformance) return { status: 'skipped', reason: 'conformance timing turned off' };
+  if (settings.verdictLatenciesMs.length === 0) return { status: 'skipped', reason: 'no latencies (--verdict-latencies none)' };
+  const mock = await startServer('mock', probe);
+  try {
+    return {
+      status: 'measured',
+      value: await measureTimeToVerdict(mock.url, { token: BENCH_TOKEN, orderNumber }, settings.verdictLatenciesMs, log),
+    };
+  } finally {
+    await mock.child.stop();
+  }
+}
+
 async function attempt<T>(what: string, log: Log, run: () => Promise<Measured<T>>): Promise<Measured<T>> {
   log(`measuring ${what} ...`);
   try {
@@ -206,6 +229,9 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
     const ratios = ratiosOf(load.rows, scenarios);
     const startup = await attempt('start-up times', log, () => startupPhase(settings, probe));
     const conformance = await attempt('a strict conformance run', log, () => conformancePhase(settings, probe, fixture.orderNumber));
+    const timeToVerdict = await attempt('time to verdict against a slow server', log, () =>
+      timeToVerdictPhase(settings, probe, fixture.orderNumber, log),
+    );
     const records = await attempt(`memory per record (${settings.transfers} transfers) and replay`, log, async () =>
       settings.transfers < 1 || !settings.servers.includes('mock')
         ? { status: 'skipped' as const, reason: 'no transfers to record (or the mock is not benched)' }
@@ -237,12 +263,18 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
     for (const [name, m] of [
       ['start-up', startup],
       ['conformance', conformance],
+      ['time to verdict', timeToVerdict],
       ['records', records],
       ['redis store', redisStore],
     ] as const)
       if (m.status === 'failed') problems.push(`${name}: ${m.reason}`);
     if (conformance.status === 'measured' && conformance.value.exitCode !== 0)
       problems.push(`the strict conformance run exited ${conformance.value.exitCode}`);
+    if (timeToVerdict.status === 'measured')
+      for (const run of timeToVerdict.value.runs.filter((r) => r.exitCode !== 0))
+        problems.push(
+          `the strict run at ${run.latencyMs} ms latency, --concurrency ${run.asked}, exited ${run.exitCode ?? 'without a code'}`,
+        );
     if (redisStore.status === 'measured' && redisStore.value.memory.wrong + redisStore.value.redis.wrong > 0)
       problems.push(`store comparison: ${redisStore.value.memory.wrong} wrong answers in memory, ${redisStore.value.redis.wrong} on Redis`);
     if (records.status === 'measured' && records.value.unexpected + records.value.errors > 0)
@@ -261,9 +293,18 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
       load: { rows: load.rows, ratios, peakRss: load.peakRss },
       startup,
       conformance,
+      timeToVerdict,
       records,
       redisStore,
-      targets: evaluateTargets({ rows: load.rows, ratios, startup, conformance, records, replayRecords: REPLAY_TARGET_RECORDS }),
+      targets: evaluateTargets({
+        rows: load.rows,
+        ratios,
+        startup,
+        conformance,
+        timeToVerdict,
+        records,
+        replayRecords: REPLAY_TARGET_RECORDS,
+      }),
       problems,
       elapsedMs: performance.now() - startedAt,
     };

@@ -29,4 +29,10 @@ export function assertPrintedAndSerialized(report: BenchReport, servers: readonl
 }
 
 /** The load of the test runs: 2 connections, one round of 300 ms, no conformance timing. */
-export const TINY_LOAD = { connections: 2, durationMs: 300, rounds: 1, conformance: false } as const satisfies Partial<BenchSettings>;
+export const TINY_LOAD = {
+  connections: 2,
+  durationMs: 300,
+  rounds: 1,
+  conformance: false,
+  verdictLatenciesMs: [],
+} as const satisfies Partial<BenchSettings>;

@@ -6,6 +6,7 @@ import type { RedisStoreResult } from './redis-store.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
 import type { TargetResult } from './targets.js';
+import type { TimeToVerdictResult } from './time-to-verdict.js';
 
 /** A measurement that may not have been possible. */
 export type Measured<T> = { status: 'measured'; value: T } | { status: 'not available' | 'failed' | 'skipped'; reason: string };
@@ -78,6 +79,8 @@ export interface BenchSettings {
   startupRuns: number;
   servers: ServerId[];
   conformance: boolean;
+  /** Latencies of the time-to-verdict table, ms (empty: not measured; also skipped without `conformance`). */
+  verdictLatenciesMs: number[];
 }
 
 export interface BenchReport {
@@ -87,6 +90,8 @@ export interface BenchReport {
   load: { rows: LoadRow[]; ratios: ScenarioRatios[]; peakRss: Partial<Record<ServerId, number>> };
   startup: Measured<StartupResult>;
   conformance: Measured<ConformanceTiming>;
+  /** Strict runs against the mock behind a delaying proxy, at --concurrency 1, the default and 16. */
+  timeToVerdict: Measured<TimeToVerdictResult>;
   records: Measured<RecordsResult>;
   /** Creates of one mock on Redis against the same mock in memory. */
   redisStore: Measured<RedisStoreResult>;

@@ -52,7 +52,7 @@ What runs:
                                  requests (default: random, printed at the end)
 
 Time:
-  --timeout MS                   time limit of each request, never shortened (default 5000)
+  --timeout MS                   time limit of each request from its connection, never shortened (default 5000)
   --deadline MS                  optional bound of the whole run; checks it cuts off are reported as not
                                  run, never as failed (default: none)
   --concurrency N                most requests in flight at once, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); 1 sends one

@@ -45,7 +45,10 @@ export interface RunResult {
   verdict: Verdict;
   /** Report files written. */
   files: string[];
-  /** Every request the run sent, in order (for reproducibility checks and debugging). */
+  /**
+   * Every request the run sent, in the order sent (for reproducibility checks and debugging); above
+   * --concurrency 1 the order of requests in flight at once may vary from run to run, the requests do not.
+   */
   requests: { method: string; path: string; body?: string }[];
 }
 

@@ -1,9 +1,9 @@
 /**
  * The suite's HTTP client: pactum sends every request; a connection hook (pactum's `withCore`, the
- * `http.request` options) bounds each request in time (a hard timer of exactly `--timeout`, never
- * shortened, counted from when the request goes out: the connection made) and in size (the answer is cut off past 1 MiB).
- * At most `--concurrency` requests are in flight (`Slots`): a request waits for a free slot before
- * it is sent, and its time-out starts only then. An answer with a `Content-Encoding` is decoded
+ * `http.request` options) bounds each request in time (a hard timer of `--timeout`, never shortened,
+ * counted from when the request goes out: its connection made) and in size (the answer is cut off
+ * past 1 MiB). At most `--concurrency` requests are in flight (`Slots`): a request waits for a free
+ * slot before it is sent, and its time-out starts only then. An answer with a `Content-Encoding` is decoded
  * (gzip, deflate, br; `judgments/content-coding.ts`); what does not decode is kept as sent, with the
  * reason. Every exchange is kept, in the order sent (for the checks that look at all answers). After a
  * request of an operation times out, further requests of that operation are not sent (they come back

@@ -1,9 +1,9 @@
 /**
  * Wall time of a `strict` conformance run against an already running server: spawns the suite's CLI
  * (`conformance/cli`, compiled when the bench is compiled) with `--base-url URL --token T --order-number N --level strict
- * --reporter json` and times it from spawn to exit, so the time includes the process start. The run's
- * `conformance.json` gives the checks, cases and requests it sent (read as JSON: the bench does not
- * import the suite).
+ * --reporter json` (and `--concurrency N` when asked) and times it from spawn to exit, so the time includes the
+ * process start. The run's `conformance.json` gives the checks, cases and requests it sent (read as JSON: the
+ * bench does not import the suite).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +30,8 @@ export interface ConformanceTiming {
   exitCode: number | null;
   /** The last lines the suite printed (its summary). */
   summary: string;
+  /** The --concurrency the run used (from its first line). */
+  concurrency?: number;
   /** From the run's `conformance.json`; null when it wrote none (it could not start), with the reason in `reportProblem`. */
   report: RunReport | null;
   reportProblem?: string;
@@ -51,10 +53,14 @@ export function readRunReport(text: string): RunReport | string {
   return { checks: total, cases, requests: requests ?? null, durationMs };
 }
 
-/** Times one strict run of the suite's CLI against `target`; throws when it does not end within `timeoutMs`. */
+/**
+ * Times one strict run of the suite's CLI against `target` (`--concurrency N` when `concurrency` is
+ * given, else the suite's default); throws when it does not end within `timeoutMs`.
+ */
 export async function timeConformance(
   target: { baseUrl: string; token: string; orderNumber: string },
   timeoutMs = 90000,
+  concurrency?: number,
 ): Promise<ConformanceTiming> {
   const output = mkdtempSync(join(tmpdir(), 'bench-conformance-'));
   const line = projectCli('conformance/cli', [
@@ -70,6 +76,7 @@ export async function timeConformance(
     'json',
     '--output',
     output,
+    ...(concurrency !== undefined ? ['--concurrency', String(concurrency)] : []),
   ]);
   const startedAt = performance.now();
   try {
@@ -82,11 +89,13 @@ export async function timeConformance(
       .slice(-6)
       .map((l) => l.trimEnd())
       .join('\n');
+    const used = /--concurrency (\d+)/.exec(done.output)?.[1];
+    const concurrency = used !== undefined ? { concurrency: Number(used) } : {};
     const file = join(output, 'conformance.json');
     const report = existsSync(file) ? readRunReport(readFileSync(file, 'utf8')) : 'the run wrote no conformance.json';
     return typeof report === 'string'
-      ? { wallMs, exitCode: done.code, summary, report: null, reportProblem: report }
-      : { wallMs, exitCode: done.code, summary, report };
+      ? { wallMs, exitCode: done.code, summary, report: null, reportProblem: report, ...concurrency }
+      : { wallMs, exitCode: done.code, summary, report, ...concurrency };
   } finally {
     rmSync(output, { recursive: true, force: true });
   }

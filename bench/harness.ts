@@ -1,7 +1,7 @@
 /**
  * The bench: starts the three servers, loads them in alternating rounds on every scenario, then
- * measures start-up, a strict conformance run (wall time and requests), the suite's self-test (kill
- * rate), memory per record and journal replay. Every child
+ * measures start-up, a strict conformance run (wall time and requests), the time to verdict against a
+ * slow server, the suite's self-test (kill rate), memory per record and journal replay. Every child
  * process it starts is stopped before it returns or throws. Core code: no argv, no printing except
  * through `log`.
  */
@@ -20,6 +20,7 @@ import type { BenchReport, BenchSettings, LoadRow, Measured, RoundRun, ScenarioR
 import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
 import { startServer, timeStart, type RunningServer, type ServerId } from './servers.js';
 import { evaluateTargets } from './targets.js';
+import { measureTimeToVerdict, VERDICT_LATENCIES_MS } from './time-to-verdict.js';
 import { messageOf } from '../contract/errors.js';
 
 export const DEFAULT_SETTINGS: BenchSettings = {
@@ -32,6 +33,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   servers: ['mock', 'prism', 'bare', 'proxy'],
   conformance: true,
   selfTest: true,
+  verdictLatenciesMs: [...VERDICT_LATENCIES_MS],
 };
 
 /** Smaller settings for a quick look (`--quick`): about 35 s, plus about 15 s of self-test. */
@@ -45,6 +47,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   // The self-test stays in the quick run (kept if under 30 s): one process (its servers in-process, one
   // event loop), 16-18 s of CPU for the bundled contract's 237 faults, so about 15 s on the quiet 2-core
   // machine; measured 2026-11-24 at a load average of 8-12 from other work: 38-50 s wall, the same CPU.
+  verdictLatenciesMs: [0, 100],
 };
 
 /** The records the replay target is about. */
@@ -194,6 +197,25 @@ async function selfTestPhase(settings: BenchSettings): Promise<Measured<SelfTest
   return { status: 'measured', value: await runSelfTestCli() };
 }
 
+async function timeToVerdictPhase(
+  settings: BenchSettings,
+  probe: Scenario,
+  orderNumber: string,
+  log: Log,
+): Promise<BenchReport['timeToVerdict']> {
+  if (!settings.conformance) return { status: 'skipped', reason: 'conformance timing turned off' };
+  if (settings.verdictLatenciesMs.length === 0) return { status: 'skipped', reason: 'no latencies (--verdict-latencies none)' };
+  const mock = await startServer('mock', probe);
+  try {
+    return {
+      status: 'measured',
+      value: await measureTimeToVerdict(mock.url, { token: BENCH_TOKEN, orderNumber }, settings.verdictLatenciesMs, log),
+    };
+  } finally {
+    await mock.child.stop();
+  }
+}
+
 async function attempt<T>(what: string, log: Log, run: () => Promise<Measured<T>>): Promise<Measured<T>> {
   log(`measuring ${what} ...`);
   try {
@@ -218,6 +240,9 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
     const startup = await attempt('start-up times', log, () => startupPhase(settings, probe));
     const conformance = await attempt('a strict conformance run', log, () => conformancePhase(settings, probe, fixture.orderNumber));
     const selfTest = await attempt("the suite's self-test (kill rate)", log, () => selfTestPhase(settings));
+    const timeToVerdict = await attempt('time to verdict against a slow server', log, () =>
+      timeToVerdictPhase(settings, probe, fixture.orderNumber, log),
+    );
     const records = await attempt(`memory per record (${settings.transfers} transfers) and replay`, log, async () =>
       settings.transfers < 1 || !settings.servers.includes('mock')
         ? { status: 'skipped' as const, reason: 'no transfers to record (or the mock is not benched)' }
@@ -250,6 +275,7 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
       ['start-up', startup],
       ['conformance', conformance],
       ['self-test', selfTest],
+      ['time to verdict', timeToVerdict],
       ['records', records],
       ['redis store', redisStore],
     ] as const)
@@ -258,6 +284,11 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
       problems.push(`the strict conformance run exited ${conformance.value.exitCode}`);
     if (conformance.status === 'measured' && conformance.value.report === null)
       problems.push(`the strict conformance run: ${conformance.value.reportProblem ?? 'no report'}`);
+    if (timeToVerdict.status === 'measured')
+      for (const run of timeToVerdict.value.runs.filter((r) => r.exitCode !== 0))
+        problems.push(
+          `the strict run at ${run.latencyMs} ms latency, --concurrency ${run.asked}, exited ${run.exitCode ?? 'without a code'}`,
+        );
     if (redisStore.status === 'measured' && redisStore.value.memory.wrong + redisStore.value.redis.wrong > 0)
       problems.push(`store comparison: ${redisStore.value.memory.wrong} wrong answers in memory, ${redisStore.value.redis.wrong} on Redis`);
     if (records.status === 'measured' && records.value.unexpected + records.value.errors > 0)
@@ -277,9 +308,19 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
       startup,
       conformance,
       selfTest,
+      timeToVerdict,
       records,
       redisStore,
-      targets: evaluateTargets({ rows: load.rows, ratios, startup, conformance, selfTest, records, replayRecords: REPLAY_TARGET_RECORDS }),
+      targets: evaluateTargets({
+        rows: load.rows,
+        ratios,
+        startup,
+        conformance,
+        selfTest,
+        timeToVerdict,
+        records,
+        replayRecords: REPLAY_TARGET_RECORDS,
+      }),
       problems,
       elapsedMs: performance.now() - startedAt,
     };

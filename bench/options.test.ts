@@ -37,6 +37,13 @@ describe('bench/options: parseBenchArgs', () => {
     assert.equal(parseBenchArgs(['--quick']).settings.selfTest, true, 'the quick run keeps the self-test');
   });
 
+  it('takes the latencies of the time-to-verdict table, or none', () => {
+    assert.deepEqual(parseBenchArgs([]).settings.verdictLatenciesMs, [0, 100, 1000]);
+    assert.deepEqual(parseBenchArgs(['--verdict-latencies', '0, 250']).settings.verdictLatenciesMs, [0, 250]);
+    assert.deepEqual(parseBenchArgs(['--verdict-latencies', 'none']).settings.verdictLatenciesMs, []);
+    assert.throws(() => parseBenchArgs(['--verdict-latencies', '1s']), UsageError);
+  });
+
   it('rejects bad values and unknown options with a UsageError naming the option', () => {
     for (const [args, name] of [
       [['--duration', 'x'], '--duration'],

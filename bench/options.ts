@@ -21,7 +21,10 @@ replay, and runs the suite's self-test for its kill rate.
   --transfers N         transfers to record for the memory/replay measurement (default ${DEFAULT_SETTINGS.transfers}; 0 skips)
   --startup-runs N      start-up measurements per server (default ${DEFAULT_SETTINGS.startupRuns}; 0 skips)
   --servers LIST        which servers to load, comma-separated (default ${SERVER_IDS.join(',')})
-  --no-conformance      skip the conformance timing
+  --no-conformance      skip the conformance timings (the run against the mock, the time-to-verdict table)
+  --verdict-latencies MS,...  latencies of the time-to-verdict table: strict runs against the mock behind a
+                        proxy delaying every answer, at --concurrency 1, the default and 16 (default
+                        ${DEFAULT_SETTINGS.verdictLatenciesMs.join(',')}; --quick ${QUICK_SETTINGS.verdictLatenciesMs.join(',')}; none skips it)
   --no-self-test        skip the suite's self-test (kill rate)
   --output FILE         the JSON report (default reports/bench.json)
   --help                this text
@@ -38,6 +41,7 @@ const OPTIONS = {
   servers: { type: 'string' },
   'no-conformance': { type: 'boolean', default: false },
   'no-self-test': { type: 'boolean', default: false },
+  'verdict-latencies': { type: 'string' },
   output: { type: 'string', default: 'reports/bench.json' },
   help: { type: 'boolean', default: false },
 } as const;
@@ -54,6 +58,16 @@ function numberOption(name: string, text: string | undefined, fallback: number, 
       `--${name} must be a ${allowZero ? 'non-negative' : 'positive'} ${decimals ? 'number' : 'whole number'}, not "${text}"`,
     );
   return n;
+}
+
+/** `--verdict-latencies`: whole milliseconds ≥ 0, comma-separated, or `none`. */
+function latencies(text: string | undefined, fallback: readonly number[]): number[] {
+  if (text === undefined) return [...fallback];
+  if (text.trim() === 'none') return [];
+  const values = text.split(',').map((part) => numberValue(part.trim(), { decimals: false, min: 0 }));
+  if (values.length === 0 || values.some((v) => v === undefined))
+    throw new UsageError(`--verdict-latencies takes whole milliseconds, comma-separated (or none), not "${text}"`);
+  return values.filter((v): v is number => v !== undefined);
 }
 
 /** Parses the command line into settings and the output path (exported for tests). */
@@ -91,6 +105,7 @@ export function parseBenchArgs(argv: string[]): { settings: BenchSettings; outpu
     servers,
     conformance: !v['no-conformance'],
     selfTest: !v['no-self-test'],
+    verdictLatenciesMs: latencies(v['verdict-latencies'], base.verdictLatenciesMs),
   };
   return { settings, output: resolve(PROJECT_ROOT, v.output), help: v.help };
 }

@@ -35,4 +35,5 @@ export const TINY_LOAD = {
   rounds: 1,
   conformance: false,
   selfTest: false,
+  verdictLatenciesMs: [],
 } as const satisfies Partial<BenchSettings>;

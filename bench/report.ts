@@ -7,6 +7,7 @@ import type { ScenarioId } from './scenarios.js';
 import type { SelfTestRun } from './self-test-run.js';
 import type { ServerId } from './servers.js';
 import type { TargetResult } from './targets.js';
+import type { TimeToVerdictResult } from './time-to-verdict.js';
 
 /** A measurement that may not have been possible. */
 export type Measured<T> = { status: 'measured'; value: T } | { status: 'not available' | 'failed' | 'skipped'; reason: string };
@@ -81,6 +82,8 @@ export interface BenchSettings {
   conformance: boolean;
   /** Run the suite's self-test (`goods-conformance --self-test`) for its kill rate. */
   selfTest: boolean;
+  /** Latencies of the time-to-verdict table, ms (empty: not measured; also skipped without `conformance`). */
+  verdictLatenciesMs: number[];
 }
 
 export interface BenchReport {
@@ -92,6 +95,8 @@ export interface BenchReport {
   conformance: Measured<ConformanceTiming>;
   /** The suite's self-test: the kill rate of its generated faults and its duration. */
   selfTest: Measured<SelfTestRun>;
+  /** Strict runs against the mock behind a delaying proxy, at --concurrency 1, the default and 16. */
+  timeToVerdict: Measured<TimeToVerdictResult>;
   records: Measured<RecordsResult>;
   /** Creates of one mock on Redis against the same mock in memory. */
   redisStore: Measured<RedisStoreResult>;

@@ -2,6 +2,7 @@
 import { wrongOf } from './load.js';
 import type { BenchReport, LoadRow } from './report.js';
 import { killRate } from './self-test-run.js';
+import { sequentialOf, VERDICT_CONCURRENCIES, type TimeToVerdictResult } from './time-to-verdict.js';
 
 const MiB = 1024 * 1024;
 
@@ -23,6 +24,26 @@ const num = (v: number, digits = 0): string =>
 const mib = (bytes: number): string => (Number.isFinite(bytes) && bytes > 0 ? `${(bytes / MiB).toFixed(1)} MiB` : '—');
 const ratio = (v: number | null): string => (v === null ? '—' : `${v.toFixed(2)}×`);
 const verdict = (met: boolean | null): string => (met === null ? 'n/a' : met ? 'met' : 'NOT MET');
+
+/** The time-to-verdict table: a row per latency, a column per concurrency; seconds, and the speed-up over the sequential run. */
+export function formatTimeToVerdict(result: TimeToVerdictResult): string {
+  const label = (asked: number | undefined): string =>
+    asked === undefined ? `default (${result.defaultConcurrency ?? '?'})` : `--concurrency ${asked}`;
+  const rows: string[][] = [['latency', ...VERDICT_CONCURRENCIES.map(label)]];
+  for (const latencyMs of [...new Set(result.runs.map((r) => r.latencyMs))]) {
+    const sequential = sequentialOf(result, latencyMs);
+    rows.push([
+      latencyMs >= 1000 ? `${num(latencyMs / 1000, latencyMs % 1000 === 0 ? 0 : 1)} s` : `${latencyMs} ms`,
+      ...VERDICT_CONCURRENCIES.map((asked) => {
+        const run = result.runs.find((r) => r.latencyMs === latencyMs && r.asked === (asked ?? 'default'));
+        if (!run) return '—';
+        const speedUp = sequential && asked !== 1 ? ` (${ratio(sequential.wallMs / run.wallMs)})` : '';
+        return `${num(run.wallMs / 1000, 1)} s${speedUp}${run.exitCode === 0 ? '' : ` exit ${run.exitCode ?? '?'} !`}`;
+      }),
+    ]);
+  }
+  return columns(rows, [false, true, true, true]);
+}
 
 function wrong(row: LoadRow): string {
   const bad = wrongOf(row);
@@ -95,6 +116,14 @@ export function formatReport(report: BenchReport): string {
     const t = report.selfTest.value;
     out.push(`Self-test: killed ${killRate(t)} in ${num(t.seconds, 1)} s (${num(t.wallMs / 1000, 1)} s wall, exit code ${t.exitCode})`);
   } else out.push(`Self-test: ${report.selfTest.status}: ${report.selfTest.reason}`);
+  if (report.timeToVerdict.status === 'measured')
+    out.push(
+      '',
+      'Time to verdict: a strict run (process start included) against the mock behind a proxy delaying every answer, errors too; (×: speed-up over --concurrency 1)',
+      formatTimeToVerdict(report.timeToVerdict.value),
+      '',
+    );
+  else out.push(`Time to verdict: ${report.timeToVerdict.status}: ${report.timeToVerdict.reason}`);
   if (report.records.status === 'measured') {
     const r = report.records.value;
     out.push(

@@ -4,7 +4,9 @@ import type { LoadRow } from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import type { SelfTestRun } from './self-test-run.js';
 import type { ServerId } from './servers.js';
+import { formatTimeToVerdict } from './table.js';
 import { evaluateTargets, type TargetInputs } from './targets.js';
+import type { TimeToVerdictResult, TimeToVerdictRun } from './time-to-verdict.js';
 
 function row(scenario: ScenarioId, server: ServerId, okPerSec: number, p99Ms: number, unexpected = 0): LoadRow {
   return {
@@ -127,6 +129,30 @@ describe('bench/targets: evaluateTargets', () => {
       assert.equal(result.met, null, result.id);
       assert.ok(result.note, result.id);
     }
+  });
+
+  it('judges the time to verdict at 1 s latency and the default concurrency against 60 s, next to the sequential run', () => {
+    const run = (latencyMs: number, asked: TimeToVerdictRun['asked'], wallMs: number, exitCode = 0): TimeToVerdictRun => ({
+      latencyMs,
+      asked,
+      concurrency: asked === 'default' ? 8 : asked,
+      wallMs,
+      exitCode,
+    });
+    const result = (runs: TimeToVerdictRun[]): TimeToVerdictResult => ({ runs, defaultConcurrency: 8 });
+    const judged = (runs: TimeToVerdictRun[]) =>
+      evaluateTargets(inputs({ timeToVerdict: { status: 'measured', value: result(runs) } })).find((r) => r.id === 'time-to-verdict');
+    const met = judged([run(1000, 1, 270_000), run(1000, 'default', 41_000), run(1000, 16, 25_000)]);
+    assert.equal(met?.met, true);
+    assert.equal(met?.measured, '41.0 s');
+    assert.match(met?.note ?? '', /0\.15 of the sequential run's 270\.0 s \(--concurrency 8\)/);
+    assert.equal(judged([run(1000, 'default', 61_000)])?.met, false);
+    assert.equal(judged([run(1000, 'default', 30_000, 1)])?.met, false, 'a run that did not pass');
+    assert.equal(judged([run(100, 'default', 5_000)])?.met, null, 'no run at 1 s');
+    assert.equal(evaluateTargets(inputs({})).find((r) => r.id === 'time-to-verdict')?.met, null);
+    const table = formatTimeToVerdict(result([run(100, 1, 30_000), run(100, 'default', 5_000), run(100, 16, 4_000, 1)]));
+    assert.match(table, /latency +--concurrency 1 +default \(8\) +--concurrency 16/);
+    assert.match(table, /100 ms +30\.0 s +5\.0 s \(6\.00×\) +4\.0 s \(7\.50×\) exit 1 !/);
   });
 
   it('fails a fast conformance run that did not pass', () => {

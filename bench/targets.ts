@@ -8,6 +8,7 @@ import type { RecordsResult } from './records.js';
 import type { LoadRow, Measured, ScenarioRatios, StartupResult } from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import { killRate, type SelfTestRun } from './self-test-run.js';
+import { sequentialOf, type TimeToVerdictResult } from './time-to-verdict.js';
 
 export interface TargetResult {
   id: string;
@@ -25,6 +26,8 @@ export interface TargetInputs {
   startup: Measured<StartupResult>;
   conformance: Measured<ConformanceTiming>;
   selfTest: Measured<SelfTestRun>;
+  /** Absent: not measured (older callers). */
+  timeToVerdict?: Measured<TimeToVerdictResult>;
   records: Measured<RecordsResult>;
   /** The number of journaled records the replay target is about (100,000). */
   replayRecords: number;
@@ -221,5 +224,37 @@ export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
       });
     else results.push({ id: 'self-test', target: selfTestTarget, measured, met: true, note: took });
   } else results.push(missing('self-test', selfTestTarget, inputs.selfTest.reason));
+  results.push(timeToVerdictTarget(inputs.timeToVerdict));
   return results;
+}
+
+const SLOW_MS = 1000;
+const VERDICT_LIMIT_MS = 60_000;
+
+/**
+ * A strict run against a server that delays every answer by 1 s ends within 60 s at the default
+ * --concurrency; measured next to the sequential run of the same bench (the ratio says how much of it
+ * the default takes, whatever the machine).
+ */
+function timeToVerdictTarget(measured: Measured<TimeToVerdictResult> | undefined): TargetResult {
+  const id = 'time-to-verdict';
+  const target = 'Strict run against a server delaying every answer by 1 s ≤ 60 s at the default --concurrency';
+  if (!measured) return missing(id, target, 'not measured');
+  if (measured.status !== 'measured') return missing(id, target, measured.reason);
+  const run = measured.value.runs.find((r) => r.latencyMs === SLOW_MS && r.asked === 'default');
+  if (!run) return missing(id, target, 'no run at 1 s latency (--verdict-latencies)');
+  const sequential = sequentialOf(measured.value, SLOW_MS);
+  const seconds = (v: number): string => `${(v / 1000).toFixed(1)} s`;
+  const result: TargetResult = {
+    id,
+    target,
+    measured: seconds(run.wallMs),
+    met: run.wallMs <= VERDICT_LIMIT_MS,
+    ...(sequential
+      ? {
+          note: `${(run.wallMs / sequential.wallMs).toFixed(2)} of the sequential run's ${seconds(sequential.wallMs)} (--concurrency ${run.concurrency ?? '?'})`,
+        }
+      : {}),
+  };
+  return run.exitCode === 0 ? result : { ...result, met: false, note: `the run did not pass (exit code ${run.exitCode ?? 'none'})` };
 }

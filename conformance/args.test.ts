@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { HELP, OPTION_NAMES, parseConformanceArgs } from './args.js';
-import { MOCK_ORDER_NUMBER, MOCK_TOKEN } from './config.js';
+import { DEFAULT_CONCURRENCY, MOCK_ORDER_NUMBER, MOCK_TOKEN } from './config.js';
 import { loadContract } from './contract-option.js';
 import { StartError } from './start-error.js';
 
@@ -24,6 +24,7 @@ describe('conformance command line', () => {
     assert.equal(c.rejectedToken, 'invalid');
     assert.equal(c.maxWrites, 100);
     assert.equal(c.timeoutMs, 5000);
+    assert.equal(c.concurrency, DEFAULT_CONCURRENCY);
     assert.deepEqual(c.reporters, ['spec']);
     assert.equal(c.outputDir, 'reports');
     assert.equal(c.readOnly, false);
@@ -63,6 +64,8 @@ describe('conformance command line', () => {
       'api/openapi.yaml',
       '--ca',
       'certs/company-ca.pem',
+      '--concurrency',
+      '4',
     ]);
     assert.deepEqual(
       { ...c, runMarker: '' },
@@ -76,6 +79,7 @@ describe('conformance command line', () => {
         readOnly: true,
         maxWrites: 3,
         timeoutMs: 250,
+        concurrency: 4,
         seed: 42,
         reporters: ['junit', 'html'],
         outputDir: 'out',
@@ -193,6 +197,8 @@ describe('conformance command line', () => {
     [['--bogus'], /bad arguments/],
     [['--deadline', '0'], /--deadline must be an integer ≥ 1/],
     [['--deadline', 'soon'], /--deadline must be an integer/],
+    [['--concurrency', '0'], /--concurrency must be an integer ≥ 1/],
+    [['--concurrency', '257'], /--concurrency must be at most 256/],
     [['--rejected-token', 'conformance-token'], /--rejected-token equals the token/],
     [['--contract', ''], /--contract is empty; pass a value: --contract VALUE/],
     [['--contract'], /bad arguments/],

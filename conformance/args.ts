@@ -6,7 +6,9 @@ import { parseArgs } from 'node:util';
 import { argvFault, argvFaultText, wholeNumber } from '../contract/argv.js';
 import { isLevel } from '../contract/levels.js';
 import {
+  DEFAULT_CONCURRENCY,
   DEFAULT_REJECTED_TOKEN,
+  MAX_CONCURRENCY,
   MOCK_ORDER_NUMBER,
   MOCK_TOKEN,
   REPORTERS,
@@ -52,9 +54,12 @@ What runs:
                                  requests (default: random, printed at the end)
 
 Time:
-  --timeout MS                   time limit of each request, never shortened (default 5000)
+  --timeout MS                   time limit of each request from its connection, never shortened (default 5000)
   --deadline MS                  optional bound of the whole run; checks it cuts off are reported as not
                                  run, never as failed (default: none)
+  --concurrency N                most requests in flight at once, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); 1 sends one
+                                 request after another in check order. Lower it for a rate-limited server;
+                                 the verdicts do not depend on it
 
 Reports:
   --reporter NAMES               spec, json, junit, html, or a comma-separated list (default spec). The
@@ -96,6 +101,7 @@ const OPTIONS = {
   'read-only': { type: 'boolean' },
   'max-writes': { type: 'string' },
   timeout: { type: 'string' },
+  concurrency: { type: 'string' },
   seed: { type: 'string' },
   reporter: { type: 'string' },
   output: { type: 'string' },
@@ -120,6 +126,16 @@ function integer(name: string, text: string | undefined, min: number): number | 
     throw new StartError(`--${name} must be an integer ≥ ${min}, got "${text}"`, `pass e.g. --${name} ${Math.max(min, 1)}`);
   }
   return Number(text);
+}
+
+function concurrencyOf(text: string | undefined): number | undefined {
+  const n = integer('concurrency', text, 1);
+  if (n !== undefined && n > MAX_CONCURRENCY)
+    throw new StartError(
+      `--concurrency must be at most ${MAX_CONCURRENCY}, got "${text ?? ''}"`,
+      `pass e.g. --concurrency ${DEFAULT_CONCURRENCY}`,
+    );
+  return n;
 }
 
 function nonEmpty(name: string, text: string | undefined): string | undefined {
@@ -195,6 +211,7 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
     readOnly: values['read-only'] === true ? true : undefined,
     maxWrites: integer('max-writes', str('max-writes'), 0),
     timeoutMs: integer('timeout', str('timeout'), 1),
+    concurrency: concurrencyOf(str('concurrency')),
     seed: integer('seed', str('seed'), 0),
     reporters: reporters as ReporterName[] | undefined,
     outputDir: nonEmpty('output', str('output')),

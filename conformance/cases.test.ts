@@ -52,3 +52,31 @@ describe('write budget', () => {
     assert.equal(budget.take('createTestSample', true), true);
   });
 });
+
+describe('write budget: planned writes', () => {
+  it('reserves the planned writes in check order after the spec cases, whatever order they are asked for in', () => {
+    const needs = new Map([
+      ['createLotTransfer', 2],
+      ['createTestSample', 2],
+    ] as const);
+    const budget = new WriteBudget(6, needs, ['extra/a', 'read-only/a', 'extra/a', 'extra/b']);
+    // extra/b comes last in check order: only two of the three planned writes fit.
+    assert.equal(budget.takeExtra('extra/b'), false, 'asked first, but planned after what fits');
+    assert.equal(budget.takeExtra('read-only/a'), true);
+    assert.equal(budget.takeExtra('extra/a'), true);
+    assert.equal(budget.takeExtra('extra/a'), false, 'a planned write is taken once');
+    for (const op of ['createLotTransfer', 'createTestSample'] as const) {
+      assert.equal(budget.take(op, true), true);
+      assert.equal(budget.take(op, true), true);
+    }
+    assert.equal(budget.used, 6);
+  });
+
+  it('a write nobody planned uses only what no one reserved', () => {
+    const budget = new WriteBudget(3, new Map([['createLotTransfer', 1]]), ['extra/a']);
+    assert.equal(budget.takeExtra('unplanned'), true);
+    assert.equal(budget.takeExtra('unplanned-too'), false, 'the rest is reserved');
+    assert.equal(budget.takeExtra('extra/a'), true);
+    assert.equal(budget.take('createLotTransfer', true), true);
+  });
+});

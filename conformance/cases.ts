@@ -1,7 +1,8 @@
 /**
  * The cases of one check: each case is run, and its outcome recorded (passed, failed with its
  * failure, skipped, not run with what blocked it), so a check reports every failing case, not only
- * the first. A check's status is the aggregate of its documented cases (seeded extra cases that the
+ * the first. Above --concurrency 1 the cases of a check run at once; their outcomes keep the order
+ * the check started them in. A check's status is the aggregate of its documented cases (seeded extra cases that the
  * write budget left out do not make a check incomplete).
  */
 import type { Violation } from '../judgments/exchange.js';
@@ -19,18 +20,44 @@ export interface CaseOutcome extends CaseResult {
 }
 
 export class Cases {
-  readonly outcomes: CaseOutcome[] = [];
-  constructor(private readonly ctx: CheckContext) {}
+  /** One slot per case, in the order the check started them (filled as each one ends). */
+  private readonly slots: (CaseOutcome | undefined)[] = [];
+  private readonly pending = new Set<Promise<void>>();
+  /** With --concurrency above 1, a case starts without waiting for the one before. */
+  private readonly together: boolean;
+  constructor(private readonly ctx: CheckContext) {
+    this.together = ctx.config.concurrency > 1;
+  }
 
-  /** Runs one case: a CheckFailure fails it, CheckSkipped skips it, CheckNotRun marks it not run. */
-  async run(name: string, fn: () => Promise<void> | void, options: { extra?: boolean } = {}): Promise<void> {
-    const extra = options.extra ? { extra: true } : {};
-    try {
-      await fn();
-      this.outcomes.push({ name, status: 'passed', ...extra });
-    } catch (error) {
-      this.outcomes.push({ ...outcomeOf(name, error), ...extra });
-    }
+  /** The outcomes so far, in the order the cases were started (whatever order they ended in). */
+  get outcomes(): CaseOutcome[] {
+    return this.slots.filter((o): o is CaseOutcome => o !== undefined);
+  }
+
+  /** Records an outcome that is no case of its own (what blocked the whole check, a setup error). */
+  add(outcome: CaseOutcome): void {
+    this.slots.push(outcome);
+  }
+
+  /**
+   * Runs one case: a CheckFailure fails it, CheckSkipped skips it, CheckNotRun marks it not run. With
+   * --concurrency 1 the promise ends with the case; above, the case runs on while the check starts
+   * the next one (its outcome keeps its place), and `settled()` waits for all of them.
+   */
+  run(name: string, fn: () => Promise<void> | void, options: { extra?: boolean } = {}): Promise<void> {
+    const index = this.slots.push(undefined) - 1;
+    const done = outcomeOfCase(name, fn, options.extra === true).then((outcome) => {
+      this.slots[index] = outcome;
+    });
+    if (!this.together) return done;
+    this.pending.add(done);
+    void done.then(() => this.pending.delete(done));
+    return Promise.resolve();
+  }
+
+  /** Waits until every case started has ended (cases a case starts included). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
   /** Sends (or takes a shared exchange), then judges it: the case fails with every violation found. */
@@ -49,6 +76,17 @@ export class Cases {
       },
       options,
     );
+  }
+}
+
+/** Runs a case to its outcome (never throws). */
+async function outcomeOfCase(name: string, fn: () => Promise<void> | void, extra: boolean): Promise<CaseOutcome> {
+  const flag = extra ? { extra: true } : {};
+  try {
+    await fn();
+    return { name, status: 'passed', ...flag };
+  } catch (error) {
+    return { ...outcomeOf(name, error), ...flag };
   }
 }
 

@@ -4,10 +4,12 @@
  * systematic create corpus, seeded extra bodies, and the write budget (reserved per operation for
  * its spec-level cases first).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { isObject, type JsonObject, type OpenApiDocument } from '../contract/document.js';
 import type { Level } from '../contract/levels.js';
 import type { CreateOperationId, OperationId, OperationsModel } from '../contract/operations-model.js';
 import type { CompiledContract } from '../contract/schemas.js';
+import { ACCEPT_ENCODING } from '../judgments/content-coding.js';
 import { judgeContexts } from '../judgments/context.js';
 import type { JudgeContext, Violation } from '../judgments/exchange.js';
 import type { ConformanceConfig } from './config.js';
@@ -21,6 +23,7 @@ import {
   type Derivation,
   type DiscoveredLot,
 } from './data.js';
+import type { Check } from './checks/types.js';
 import { Expect } from './expect.js';
 import { CheckFailure, CheckNotRun, CheckSkipped } from './failure.js';
 import { HttpClient, type Exchange, type HttpRequest, type OperationGroup } from './http.js';
@@ -41,15 +44,20 @@ export interface ContextOptions {
 
 /**
  * --max-writes, spent so that each create operation's spec-level cases are served first: the budget
- * is reserved up front per operation (one at a time, in turn, up to each one's need); other writes
- * use only what no operation has reserved.
+ * is reserved up front per operation (one at a time, in turn, up to each one's need); then for the
+ * other writes the run's checks plan (`Check.extraWrites`), one each, in check order. Which writes
+ * get the budget is so decided before any is sent, never by which request comes first: the verdicts
+ * do not depend on --concurrency. A reservation a check does not use is not given to another; a
+ * write nobody planned uses only what no one has reserved.
  */
 export class WriteBudget {
   used = 0;
   private readonly reserved = new Map<CreateOperationId, number>();
+  private readonly planned = new Set<string>();
   constructor(
     readonly max: number,
     needs: ReadonlyMap<CreateOperationId, number>,
+    extras: readonly string[] = [],
   ) {
     let left = max;
     const want = new Map(needs);
@@ -61,10 +69,15 @@ export class WriteBudget {
         left--;
       }
     }
+    for (const key of new Set(extras)) {
+      if (left <= 0) break;
+      this.planned.add(key);
+      left--;
+    }
   }
 
   private get held(): number {
-    return [...this.reserved.values()].reduce((a, b) => a + b, 0);
+    return [...this.reserved.values()].reduce((a, b) => a + b, 0) + this.planned.size;
   }
 
   /** Takes one write; `spec` writes of an operation use its reservation first. */
@@ -75,6 +88,19 @@ export class WriteBudget {
       this.used++;
       return true;
     }
+    return this.unreserved();
+  }
+
+  /** Takes the planned write `key` (its reservation, once), or else what no one has reserved. */
+  takeExtra(key: string): boolean {
+    if (this.planned.delete(key)) {
+      this.used++;
+      return true;
+    }
+    return this.unreserved();
+  }
+
+  private unreserved(): boolean {
     if (this.used + this.held < this.max) {
       this.used++;
       return true;
@@ -90,12 +116,13 @@ export class CheckContext {
   readonly model: OperationsModel;
   readonly contracts: Record<Level, CompiledContract>;
   readonly judge: JudgeContext;
-  /** The check running now (the runner sets it; requests that time out name it). */
-  currentCheck = 'setup';
   /** 2xx answers to POST requests, counted against --max-writes or not (records the server says it created). */
   postsAccepted = 0;
   private budget: WriteBudget | undefined;
+  private planned: readonly Check[] = [];
   private readonly memos = new Map<string, Promise<unknown>>();
+  /** The check each piece of asynchronous work belongs to (several run at once). */
+  private readonly running = new AsyncLocalStorage<string>();
 
   constructor(options: ContextOptions) {
     this.config = options.config;
@@ -105,11 +132,22 @@ export class CheckContext {
       ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
       ...(options.ca !== undefined ? { ca: options.ca } : {}),
       sender: () => this.currentCheck,
+      concurrency: options.config.concurrency,
     });
     this.expect = new Expect([options.config.token]);
     this.judge = judgeContexts(options.document)[options.config.level];
     this.contracts = this.judge.contracts;
     this.model = this.judge.model;
+  }
+
+  /** The check whose work this is (requests that time out name it); `setup` outside any check. */
+  get currentCheck(): string {
+    return this.running.getStore() ?? 'setup';
+  }
+
+  /** Runs `fn` (and everything it starts) as the work of check `id`. */
+  as<T>(id: string, fn: () => T): T {
+    return this.running.run(id, fn);
   }
 
   /** Requests meant to create a record (`createRecord`), sent so far: what counts against --max-writes. */
@@ -134,17 +172,21 @@ export class CheckContext {
     return exchange;
   }
 
-  /** The GET of `number` (or of an already encoded `path`) with the token. */
+  /**
+   * The GET of `number` (or of an already encoded `path`) with the token, asking for a compressed
+   * answer (`Accept-Encoding: gzip, deflate, br`, as browsers and HTTP libraries do) unless `plain`.
+   */
   getOrder(
     number: string,
     headers: Record<string, string> = this.bearer(),
     path = this.path(this.model.orderInfo.operationId, number),
+    plain = false,
   ): Promise<Exchange> {
     return this.send({
       operation: this.model.orderInfo.operationId,
       method: this.model.orderInfo.method,
       path,
-      headers: { accept: 'application/json', ...headers },
+      headers: { accept: 'application/json', ...(plain ? {} : { 'accept-encoding': ACCEPT_ENCODING }), ...headers },
     });
   }
 
@@ -166,28 +208,52 @@ export class CheckContext {
     });
   }
 
-  /** A POST of a valid body, meant to create a record: counted against --max-writes (`spec`: a spec-level case). */
-  async createRecord(id: CreateOperationId, body: JsonObject, options: { spec: boolean; contentType?: string }): Promise<Exchange> {
+  /**
+   * A POST of a valid body, meant to create a record: counted against --max-writes (`spec`: a
+   * spec-level case of the corpus; `extra`: the key of a write a check plans, `Check.extraWrites`;
+   * `acceptEncoding`: asking for a compressed answer).
+   */
+  async createRecord(
+    id: CreateOperationId,
+    body: JsonObject,
+    options: ({ spec: true } | { extra: string }) & { contentType?: string; acceptEncoding?: boolean },
+  ): Promise<Exchange> {
     if (this.config.readOnly) throw new CheckSkipped('--read-only: no record is created', 'read-only');
     const budget = await this.writeBudget();
-    if (!budget.take(id, options.spec))
+    if (!('extra' in options ? budget.takeExtra(options.extra) : budget.take(id, true)))
       throw new CheckNotRun(
         `--max-writes ${this.config.maxWrites} spent: no further record is created`,
         'write-budget',
         `--max-writes ${this.config.maxWrites}`,
       );
-    return this.sendToCreate(id, body, this.bearer(), options.contentType);
+    const headers = options.acceptEncoding === true ? { ...this.bearer(), 'accept-encoding': ACCEPT_ENCODING } : this.bearer();
+    return this.sendToCreate(id, body, headers, options.contentType);
   }
 
-  /** The budget, reserved for each create operation's spec-level corpus (known once the lots are). */
-  private async writeBudget(): Promise<WriteBudget> {
-    if (!this.budget) {
+  /** A planned extra create (`Check.extraWrites`), once per key: every check asking for `key` judges the same answer. */
+  extraCreate(key: string, id: CreateOperationId, body: JsonObject, contentType?: string): Promise<Exchange> {
+    return this.memo(key, () => this.createRecord(id, body, { extra: key, ...(contentType !== undefined ? { contentType } : {}) }));
+  }
+
+  /** The checks of the run, in order: their planned writes are reserved when the budget is made. */
+  planWrites(checks: readonly Check[]): void {
+    this.planned = checks.filter((c) => c.write === true);
+  }
+
+  /**
+   * The budget (made once, when the lots are known): reserved for each create operation's spec-level
+   * corpus, then for the planned writes of the run's checks, in check order.
+   */
+  private writeBudget(): Promise<WriteBudget> {
+    return this.memo('write-budget', async () => {
       const needs = new Map<CreateOperationId, number>();
       for (const op of this.model.creates)
         needs.set(op.operationId as CreateOperationId, (await this.corpus(op.operationId as CreateOperationId)).length);
-      this.budget ??= new WriteBudget(this.config.maxWrites, needs);
-    }
-    return this.budget;
+      const extras: string[] = [];
+      for (const check of this.planned) extras.push(...((await check.extraWrites?.(this)) ?? []));
+      this.budget = new WriteBudget(this.config.maxWrites, needs, extras);
+      return this.budget;
+    });
   }
 
   /** Runs `make` once per key; later callers get the same result (a failure is shared too). */
@@ -201,9 +267,13 @@ export class CheckContext {
     return found;
   }
 
-  /** The first GET of `--order-number` with the token (shared by the order checks and lot discovery). */
+  /**
+   * The first GET of `--order-number` with the token (shared by the order checks and lot discovery).
+   * It asks for no content coding: a server whose compression is broken fails the coding check and
+   * the cases that asked for one, and still gets every other check run.
+   */
   orderExchange(): Promise<Exchange> {
-    return this.memo('order', () => this.getOrder(this.config.orderNumber));
+    return this.memo('order', () => this.getOrder(this.config.orderNumber, this.bearer(), undefined, true));
   }
 
   /** The lots of `--order-number`, in the order answered; the calling case is not run (with the reason) when there are none. */
@@ -253,12 +323,15 @@ export class CheckContext {
     return this.memo(`corpus/${id}`, async () => createCorpus(this.derivation(id), await this.lots(), this.config.runMarker));
   }
 
-  /** The create of corpus body `index` (memoized: the spec and strict checks judge the same answers). */
+  /**
+   * The create of corpus body `index` (memoized: the spec and strict checks judge the same answers).
+   * Every other one (odd `index`) asks for a compressed answer: which ones is fixed, never seeded.
+   */
   corpusCreate(id: CreateOperationId, index: number): Promise<{ body: CorpusBody; exchange: Exchange }> {
     return this.memo(`corpus/${id}/${index}`, async () => {
       const body = (await this.corpus(id))[index];
       if (!body) throw new Error(`no corpus body ${index} for ${id}`);
-      return { body, exchange: await this.createRecord(id, body.body, { spec: true }) };
+      return { body, exchange: await this.createRecord(id, body.body, { spec: true, acceptEncoding: index % 2 === 1 }) };
     });
   }
 

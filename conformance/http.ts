@@ -1,11 +1,16 @@
 /**
  * The suite's HTTP client: pactum sends every request; a connection hook (pactum's `withCore`, the
- * `http.request` options) bounds each request in time (a hard timer of exactly `--timeout`, never
- * shortened) and in size (the answer is cut off past 1 MiB). Every exchange is kept (for the checks
- * that look at all answers). After a request of an operation times out, further requests of that
- * operation are not sent (they come back `notSent`, blocked by that time-out), so a server that
- * never answers costs one time-out per operation. With a run deadline (`--deadline`), requests are
- * not sent past it, and a request the deadline cuts off is `notSent` too: never a failure.
+ * `http.request` options) bounds each request in time (a hard timer of `--timeout`, never shortened,
+ * counted from when the request goes out: its connection made) and in size (the answer is cut off
+ * past 1 MiB). At most `--concurrency` requests are in flight (`Slots`): a request waits for a free
+ * slot before it is sent, and its time-out starts only then. An answer with a `Content-Encoding` is decoded
+ * (gzip, deflate, br; `judgments/content-coding.ts`); what does not decode is kept as sent, with the
+ * reason. Every exchange is kept, in the order sent (for the checks that look at all answers). After a
+ * request of an operation times out, further requests of that operation are not sent (they come back
+ * `notSent`, blocked by that time-out), so a server that never answers costs one time-out per
+ * operation; a request of that operation already in flight then that times out too is reported
+ * blocked by the first, not as a failure of its own. With a run deadline (`--deadline`), requests
+ * are not sent past it, and a request the deadline cuts off is `notSent` too: never a failure.
  */
 import type { ClientRequestArgs } from 'node:http';
 import net from 'node:net';
@@ -14,7 +19,9 @@ import tls from 'node:tls';
 import pactum from 'pactum';
 import { codeOf } from '../contract/errors.js';
 import type { OperationId } from '../contract/operations-model.js';
+import { decodeContent } from '../judgments/content-coding.js';
 import type { SkipReason } from './report/results.js';
+import { Slots } from './slots.js';
 
 pactum.settings.setLogLevel('SILENT');
 
@@ -41,8 +48,12 @@ export interface HttpAnswer {
   status: number;
   /** Lower-case names; repeated headers joined with ", ". */
   headers: Record<string, string>;
+  /** The body as text, its content codings undone (as sent when they cannot be). */
   text: string;
+  /** Bytes of the body as received (before decoding). */
   bytes: number;
+  /** Why the body does not decode as its `Content-Encoding` says; absent when it does or has none. */
+  undecodable?: string;
 }
 
 export interface Exchange {
@@ -54,7 +65,10 @@ export interface Exchange {
   errorCode?: string;
   /** This request itself ran out of its --timeout. */
   timedOut: boolean;
-  /** The request was not sent, or cut off by the deadline: what blocked it. */
+  /**
+   * The request was not sent, or cut off by the deadline, or timed out while in flight after another
+   * request of its operation had timed out: what blocked it.
+   */
   notSent?: { reason: SkipReason; blockedBy: string };
 }
 
@@ -70,16 +84,22 @@ export interface HttpClientOptions {
    * is always verified: there is no switch that turns verification off.
    */
   ca?: readonly string[];
+  /** Most requests in flight at once (default 1). */
+  concurrency?: number;
 }
 
 export class HttpClient {
+  /** Every exchange, in the order the requests were handed to the client. */
   readonly history: Exchange[] = [];
   /** Per operation group: the request that timed out and the check that sent it. */
   readonly timedOut = new Map<OperationGroup, { request: string; by: string }>();
   /** With --ca: Node's bundled CAs and the given ones (`ca` alone would replace the bundled ones), built once. */
   private readonly secureContext: tls.SecureContext | undefined;
+  /** One slot per request in flight. */
+  readonly slots: Slots;
   constructor(readonly options: HttpClientOptions) {
     this.secureContext = options.ca === undefined ? undefined : tls.createSecureContext({ ca: [...tls.rootCertificates, ...options.ca] });
+    this.slots = new Slots(options.concurrency ?? 1);
   }
 
   /** What blocks requests of a target, if anything (an earlier time-out of it, or the deadline). */
@@ -100,15 +120,25 @@ export class HttpClient {
 
   async send(request: HttpRequest): Promise<Exchange> {
     const exchange: Exchange = { request, timedOut: false };
-    const blocked = this.blocked(request.operation);
-    if (blocked) {
-      exchange.notSent = blocked;
-      exchange.error = `not sent: blocked by ${blocked.blockedBy}`;
-    } else {
-      await this.transmit(exchange);
-    }
     this.history.push(exchange);
+    // Blocked before waiting for a slot, or while waiting (a time-out, the deadline): not sent.
+    if (this.notSent(exchange)) return exchange;
+    const release = await this.slots.acquire();
+    try {
+      if (!this.notSent(exchange)) await this.transmit(exchange);
+    } finally {
+      release();
+    }
     return exchange;
+  }
+
+  /** Marks the exchange not sent when its operation is blocked now. */
+  private notSent(exchange: Exchange): boolean {
+    const blocked = this.blocked(exchange.request.operation);
+    if (!blocked) return false;
+    exchange.notSent = blocked;
+    exchange.error = `not sent: blocked by ${blocked.blockedBy}`;
+    return true;
   }
 
   private async transmit(exchange: Exchange): Promise<void> {
@@ -116,7 +146,8 @@ export class HttpClient {
     const url = `${this.options.baseUrl}${request.path}`;
     const secure = url.startsWith('https:');
     const timeoutMs = this.options.timeoutMs;
-    const untilDeadline = this.options.deadline === undefined ? Infinity : this.options.deadline - Date.now();
+    const deadline = this.options.deadline;
+    const untilDeadline = deadline === undefined ? Infinity : deadline - Date.now();
     const cutByDeadline = untilDeadline < timeoutMs;
     const limit = Math.min(timeoutMs, untilDeadline);
     const secureContext = this.secureContext;
@@ -134,10 +165,25 @@ export class HttpClient {
           })
         : net.createConnection({ host: host ?? undefined, port });
       let received = 0;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        socket.destroy(new Error(`timed out after ${limit} ms`));
-      }, limit);
+      // The time-out counts from the connection made (from the attempt until then). When its timer
+      // fires, I/O already waiting is handled first (a connection made, an answer arrived): a stall
+      // of the suite's own event loop (building the cases of many checks at once) is not the
+      // server's time. Never past the deadline.
+      let since = performance.now();
+      socket.once('connect', () => (since = performance.now()));
+      const expire = (): void => {
+        setImmediate(() => {
+          if (socket.destroyed) return;
+          const left = Math.min(limit - (performance.now() - since), deadline === undefined ? Infinity : deadline - Date.now());
+          if (left > 0) {
+            timer = setTimeout(expire, left);
+            return;
+          }
+          timedOut = true;
+          socket.destroy(new Error(`timed out after ${limit} ms`));
+        });
+      };
+      let timer = setTimeout(expire, limit);
       socket.on('data', (chunk: Buffer) => {
         received += chunk.length;
         if (received > MAX_ANSWER_BYTES) {
@@ -172,6 +218,13 @@ export class HttpClient {
           : `no answer: ${describe(error)}`;
       const code = codeOf(error);
       if (!timedOut && !tooLarge && code !== undefined) exchange.errorCode = code;
+      const earlier = this.timedOut.get(request.operation);
+      if (timedOut && earlier) {
+        // In flight when another request of its operation timed out: blocked by that one (one time-out per operation).
+        exchange.notSent = { reason: 'timed-out-operation', blockedBy: `${earlier.by} (${earlier.request} timed out)` };
+        exchange.error = `no answer within ${timeoutMs} ms either, after ${earlier.request} (${earlier.by}) timed out`;
+        return;
+      }
       exchange.timedOut = timedOut;
       if (timedOut)
         this.timedOut.set(request.operation, {
@@ -197,5 +250,12 @@ function toAnswer(response: unknown): HttpAnswer {
     else if (Array.isArray(value)) headers[name.toLowerCase()] = value.map(String).join(', ');
   }
   const buffer = 'buffer' in response && Buffer.isBuffer(response.buffer) ? response.buffer : Buffer.alloc(0);
-  return { status: response.statusCode, headers, text: buffer.toString('utf8'), bytes: buffer.length };
+  const decoded = decodeContent(buffer, headers['content-encoding'], MAX_ANSWER_BYTES);
+  return {
+    status: response.statusCode,
+    headers,
+    text: (decoded.bytes ?? buffer).toString('utf8'),
+    bytes: buffer.length,
+    ...(decoded.error !== undefined ? { undecodable: decoded.error } : {}),
+  };
 }

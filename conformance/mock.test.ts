@@ -83,21 +83,34 @@ describe('conformance run against the in-process mock', () => {
 });
 
 describe('generated requests', () => {
-  it('the same seed sends the same requests; another seed other bodies; every created record carries the run marker', async () => {
+  it('the same seed sends the same requests (in the same order at --concurrency 1); another seed other bodies; every created record carries the run marker', async () => {
     const server = await startReferenceServer();
     try {
-      const run = (seed: number) =>
+      const run = (seed: number, concurrency?: number) =>
         runConformance(
-          resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level: 'strict', seed, runMarker: 'CONF-TEST-MARK' }),
+          resolveConformanceConfig({
+            baseUrl: server.url,
+            token: REFERENCE_TOKEN,
+            level: 'strict',
+            seed,
+            runMarker: 'CONF-TEST-MARK',
+            concurrency,
+          }),
           {
             write: () => undefined,
           },
         );
+      // Above --concurrency 1 the order between requests in flight at once may vary; the requests do not.
+      const sorted = (requests: { method: string; path: string; body?: string }[]): string[] =>
+        requests.map((r) => JSON.stringify(r)).sort();
       const a = await run(5);
       const b = await run(5);
       const c = await run(6);
-      assert.deepEqual(a.requests, b.requests);
-      assert.notDeepEqual(a.requests, c.requests);
+      assert.deepEqual(sorted(a.requests), sorted(b.requests));
+      assert.notDeepEqual(sorted(a.requests), sorted(c.requests));
+      const [one, again] = [await run(5, 1), await run(5, 1)];
+      assert.deepEqual(one.requests, again.requests);
+      assert.deepEqual(sorted(one.requests), sorted(a.requests));
       const creates = a.requests.filter(
         (r) => r.method === 'POST' && r.body?.startsWith('{') && !r.body.includes('conformance_unknown_member'),
       );

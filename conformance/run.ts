@@ -55,7 +55,10 @@ export interface RunResult {
   verdict: Verdict;
   /** Report files written. */
   files: string[];
-  /** Every request the run sent, in order (for reproducibility checks and debugging). */
+  /**
+   * Every request the run sent, in the order sent (for reproducibility checks and debugging); above
+   * --concurrency 1 the order of requests in flight at once may vary from run to run, the requests do not.
+   */
   requests: { method: string; path: string; body?: string }[];
 }
 
@@ -227,6 +230,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
         timeoutMs: config.timeoutMs,
         deadlineMs: config.deadlineMs,
         caPath: ca?.path,
+        concurrency: config.concurrency,
       }),
     );
     // The main order is the first request, sent on behalf of the first order check: a protocol mismatch
@@ -235,8 +239,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     const orderCheck = checks.find((c) => c.operations[0] === ctx.model.orderInfo.operationId);
     let main: Exchange | undefined;
     if (orderCheck) {
-      ctx.currentCheck = orderCheck.id;
-      main = await ctx.orderExchange();
+      main = await ctx.as(orderCheck.id, () => ctx.orderExchange());
       if (!main.answer && !main.timedOut && !main.notSent) {
         const certificate = certificateProblem(main, shown, ca?.path);
         if (certificate) throw certificate;

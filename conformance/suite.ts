@@ -2,6 +2,15 @@
  * The checks as a mocha suite: one `it` per check, grouped by operation. Every check runs (mocha's
  * own timeout is off: each request is bounded by the HTTP client's --timeout); each case of a check
  * is recorded; a check of an operation that timed out earlier, or past the deadline, is not run.
+ *
+ * With --concurrency 1 each check starts in its `it`, after the one before ended (cases one after
+ * another). Above 1, every check of the operation groups starts at once (and its cases at once), the
+ * HTTP client keeping at most N requests in flight; each `it` waits for its own check, so results
+ * are reported in registration order whatever order they end in. Ordering that matters is kept by
+ * what checks share, not by the order they run in: a create that several checks judge is one
+ * memoized request (`ctx.memo`), the write budget is taken synchronously and reserved before any
+ * write (`WriteBudget`). The whole-server checks judge every answer of the run: they start after every
+ * other check has ended, one after another.
  */
 import Mocha from 'mocha';
 import type { Level } from '../contract/levels.js';
@@ -53,20 +62,23 @@ function precondition(check: Check, ctx: CheckContext): CheckSkipped | CheckNotR
   return undefined;
 }
 
-export async function runCheck(check: Check, ctx: CheckContext): Promise<CheckResult> {
-  const started = Date.now();
-  ctx.currentCheck = check.id;
-  const t = new Cases(ctx);
-  const before = precondition(check, ctx);
-  if (before) t.outcomes.push(outcomeOf('check', before));
-  else {
-    try {
-      await check.run(ctx, t);
-    } catch (error) {
-      t.outcomes.push(outcomeOf('setup', error));
+/** Runs one check to its result (every case ended); its requests are sent as its work (`ctx.as`). */
+export function runCheck(check: Check, ctx: CheckContext): Promise<CheckResult> {
+  return ctx.as(check.id, async () => {
+    const started = Date.now();
+    const t = new Cases(ctx);
+    const before = precondition(check, ctx);
+    if (before) t.add(outcomeOf('check', before));
+    else {
+      try {
+        await check.run(ctx, t);
+      } catch (error) {
+        t.add(outcomeOf('setup', error));
+      }
+      await t.settled();
     }
-  }
-  return toResult(check, t.outcomes, Date.now() - started);
+    return toResult(check, t.outcomes, Date.now() - started);
+  });
 }
 
 function toResult(check: Check, outcomes: readonly CaseOutcome[], durationMs: number): CheckResult {
@@ -109,11 +121,25 @@ export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const reporterOptions: HumanReporterOptions = { results: byTest, write: options.write, color: options.color };
   const mocha = new Mocha({ reporter: HumanReporter, reporterOptions, timeout: 0, bail: false });
   const root = Mocha.Suite.create(mocha.suite, `goods conformance (${options.ctx.config.level})`);
-  for (const [target, checks] of groups(options.checks)) {
+  options.ctx.planWrites(options.checks);
+  const started = new Map<Check, Promise<CheckResult>>();
+  const start = (check: Check): Promise<CheckResult> => {
+    let run = started.get(check);
+    if (!run) {
+      run = runCheck(check, options.ctx);
+      run.catch(() => undefined); // its `it` awaits it and reports a rejection
+      started.set(check, run);
+    }
+    return run;
+  };
+  const grouped = groups(options.checks);
+  if (options.ctx.config.concurrency > 1)
+    for (const [target, checks] of grouped) if (target !== 'server') for (const check of checks) void start(check);
+  for (const [target, checks] of grouped) {
     const suite = Mocha.Suite.create(root, target);
     for (const check of checks) {
       const test = new Mocha.Test(`[${check.level}] ${check.id}: ${check.title}`, async function (this: Mocha.Context) {
-        const result = await runCheck(check, options.ctx);
+        const result = await start(check);
         results.push(result);
         byTest.set(test, result);
         if (result.status === 'skipped' || result.status === 'not-run') this.skip();

@@ -13,5 +13,6 @@ export * from './auth.js';
 export * from './create.js';
 export * from './request-errors.js';
 export * from './server.js';
+export * from './content-coding.js';
 export * from './documented.js';
 export * from './request.js';

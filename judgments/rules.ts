@@ -17,6 +17,8 @@ export const SPEC = {
     'Spec (resources): the created object has the listed types (and keeps every specification-level keyword of the contract): a body breaking them is refused, or answered with a created object that keeps to them; never created and answered as sent.',
   validRequest:
     'Spec fact 6: a valid, authenticated request to each operation (an existing order; a body whose `fk_lot_id` is a lot of that order) is answered 2xx.',
+  contentCoding:
+    'Spec (HTTP, RFC 9110 §8.4, §12.5.3): an answer reads as sent: its body decodes by the content codings its `Content-Encoding` names (gzip, deflate = zlib, br), and a request that lists the codings it accepts (`Accept-Encoding`) gets none other.',
 } as const;
 
 export const PROFILE = {
@@ -49,6 +51,8 @@ export const PROFILE = {
     'Profile: every answer has a status the contract documents for the operation (order info 200, creates 201; errors 400/401/404/405/413/415/422).',
   noServerError: 'Profile: no request the suite sends is answered 5xx; every request it sends has a profile answer (2xx or 4xx).',
   charset: 'Profile: a request body `application/json` with a charset parameter is accepted.',
+  contentCoding:
+    'Profile: an answer has a content coding only when the request asked for one (`Accept-Encoding`); a request without it gets the plain body.',
 } as const;
 
 /**

@@ -69,10 +69,15 @@ async function overCorpus(
   }
 }
 
-/** The seeded extra create (not reserved: it uses only budget no operation's spec cases need). */
+/** The budget key of the seeded extra create of `op` (planned by the three spec checks that judge it). */
+const generatedKey = (op: CreateOperationId): string => `extra/${op}`;
+const planGenerated = (op: CreateOperationId) => (): Promise<string[]> => Promise.resolve([generatedKey(op)]);
+
+/** The seeded extra create (reserved after every operation's spec cases, `extraWrites`). */
 async function generatedCreate(ctx: CheckContext, op: CreateOperationId): Promise<() => Promise<{ body: JsonObject; exchange: Exchange }>> {
   const body = await ctx.body(op, 'generated');
-  return () => ctx.memo(`extra/${op}`, async () => ({ body, exchange: await ctx.createRecord(op, body, { spec: false }) }));
+  const key = generatedKey(op);
+  return () => ctx.memo(key, async () => ({ body, exchange: await ctx.createRecord(op, body, { extra: key }) }));
 }
 
 /**
@@ -112,6 +117,7 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
       id: `${op}.valid-request-2xx`,
       level: 'spec',
       operations: [op],
+      extraWrites: planGenerated(op),
       title: 'valid bodies (every value class of every member, every lot) are answered 2xx',
       rule: SPEC.validRequest,
       write: true,
@@ -124,6 +130,7 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
       id: `${op}.answer-shape`,
       level: 'spec',
       operations: [op],
+      extraWrites: planGenerated(op),
       title: `each 2xx answer is application/json, a ${model.successSchema} object of the listed types`,
       rule: fact,
       write: true,
@@ -142,6 +149,7 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
       id: `${op}.echo`,
       level: 'spec',
       operations: [op],
+      extraWrites: planGenerated(op),
       title: 'the members sent come back with the same values (every value class, every lot)',
       rule: fact,
       write: true,
@@ -254,12 +262,13 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
       rule: PROFILE.readOnly,
       write: true,
       cases: ['a valid body with every server-assigned member'],
+      extraWrites: () => Promise.resolve([`read-only/${op}`]),
       async run(ctx, t) {
         const [first] = await ctx.corpus(op);
         const body = { ...(first?.body ?? {}), ...readOnlyValues(ctx.derivation(op)) };
         await t.judge(
           'a valid body with every server-assigned member',
-          () => ctx.memo(`read-only/${op}`, () => ctx.createRecord(op, body, { spec: false })),
+          () => ctx.extraCreate(`read-only/${op}`, op, body),
           (e) => judgeReadOnlyIgnored(e, ctx.judge, op, body),
         );
       },
@@ -272,15 +281,13 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
       rule: PROFILE.charset,
       write: true,
       cases: MEDIA_TYPES_ACCEPTED.map((m) => `Content-Type ${m.contentType} (${m.name})`),
+      extraWrites: () => Promise.resolve(MEDIA_TYPES_ACCEPTED.map((m) => `media/${op}/${m.contentType}`)),
       async run(ctx, t) {
         const [first] = await ctx.corpus(op);
         for (const media of MEDIA_TYPES_ACCEPTED)
           await t.judge(
             `Content-Type ${media.contentType} (${media.name})`,
-            () =>
-              ctx.memo(`media/${op}/${media.contentType}`, () =>
-                ctx.createRecord(op, first?.body ?? {}, { spec: false, contentType: media.contentType }),
-              ),
+            () => ctx.extraCreate(`media/${op}/${media.contentType}`, op, first?.body ?? {}, media.contentType),
             (e) => judgeCreateAnswered(e).map((v) => ({ ...v, rule: this.rule })),
           );
       },
@@ -289,6 +296,34 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
   const sequence = writable(model).find((m) => m.defaultSequence);
   if (sequence) checks.push(sequenceCheck(op, sequence));
   return checks;
+}
+
+/**
+ * The creates without `member` the sequence check adds to the corpus: one for each of the first two
+ * lots that no corpus create without it names, until there are two at least (values unique per lot
+ * only, a counter per lot, are caught by creates naming two lots). Known from the corpus alone.
+ */
+async function sequenceExtras(
+  ctx: CheckContext,
+  op: CreateOperationId,
+  member: MemberModel,
+): Promise<{ key: string; name: string; body: JsonObject }[]> {
+  const corpus = await ctx.corpus(op);
+  const without = corpus.filter((b) => !(member.name in b.body));
+  const lotsNamed = new Set(without.map((b) => b.lot.id));
+  let count = without.length;
+  const extras: { key: string; name: string; body: JsonObject }[] = [];
+  for (const lot of (await ctx.lots()).slice(0, 2)) {
+    if (lotsNamed.has(lot.id) && count >= 2) continue;
+    const from = corpus.find((b) => b.lot.id === lot.id) ?? corpus[0];
+    const body = { ...(from?.body ?? {}) };
+    delete body[member.name];
+    ensureMarker(ctx.derivation(op), body, ctx.config.runMarker, [member.name]);
+    extras.push({ key: `sequence/${op}/${lot.id}`, name: `one more create, lot ${lot.id}`, body });
+    lotsNamed.add(lot.id);
+    count++;
+  }
+  return extras;
 }
 
 /** Generated values of an `x-default-sequence` member are unique. */
@@ -301,33 +336,24 @@ function sequenceCheck(op: CreateOperationId, member: MemberModel): Check {
     rule: PROFILE.defaults,
     write: true,
     cases: [`every create omitting ${member.name} (corpus, plus one more for each of the first two lots none of them names)`],
+    extraWrites: async (ctx) => (await sequenceExtras(ctx, op, member)).map((e) => e.key),
     async run(ctx, t) {
       await t.run(`every create omitting ${member.name}`, async () => {
         const corpus = await ctx.corpus(op);
-        const creates: { exchange: Exchange; name: string }[] = [];
-        const lotsNamed = new Set<number>();
-        for (const index of corpus.keys()) {
-          const { exchange, body } = await ctx.corpusCreate(op, index);
-          if (!(member.name in body.body)) {
-            creates.push({ exchange, name: body.name });
-            lotsNamed.add(body.lot.id);
-          }
-        }
-        // Values unique per lot only (a counter per lot) are caught by creates naming two lots.
-        for (const lot of (await ctx.lots()).slice(0, 2)) {
-          if (lotsNamed.has(lot.id) && creates.length >= 2) continue;
-          const from = corpus.find((b) => b.lot.id === lot.id) ?? corpus[0];
-          const body = { ...(from?.body ?? {}) };
-          delete body[member.name];
-          ensureMarker(ctx.derivation(op), body, ctx.config.runMarker, [member.name]);
-          creates.push({
-            exchange: await ctx.memo(`sequence/${op}/${lot.id}`, () => ctx.createRecord(op, body, { spec: false })),
-            name: `one more create, lot ${lot.id}`,
-          });
-          lotsNamed.add(lot.id);
-        }
+        // Every create is started before any is judged (they are sent at once above --concurrency 1).
+        const pending = [
+          ...[...corpus.entries()]
+            .filter(([, body]) => !(member.name in body.body))
+            .map(([index, body]) => ({ name: body.name, exchange: ctx.corpusCreate(op, index).then((c) => c.exchange) })),
+          ...(await sequenceExtras(ctx, op, member)).map((e) => ({ name: e.name, exchange: ctx.extraCreate(e.key, op, e.body) })),
+        ];
+        const sent = await Promise.allSettled(pending.map((p) => p.exchange));
         const seen = new Map<string, string>();
-        for (const { exchange, name } of creates) {
+        for (const [index, { name }] of pending.entries()) {
+          const outcome = sent[index];
+          if (outcome?.status === 'rejected') throw outcome.reason;
+          const exchange = outcome?.value;
+          if (!exchange) continue;
           if (!exchange.answer || !is2xx(exchange.answer.status)) continue;
           const answer = answerObject(exchange);
           if (!answer) continue; // not a JSON object: the shape checks report it

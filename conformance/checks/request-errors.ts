@@ -207,6 +207,12 @@ function bodySizeChecks(source: CheckSource, op: CreateOperationId, limit: numbe
       rule: PROFILE.bodyAccepted,
       write: true,
       cases,
+      async extraWrites(ctx) {
+        const valid = await validBody(ctx, op);
+        return sizes
+          .filter((s) => paddedBody(ctx.derivation(op), valid, s.bytes, ctx.config.runMarker) !== undefined)
+          .map((s) => `size/${op}/${s.bytes}`);
+      },
       async run(ctx, t) {
         const valid = await validBody(ctx, op);
         for (const size of sizes) {
@@ -214,7 +220,7 @@ function bodySizeChecks(source: CheckSource, op: CreateOperationId, limit: numbe
           if (!padded) continue;
           await t.judge(
             `${size.bytes} bytes (${size.name}: ${size.reason})`,
-            () => ctx.memo(`size/${op}/${size.bytes}`, () => ctx.createRecord(op, padded.body, { spec: false })),
+            () => ctx.extraCreate(`size/${op}/${size.bytes}`, op, padded.body),
             (e) => judgeCreateAnswered(e).map((v) => ({ ...v, rule: this.rule })),
           );
         }

@@ -15,6 +15,12 @@ export interface Check {
   rule: string;
   /** Sends POST requests (skipped with --read-only). */
   write?: boolean;
+  /**
+   * The keys of the records it creates beyond its operation's spec-level corpus (`ctx.extraCreate`),
+   * in the order it makes them: reserved from --max-writes, in check order, before any write is
+   * sent, so which checks get the budget never depends on timing (`WriteBudget`).
+   */
+  extraWrites?(ctx: CheckContext): Promise<string[]>;
   /** The documented cases it sends: the partition classes of the rule's inputs (`--list-checks`). */
   cases: readonly string[];
   /** Runs every case through `t` (each case judged apart; every failing case is kept). */

@@ -98,15 +98,21 @@ describe('human report', () => {
     assert.doesNotMatch(text, /requests,/);
   });
 
-  it('the first line names level, checks, target, the contract (path, first 12 hex digits of its SHA-256), seed and time limits', () => {
+  it('the first line names level, checks, target, the contract (path, first 12 hex digits of its SHA-256), seed, time limits and concurrency', () => {
     const base = { level: 'strict', checks: 40, target: 'http://127.0.0.1:4010', contract: CONTRACT, seed: 9, timeoutMs: 5000 } as const;
     assert.equal(
       renderHeader({ ...base, inProcess: true }),
       'goods conformance: level strict, 40 checks against http://127.0.0.1:4010 (in-process mock), contract contract/generated/openapi.json (sha256 1a2b3c4d5e6f…), seed 9, --timeout 5000 ms per request\n',
     );
     assert.equal(
-      renderHeader({ ...base, inProcess: false, deadlineMs: 60_000, contract: { path: '(in memory)', sha256: CONTRACT.sha256 } }),
-      'goods conformance: level strict, 40 checks against http://127.0.0.1:4010, contract (in memory) (sha256 1a2b3c4d5e6f…), seed 9, --timeout 5000 ms per request, --deadline 60000 ms\n',
+      renderHeader({
+        ...base,
+        inProcess: false,
+        deadlineMs: 60_000,
+        concurrency: 8,
+        contract: { path: '(in memory)', sha256: CONTRACT.sha256 },
+      }),
+      'goods conformance: level strict, 40 checks against http://127.0.0.1:4010, contract (in memory) (sha256 1a2b3c4d5e6f…), seed 9, --timeout 5000 ms per request, --deadline 60000 ms, --concurrency 8\n',
     );
     assert.equal(
       renderHeader({ ...base, target: 'https://api.example', inProcess: false, caPath: 'certs/company-ca.pem' }),

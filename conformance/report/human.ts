@@ -49,6 +49,8 @@ export interface HeaderInfo {
   deadlineMs?: number | undefined;
   /** `--ca FILE`, as shown: certificates trusted besides the bundled CAs. */
   caPath?: string | undefined;
+  /** Most requests in flight at once (`--concurrency`). */
+  concurrency?: number | undefined;
 }
 
 /** `sha256 1a2b3c4d5e6f…`: the first 12 hex digits of the contract's hash, for a console line. */
@@ -62,6 +64,7 @@ export function renderHeader(info: HeaderInfo): string {
     `goods conformance: level ${info.level}, ${info.checks} checks against ${escapeControls(info.target)}${info.inProcess ? ' (in-process mock)' : ''}, ` +
     `contract ${escapeControls(info.contract.path)} (${shortSha256(escapeControls(info.contract.sha256))}), seed ${info.seed}, ` +
     `--timeout ${info.timeoutMs} ms per request${info.deadlineMs !== undefined ? `, --deadline ${info.deadlineMs} ms` : ''}` +
+    `${info.concurrency !== undefined ? `, --concurrency ${info.concurrency}` : ''}` +
     `${info.caPath !== undefined ? `, trusting the CA certificates of --ca ${escapeControls(info.caPath)} too` : ''}\n`
   );
 }

@@ -120,5 +120,10 @@ export const FAULT_CASES: FaultCase[] = [
   { check: 'createTestSample.sample-number-unique', faults: ['constant-sequence'] },
   { check: 'server.unknown-path-404', faults: ['unknown-path-400'] },
   { check: 'server.problem-details', faults: ['problem-no-type'] },
+  // Content codings: a coding the request did not list, a body that does not decode as labelled, raw DEFLATE; compressed unasked.
+  { check: 'server.content-coding', faults: ['coding-not-listed'] },
+  { check: 'server.content-coding', faults: ['br-not-compressed'] },
+  { check: 'server.content-coding', faults: ['deflate-raw'] },
+  { check: 'server.content-coding-asked', faults: ['coding-unasked'] },
   { check: 'server.no-5xx', faults: ['unknown-path-500'], alsoFails: ['server.unknown-path-404'] },
 ];

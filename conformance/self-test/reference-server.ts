@@ -5,11 +5,14 @@
  * `name:operationId` (the hand-written table, `faults.ts`), or generated from the contract
  * (`generated-faults.ts`): `ignore|<operation>|<pointer>|<keyword>` accepts a request body that
  * breaks that keyword at that pointer; `answer|<operation>|<pointer>|<keyword>` answers a success
- * body that breaks it.
+ * body that breaks it. It compresses its answers when asked (`Accept-Encoding`: gzip, deflate, br);
+ * faults of that: `coding-unasked` (gzip without being asked), `coding-not-listed` (gzip whatever was
+ * asked), `br-not-compressed` (labelled br, sent plain), `deflate-raw` (raw DEFLATE for deflate).
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { isObject, readContract, type JsonObject, type JsonValue, type OpenApiDocument } from '../../contract/document.js';
 import { loadFixtures, type FixtureSet } from '../../contract/fixtures.js';
 import { inlineSchema, type CreateOperationId, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
@@ -84,6 +87,20 @@ function brokenAnswer(basis: Basis, faults: readonly string[], op: OperationId, 
   return out;
 }
 
+/** The codings the reference server compresses with. */
+const KNOWN_CODINGS = ['gzip', 'deflate', 'br'];
+
+/** The coding to answer with: of the known ones the request accepts, the one of highest weight (the first listed on a tie). */
+function codingFor(acceptEncoding: string | undefined): string | undefined {
+  let best: { coding: string; q: number } | undefined;
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [name = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    const q = Number(params.map((p) => /^q=([\d.]+)$/.exec(p)?.[1]).find((v) => v !== undefined) ?? '1');
+    if (KNOWN_CODINGS.includes(name) && q > 0 && (best === undefined || q > best.q)) best = { coding: name, q };
+  }
+  return best?.coding;
+}
+
 export async function startReferenceServer(faults: readonly string[] = [], options: ReferenceOptions = {}): Promise<ReferenceServer> {
   const has = (name: string, op?: Op): boolean => faults.includes(name) || (op !== undefined && faults.includes(`${name}:${op}`));
   const basis = basisOf(options.document);
@@ -96,6 +113,31 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   const ids = new Map<string, number>();
   let sequence = 0;
 
+  /**
+   * Answers `text`, compressed when the request asks for it (the coding of highest weight it lists
+   * that the server knows, the first listed on a tie), as a correct server that compresses does.
+   */
+  const finish = (res: http.ServerResponse, status: number, headers: Record<string, string | number>, text: string): void => {
+    let body = Buffer.from(text);
+    let coding = codingFor(res.req.headers['accept-encoding']);
+    if (coding === undefined && has('coding-unasked') && res.req.headers['accept-encoding'] === undefined) coding = 'gzip';
+    if (coding !== undefined && has('coding-not-listed')) coding = 'gzip';
+    if (coding !== undefined) {
+      body =
+        coding === 'gzip'
+          ? gzipSync(body)
+          : coding === 'br'
+            ? has('br-not-compressed')
+              ? body
+              : brotliCompressSync(body)
+            : has('deflate-raw')
+              ? deflateRawSync(body)
+              : deflateSync(body);
+      headers = { ...headers, 'content-encoding': coding, vary: 'accept-encoding' };
+    }
+    res.writeHead(status, { ...headers, 'content-length': body.length });
+    res.end(body);
+  };
   const send = (
     res: http.ServerResponse,
     status: number,
@@ -103,9 +145,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     headers: Record<string, string> = {},
     type = 'application/json',
   ): void => {
-    const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), ...headers });
-    res.end(text);
+    finish(res, status, { 'content-type': type, ...headers }, JSON.stringify(body));
   };
   const problem = (
     res: http.ServerResponse,
@@ -123,8 +163,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     };
     if (has('problem-no-type')) delete body['type'];
     if (has('plain-text-errors')) {
-      res.writeHead(status, { 'content-type': 'text/plain', ...headers });
-      res.end(`${status} ${detail}`);
+      finish(res, status, { 'content-type': 'text/plain', ...headers }, `${status} ${detail}`);
       return;
     }
     send(res, status, body, headers, 'application/problem+json');
@@ -221,6 +260,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     bytes: Buffer,
     overLimit: boolean,
   ): void => {
+    if (has('hang-creates')) return; // never answers
     if (req.method !== 'POST') {
       problem(res, 405, 'use POST', {}, has('405-no-allow', op) ? {} : { allow: 'POST' });
       return;

@@ -52,6 +52,7 @@ async function runAgainst(
   try {
     const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level, seed, outputDir: 'reports' });
     const ctx = new CheckContext({ config, baseUrl: server.url, document });
+    ctx.planWrites(checks);
     const failed: string[] = [];
     let passed = true;
     for (const check of checks) {

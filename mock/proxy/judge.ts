@@ -5,11 +5,10 @@
  * the seen exchange into the judgments' `JudgedExchange` (bodies decompressed and parsed once), runs
  * the registered list (`judgments.ts`) at the chosen level, and returns the violations, client ones first.
  */
-import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { isObject, listOperations, type JsonObject, type OpenApiDocument } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
 import type { OperationId, OperationsModel } from '../../contract/operations-model.js';
-import { judgeContexts, jsonOf, requestJson, type JudgedExchange } from '../../judgments/index.js';
+import { decodeContent, judgeContexts, jsonOf, requestJson, type JudgedExchange } from '../../judgments/index.js';
 import { createRouter, type RouteResult } from '../router.js';
 import { MAX_JUDGED_BYTES, UNKNOWN_OPERATION, type Place, type ProxyExchange, type Violation } from './exchange.js';
 import { JUDGMENTS, type Finding, type ProxyJudgeInput } from './judgments.js';
@@ -37,16 +36,7 @@ const MAX_LOTS = 10_000;
 
 /** The body's bytes, a compressed one (Content-Encoding gzip, deflate, br) decompressed; undefined when it cannot be. */
 function decoded(body: Buffer, encoding: string | undefined): Buffer | undefined {
-  const coding = (encoding ?? 'identity').trim().toLowerCase();
-  if (body.length === 0 || coding === 'identity') return body;
-  try {
-    if (coding === 'gzip' || coding === 'x-gzip') return gunzipSync(body, { maxOutputLength: MAX_JUDGED_BYTES });
-    if (coding === 'deflate') return inflateSync(body, { maxOutputLength: MAX_JUDGED_BYTES });
-    if (coding === 'br') return brotliDecompressSync(body, { maxOutputLength: MAX_JUDGED_BYTES });
-  } catch {
-    return undefined;
-  }
-  return undefined;
+  return body.length === 0 ? body : decodeContent(body, encoding, MAX_JUDGED_BYTES).bytes;
 }
 
 /** Where a shared judgment's violation is, in the proxy's terms. */

@@ -148,7 +148,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     log,
   });
   const bodyBudget = new BodyBudget(config.maxBodyBytesInFlight);
-  const createContext: CreateContext = { store, lots: fixtures.lots };
+  const createContext: CreateContext = { store, lots: fixtures.lots, log };
   const adminContext: AdminContext = {
     store,
     orderNumbers,

@@ -91,6 +91,11 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
   const headersTimeout = config.headersTimeoutMs ?? SERVER_LIMITS.headersTimeoutMs;
   const keepAliveTimeout = config.keepAliveTimeoutMs ?? SERVER_LIMITS.keepAliveTimeoutMs;
   const pending = new PendingAnswers();
+  // Connections answered 503 `mock-busy` past --max-connections. Node's HTTP parser is attached to
+  // every accepted socket before our 'connection' listener runs, so a request sent on a refused
+  // connection is still parsed: it must never reach the app, or a create answered "busy" would be
+  // recorded (issue 21). Its bytes are read and dropped until the client closes.
+  const refused = new WeakSet<Socket>();
   const server = createServer(
     {
       headersTimeout,
@@ -102,6 +107,10 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
       requireHostHeader: false,
     },
     (req, res) => {
+      if (refused.has(req.socket)) {
+        req.resume();
+        return;
+      }
       pending.track(req.socket, req, res);
       app.handle(req, res);
     },
@@ -112,6 +121,7 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
   let open = 0;
   server.on('connection', (socket: Socket) => {
     if (open >= config.maxConnections) {
+      refused.add(socket);
       socket.on('error', () => undefined);
       socket.end(
         clientErrorAnswer(

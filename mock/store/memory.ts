@@ -101,10 +101,10 @@ export class MemoryStore implements Store {
     return { records: new Map(), counters: new Map(), count: 0, bytes: 0 };
   }
 
-  private session(name: string, force: boolean): Session {
+  /** The session of a replayed entry (replay is never refused by a limit). */
+  private session(name: string): Session {
     let session = this.sessions.get(name);
     if (session) return session;
-    if (!force && this.sessions.size - 1 >= this.options.limits.maxSessions) throw tooManySessions(this.options.limits);
     session = MemoryStore.fresh();
     this.sessions.set(name, session);
     return session;
@@ -134,7 +134,7 @@ export class MemoryStore implements Store {
       this.options.log(`state file ${stateFile}: unknown resource "${resource}" skipped`);
       return;
     }
-    const session = this.session(name, true);
+    const session = this.session(name);
     let id = 0;
     for (const slot of slots) {
       const value = slotValue(slot, record[slot.name]);
@@ -163,7 +163,7 @@ export class MemoryStore implements Store {
       }
     };
     if (salvage?.op === 'create' && this.options.slots.has(salvage.resource)) {
-      reserve(this.session(salvage.session, true), salvage.resource, salvage.record);
+      reserve(this.session(salvage.session), salvage.resource, salvage.record);
     } else if (create) {
       for (const session of this.sessions.values()) for (const resource of this.options.slots.keys()) reserve(session, resource, {});
     }
@@ -182,11 +182,12 @@ export class MemoryStore implements Store {
 
   create(name: string, plan: RecordPlan): Promise<string> {
     const limits = this.options.limits;
-    let session: Session;
-    try {
-      session = this.session(name, false);
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    // A new session is kept only once its first record is: a refused create changes nothing.
+    let session = this.sessions.get(name);
+    const isNew = session === undefined;
+    if (session === undefined) {
+      if (this.sessions.size - 1 >= limits.maxSessions) return Promise.reject(tooManySessions(limits));
+      session = MemoryStore.fresh();
     }
     if (session.count >= limits.maxRecordsPerSession) return Promise.reject(sessionFull(limits, name));
     // The record's JSON in the contract's member order, the counters filled (as the Redis script
@@ -215,6 +216,7 @@ export class MemoryStore implements Store {
     json += '}';
     const bytes = Buffer.byteLength(json);
     if (this.totalBytes + bytes > limits.maxRecordedBytes) return Promise.reject(mockFull(limits));
+    if (isNew) this.sessions.set(name, session);
     if (raised) for (const [counter, value] of raised) counters.set(counter, value);
     session.count++;
     session.bytes += bytes;

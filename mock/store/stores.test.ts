@@ -104,6 +104,14 @@ function behaves(name: string, open: () => Promise<Store>, dispose: () => Promis
       assert.equal((JSON.parse(await store.create('b', plan('small'))) as { id: number }).id, 2, 'a refused create takes no id');
       assert.equal((await store.health()).up, true);
     });
+
+    it('changes nothing on a refused create: a new session refused mock-full takes no session slot and no id', async () => {
+      await store.create('a', plan('a1'));
+      assert.equal(await problemType(store.create('b', plan('x'.repeat(4000)))), 'mock-full');
+      assert.deepEqual((await store.list('b', 'samples', { after: 0, limit: 10, maxBytes: 1 << 20 })).records, []);
+      assert.equal((JSON.parse(await store.create('c', plan('c1'))) as { id: number }).id, 1, 'the refused session did not count');
+      assert.equal(await problemType(store.create('b', plan('b1'))), 'too-many-sessions', 'a and c are the two sessions');
+    });
   });
 }
 

@@ -4,7 +4,7 @@
  * also replays its journal; the Redis store runs against a real redis-server.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -150,6 +150,128 @@ describe('mock/store: the journal store replays records, resets and counters', (
       await second.close();
     } finally {
       await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('mock/store: the journal rewritten (compaction at start, a rewrite a killed mock left)', () => {
+  let folder = '';
+  let file = '';
+  const logged: string[] = [];
+  const open = (compactAboveBytes?: number) =>
+    MemoryStore.open({
+      limits: { ...LIMITS, maxRecordsPerSession: 1000, maxRecordedBytes: 1 << 20 },
+      slots,
+      stateFile: file,
+      log: (line) => logged.push(line),
+      ...(compactAboveBytes !== undefined ? { compactAboveBytes } : {}),
+    });
+  const ids = async (store: Store, session: string) =>
+    parsed((await store.list(session, 'samples', { after: 0, limit: 1000, maxBytes: 1 << 20 })).records).map((r) => r['id']);
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'store-rewrite-'));
+    file = join(folder, 'state.jsonl');
+    logged.length = 0;
+  });
+  afterEach(() => rm(folder, { recursive: true, force: true }));
+
+  /** 60 creates in session a, reset, 3 more; 2 in b: a journal mostly of records a reset dropped. */
+  async function history(): Promise<void> {
+    const store = await open();
+    for (let n = 0; n < 60; n++) await store.create('a', plan(`a${n}`));
+    await store.reset('a');
+    for (let n = 0; n < 3; n++) await store.create('a', plan(`again${n}`));
+    for (let n = 0; n < 2; n++) await store.create('b', plan(`b${n}`));
+    await store.close();
+  }
+
+  it('compacts a journal past the threshold at start: resets and the records they dropped go, counters stay', async () => {
+    await history();
+    const before = (await readFile(file, 'utf8')).length;
+    const store = await open(1024);
+    try {
+      assert.ok(
+        logged.some((line) => line.includes('compacting')) && logged.some((line) => line.includes(`compacted from ${before} to`)),
+        logged.join('\n'),
+      );
+      const lines = (await readFile(file, 'utf8')).trim().split('\n');
+      assert.deepEqual(
+        lines.map((line) => (JSON.parse(line) as { op: string; session: string }).op),
+        ['counters', 'create', 'create', 'create', 'counters', 'create', 'create'],
+        'a and b: counters, then the records held',
+      );
+      assert.deepEqual(await ids(store, 'a'), [61, 62, 63]);
+      assert.equal((JSON.parse(await store.create('a', plan('next'))) as { id: number }).id, 64, 'ids continue');
+    } finally {
+      await store.close();
+    }
+    logged.length = 0;
+    const again = await open(1024);
+    try {
+      assert.ok(!logged.some((line) => line.includes('compacting')), 'nothing left to compact');
+      assert.deepEqual(await ids(again, 'a'), [61, 62, 63, 64]);
+      assert.deepEqual(await ids(again, 'b'), [1, 2]);
+      assert.equal((JSON.parse(await again.create('a', plan('after'))) as { id: number }).id, 65, 'the counters survived the compaction');
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('does not compact below the threshold, nor when little would go', async () => {
+    await history();
+    const size = (await readFile(file, 'utf8')).length;
+    await (await open(size + 1)).close();
+    assert.equal((await readFile(file, 'utf8')).length, size, 'below the threshold');
+    await rm(file);
+    const store = await open();
+    for (let n = 0; n < 60; n++) await store.create('a', plan(`a${n}`));
+    await store.close();
+    const kept = (await readFile(file, 'utf8')).length;
+    await (await open(1024)).close();
+    assert.equal((await readFile(file, 'utf8')).length, kept, 'no reset: nothing would go');
+    assert.ok(!logged.some((line) => line.includes('compacting')));
+  });
+
+  it('installs a complete rewrite a killed mock left, keeping the file at the path aside', async () => {
+    await history();
+    const compacted = await open(1024);
+    await compacted.close();
+    // As if killed after the rewrite's fsync and first rename, before it replaced the journal.
+    await rename(file, `${file}.rewrite`);
+    await writeFile(file, 'what a killed rewrite would have replaced\n');
+    const store = await open();
+    try {
+      assert.deepEqual(await ids(store, 'a'), [61, 62, 63]);
+      assert.ok(
+        logged.some((line) => /a fresh journal that a stopped mock had finished writing .* installed/.test(line)),
+        logged.join('\n'),
+      );
+      const aside = (await readdir(folder)).filter((name) => name.startsWith('state.jsonl.displaced-'));
+      assert.equal(aside.length, 1);
+      assert.equal(await readFile(join(folder, aside[0] ?? ''), 'utf8'), 'what a killed rewrite would have replaced\n');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('removes an unfinished compaction; keeps an unfinished fresh journal aside, naming it', async () => {
+    await history();
+    await writeFile(`${file}.compact.tmp`, '{"op":"create","sess');
+    let store = await open();
+    assert.deepEqual(await ids(store, 'a'), [61, 62, 63]);
+    await store.close();
+    assert.ok(logged.some((line) => line.includes('an unfinished compaction of a stopped mock') && line.includes('removed')));
+    assert.ok(!(await readdir(folder)).some((name) => name.includes('.compact')));
+    await writeFile(`${file}.rewrite.tmp`, await readFile(file));
+    await rm(file);
+    logged.length = 0;
+    store = await open();
+    try {
+      assert.deepEqual(await ids(store, 'a'), [], 'no journal at the path: nothing replayed');
+      const line = logged.find((l) => l.includes('stopped while writing a fresh journal')) ?? '';
+      assert.match(line, /kept as .*state\.jsonl\.unfinished-.* no journal is at the path/, logged.join('\n'));
+    } finally {
+      await store.close();
     }
   });
 });

@@ -139,6 +139,8 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     ...(config.stateFile !== undefined ? { stateFile: config.stateFile } : {}),
     storePrefix: config.storePrefix,
     bodyLimitBytes: config.bodyLimitBytes,
+    // A create or reset sent to Redis is waited for within the request's time limit.
+    ...(config.requestTimeoutMs !== undefined ? { outcomeWaitMs: config.requestTimeoutMs } : {}),
     limits: {
       maxSessions: config.maxSessions,
       maxRecordsPerSession: config.maxRecordsPerSession,

@@ -86,6 +86,8 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 /** Starts the mock. Rejects (with a message naming the file and what to fix) when it cannot start. */
 export async function createMockServer(partial: Partial<MockConfig> = {}): Promise<MockServer> {
   const config = resolveConfig(partial);
+  // The request's time limit also bounds how long a create waits for the shared store's answer (app.ts).
+  config.requestTimeoutMs ??= SERVER_LIMITS.requestTimeoutMs;
   // `--proxy URL`: the validating proxy (mock/proxy/) in place of the mock's own handlers; loaded only then.
   const app = config.proxy ? await (await import('./proxy/app.js')).createProxyApp(config, config.proxy) : await createMockApp(config);
   const headersTimeout = config.headersTimeoutMs ?? SERVER_LIMITS.headersTimeoutMs;
@@ -99,7 +101,7 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
   const server = createServer(
     {
       headersTimeout,
-      requestTimeout: config.requestTimeoutMs ?? SERVER_LIMITS.requestTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
       // Node checks the header and request timeouts only this often (default 30 s).
       connectionsCheckingInterval: Math.min(1000, headersTimeout),
       maxHeaderSize: SERVER_LIMITS.maxHeaderSize,

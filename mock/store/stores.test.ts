@@ -311,6 +311,110 @@ describe('mock/store: redis (a real redis-server)', function () {
       await store.close();
     }
   });
+  describe('a frozen Redis (SIGSTOP): the answer says what happened, or that it may have happened', () => {
+    const logged: string[] = [];
+    const open = (outcomeWaitMs: number) =>
+      RedisStore.open({
+        url: redis?.url ?? '',
+        prefix: `frozen${++prefixes}`,
+        limits: LIMITS,
+        resources: ['samples'],
+        log: (line) => logged.push(line),
+        outcomeWaitMs,
+      });
+    const listed = async (store: Store, session = 'default') =>
+      parsed((await store.list(session, 'samples', { after: 0, limit: 10, maxBytes: 1 << 20 })).records);
+    const thawAfter = (ms: number) => new Promise<void>((resolve) => setTimeout(() => resolve(redis?.thaw()), ms));
+    beforeEach(() => {
+      logged.length = 0;
+    });
+    afterEach(() => redis?.thaw());
+
+    it('waits for a Redis frozen less than the wait: every create answered with its record, none lost, none doubled', async () => {
+      const store = await open(10_000);
+      try {
+        redis?.freeze();
+        const started = Date.now();
+        const [answers] = await Promise.all([
+          Promise.all(Array.from({ length: 4 }, (_, n) => store.create('default', plan(`f${n}`)))),
+          thawAfter(1200),
+        ]);
+        assert.ok(Date.now() - started >= 1100, 'answered once Redis answered');
+        const records = answers.map((json) => JSON.parse(json) as Record<string, unknown>);
+        assert.deepEqual(records.map((r) => r['id']).sort(), [1, 2, 3, 4]);
+        assert.deepEqual(
+          await listed(store),
+          records.sort((a, b) => Number(a['id']) - Number(b['id'])),
+        );
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('answers 504 store-outcome-unknown (never store-unavailable) past the wait, and logs the outcome when Redis answers', async () => {
+      const store = await open(400);
+      try {
+        redis?.freeze();
+        const refused = await store.create('qa', plan('late')).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        assert.ok(refused instanceof ProblemError);
+        assert.equal(refused.kind.type, 'https://goods.example/problems/store-outcome-unknown');
+        assert.equal(refused.kind.status, 504);
+        assert.match(refused.detail, /cannot tell whether it happened: it may have/);
+        assert.match(refused.detail, /GET \/__mock\/samples with X-Mock-Session: qa/);
+        const reset = await store.reset('qa').then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        assert.ok(reset instanceof ProblemError && reset.kind.status === 504, String(reset));
+        redis?.thaw();
+        const started = Date.now();
+        while (logged.filter((line) => line.includes('answered 504')).length < 2 && Date.now() - started < 5000)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.ok(
+          logged.some((line) => /a create answered 504 store-outcome-unknown was recorded .*samples in session "qa" \{"id":1/.test(line)),
+          logged.join('\n'),
+        );
+        assert.ok(
+          logged.some((line) => /the reset of session "qa" answered 504 store-outcome-unknown was done/.test(line)),
+          logged.join('\n'),
+        );
+        assert.deepEqual(await listed(store, 'qa'), [], 'the create ran, then the reset');
+        assert.equal((JSON.parse(await store.create('qa', plan('next'))) as { id: number }).id, 2, 'the create that ran took id 1');
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('answers 504 at once when the connection breaks after the create was sent (Redis killed while frozen); 503 while it is down', async () => {
+      const store = await open(10_000);
+      try {
+        redis?.freeze();
+        const pending = store.create('default', plan('lost')).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const started = Date.now();
+        await redis?.kill();
+        const lost = await pending;
+        assert.ok(lost instanceof ProblemError && lost.kind.status === 504, String(lost));
+        assert.match(lost.detail, /the connection to Redis closed after the command was sent/);
+        assert.ok(Date.now() - started < 5000, 'not after the whole wait');
+        const down = await store.create('default', plan('down')).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        assert.ok(down instanceof ProblemError && down.kind.type.endsWith('/store-unavailable'), 'not sent: nothing changed');
+      } finally {
+        await redis?.start();
+        await store.close();
+      }
+    });
+  });
+
   behaves('redis', () =>
     RedisStore.open({ url: redis?.url ?? '', prefix: `t${++prefixes}`, limits: LIMITS, resources: ['samples'], log: () => undefined }),
   );

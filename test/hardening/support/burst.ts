@@ -18,6 +18,8 @@ export interface BurstAnswer extends BurstCreate {
   status: number;
   /** The problem type's last segment (`mock-busy`), for an error answer. */
   type?: string;
+  /** The problem's detail, for an error answer. */
+  detail?: string;
   /** The created record, for a 201. */
   record?: Record<string, unknown>;
   error?: string;
@@ -73,7 +75,8 @@ function post(base: URL, agent: Agent, create: BurstCreate, lot: number, token: 
           try {
             const value = JSON.parse(text) as Row;
             if (status === 201) done({ status, record: value });
-            else done({ status, type: String(value['type']).replace('https://goods.example/problems/', '') });
+            else
+              done({ status, type: String(value['type']).replace('https://goods.example/problems/', ''), detail: String(value['detail']) });
           } catch {
             done({ status, error: `not JSON: ${text.slice(0, 80)}` });
           }

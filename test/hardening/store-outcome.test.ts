@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 import { until } from '../../support/wait.js';
+import { leakIn } from './support/answers.js';
 import { burst, reconcile, tally, type BurstAnswer } from './support/burst.js';
 import { startMockProcess, type MockProcess } from './support/mock-process.js';
 import { discoverTarget } from './support/run-corpus.js';
@@ -78,6 +79,7 @@ describe('hardening: creates while Redis is frozen (SIGSTOP) answer what happene
     const result = await reconcile(mock.url, answers);
     assert.equal(result.listed, 0);
     for (const answer of answers) {
+      assert.equal(leakIn(answer.detail ?? ''), undefined, 'no internals in the answer');
       assert.match(answer.detail ?? '', /did not confirm this create \(the connection to Redis closed after the command was sent\)/);
       assert.match(
         answer.detail ?? '',

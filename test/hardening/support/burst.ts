@@ -139,6 +139,8 @@ export interface Reconciled {
   duplicated: string[];
   /** Markers listed whose create was answered with an error (the issue's lie). */
   refusedButListed: string[];
+  /** Markers listed whose create got no answer (the connection broke): recorded, the answer lost. */
+  unansweredButListed: string[];
   /** Listed markers that no create of this burst sent. */
   unknown: string[];
   /** Ids listed more than once within a session and resource. */
@@ -150,7 +152,16 @@ export interface Reconciled {
 
 /** Compares the listings of every session the burst used with its answers. */
 export async function reconcile(url: string, answers: BurstAnswer[]): Promise<Reconciled> {
-  const result: Reconciled = { lost: [], duplicated: [], refusedButListed: [], unknown: [], duplicateIds: [], changed: [], listed: 0 };
+  const result: Reconciled = {
+    lost: [],
+    duplicated: [],
+    refusedButListed: [],
+    unansweredButListed: [],
+    unknown: [],
+    duplicateIds: [],
+    changed: [],
+    listed: 0,
+  };
   const byMarker = new Map(answers.map((a) => [a.marker, a]));
   const seen = new Map<string, number>();
   const sessions = [...new Set(answers.map((a) => a.session))];
@@ -167,6 +178,7 @@ export async function reconcile(url: string, answers: BurstAnswer[]): Promise<Re
         seen.set(marker, (seen.get(marker) ?? 0) + 1);
         const answer = byMarker.get(marker);
         if (!answer) result.unknown.push(marker);
+        else if (answer.status === 0) result.unansweredButListed.push(marker);
         else if (answer.status !== 201) result.refusedButListed.push(`${marker} (${answer.status} ${answer.type ?? answer.error ?? ''})`);
         else if (JSON.stringify(answer.record) !== JSON.stringify(row)) result.changed.push(marker);
       }

@@ -141,6 +141,8 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     ...(config.stateFile !== undefined ? { stateFile: config.stateFile } : {}),
     storePrefix: config.storePrefix,
     bodyLimitBytes: config.bodyLimitBytes,
+    // A create or reset sent to Redis is waited for within the request's time limit.
+    ...(config.requestTimeoutMs !== undefined ? { outcomeWaitMs: config.requestTimeoutMs } : {}),
     limits: {
       maxSessions: config.maxSessions,
       maxRecordsPerSession: config.maxRecordsPerSession,
@@ -150,7 +152,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     log,
   });
   const bodyBudget = new BodyBudget(config.maxBodyBytesInFlight);
-  const createContext: CreateContext = { store, lots: fixtures.lots };
+  const createContext: CreateContext = { store, lots: fixtures.lots, log };
   const adminContext: AdminContext = {
     store,
     orderNumbers,

@@ -193,6 +193,8 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
   let storeDown: MockServer;
   let redis: TestRedis | undefined;
   let shared: MockServer;
+  /** On the same Redis, waiting 400 ms (its request time limit) for a change's outcome. */
+  let sharedImpatient: MockServer;
   let journaled: MockServer;
   let proxy: MockServer;
   let proxyDown: MockServer;
@@ -235,6 +237,7 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
       (oneConnection = await startMock({ maxConnections: 1 })),
       (storeDown = await startMock({ store: `redis://127.0.0.1:${down}/0` })),
       (shared = await startMock({ store: (redis = await startRedis({ appendfsync: 'everysec' })).url })),
+      (sharedImpatient = await startMock({ store: redis.url, requestTimeoutMs: 400, headersTimeoutMs: 400 })),
       (journaled = await startMock({ stateFile: join(dir, 'state', 'mock.jsonl') })),
       (proxy = await startMock({ proxy: proxyOf(mock.url) })),
       (proxyDown = await startMock({ proxy: proxyOf(`http://127.0.0.1:${down}`) })),
@@ -478,7 +481,19 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
     await record('reset with the store down', storeDown, 'POST', '/__mock/reset', { 'X-Mock-Reset': '1' });
     // A real redis-server, up and then stopped.
     for (const state of ['up', 'stopped'] as const) {
-      if (state === 'stopped') await redis?.stop();
+      if (state === 'stopped') {
+        // Frozen (SIGSTOP) past the request's time limit: a change's outcome is unknown (504), then it thaws.
+        redis?.freeze();
+        await record('create on frozen Redis', sharedImpatient, 'POST', TRANSFERS_PATH, JSON_AUTH, transfer);
+        await record('reset on frozen Redis', sharedImpatient, 'POST', '/__mock/reset', { 'X-Mock-Reset': '1' });
+        redis?.thaw();
+        assert.deepEqual(
+          exchanges.filter((e) => e.label.includes('on frozen Redis')).map((e) => e.answer.status),
+          [504, 504],
+          'Redis frozen',
+        );
+        await redis?.stop();
+      }
       await record(`create on Redis ${state}`, shared, 'POST', TRANSFERS_PATH, JSON_AUTH, transfer);
       await record(`listing on Redis ${state}`, shared, 'GET', '/__mock/lot-transfers');
       await record(`health on Redis ${state}`, shared, 'GET', '/__mock/health');
@@ -576,6 +591,7 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
       'mock-full',
       'mock-busy',
       'store-unavailable',
+      'store-outcome-unknown',
       'upstream-unreachable',
       'upstream-timeout',
     ])
@@ -621,6 +637,12 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
         'GET',
         '/__mock/lot-transfers',
         { status: 400, headers: { 'content-type': 'application/problem+json' }, body: problem('bad-request', 400) },
+      ],
+      // A listing (a read) never answers that a change's outcome is unknown.
+      [
+        'GET',
+        '/__mock/lot-transfers',
+        { status: 504, headers: { 'content-type': 'application/problem+json' }, body: problem('store-outcome-unknown', 504) },
       ],
       ['GET', '/__mock/violations', { status: 200, headers: { 'content-type': 'application/json' }, body: '{"total":1}' }],
       [

@@ -30,6 +30,8 @@ export function orderInfo(bodies: Map<string, Buffer>, number: string): Buffer {
 export interface CreateContext {
   store: Store;
   lots: FixtureSet['lots'];
+  /** The mock's log (a create recorded whose answer could not be sent is logged, `--quiet` or not). */
+  log: (line: string) => void;
 }
 
 export interface CreateOperation {

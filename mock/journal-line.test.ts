@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { decodeLine, encodeLine, type JournalEntry } from './journal-line.js';
+import { decodeLine, encodeCreateLine, encodeLine, type JournalEntry } from './journal-line.js';
 
 const entry: JournalEntry = {
   op: 'create',
@@ -15,6 +15,22 @@ describe('journal line (CRC-32 per line)', () => {
     assert.ok(text.endsWith('"}\n') && !text.slice(0, -1).includes('\n'));
     assert.match(text, /,"crc32":"[0-9a-f]{8}"\}\n$/);
     assert.deepEqual(decodeLine(line(text.slice(0, -1))), { kind: 'entry', entry, checked: true });
+  });
+
+  it('encodes a create from its record JSON text exactly as from the parsed entry (a rewrite writes the same lines)', () => {
+    if (entry.op !== 'create') throw new Error('a create entry');
+    assert.equal(encodeCreateLine(entry.session, entry.resource, JSON.stringify(entry.record)), encodeLine(entry));
+    assert.equal(
+      encodeCreateLine('a"b', 'r\\', '{"__proto__":1}'),
+      encodeLine({ op: 'create', session: 'a"b', resource: 'r\\', record: JSON.parse('{"__proto__":1}') as Record<string, number> }),
+    );
+  });
+
+  it('decodes a counters entry (written by a rewrite), and refuses counters that are not whole numbers', () => {
+    const counters: JournalEntry = { op: 'counters', session: 'qa', counters: { 'test-samples#id': 7, 'test-samples#sample_number': 7 } };
+    assert.deepEqual(decodeLine(line(encodeLine(counters).slice(0, -1))), { kind: 'entry', entry: counters, checked: true });
+    const bad = encodeLine({ op: 'counters', session: 'qa', counters: { x: 1.5 } });
+    assert.equal(decodeLine(line(bad.slice(0, -1))).kind, 'damaged');
   });
 
   it('finds any single byte changed in place (every position of the line)', () => {

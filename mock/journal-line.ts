@@ -13,7 +13,14 @@ import { crc32 } from 'node:zlib';
 import { isObject, type JsonObject } from '../contract/document.js';
 
 export type JournalEntry =
-  { op: 'create'; session: string; resource: string; record: JsonObject; at?: string } | { op: 'reset'; session: string; at?: string };
+  | { op: 'create'; session: string; resource: string; record: JsonObject; at?: string }
+  | { op: 'reset'; session: string; at?: string }
+  /**
+   * A session's counters (`lot-transfers#id` → the last value handed out), written by a rewritten
+   * journal (journal.ts) before the session's records: the ids of records a reset dropped are never
+   * handed out again.
+   */
+  | { op: 'counters'; session: string; counters: Record<string, number>; at?: string };
 
 export type DecodedLine =
   | { kind: 'blank' }
@@ -26,9 +33,14 @@ const SUFFIX_LENGTH = SUFFIX_HEAD.length + 8 + 2;
 const CLOSE = Buffer.from('}');
 const HEX = /^[0-9a-f]{8}$/;
 
+function isCounters(value: unknown): boolean {
+  return isObject(value) && Object.values(value).every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0);
+}
+
 function isEntry(value: unknown): value is JournalEntry {
   if (!isObject(value) || typeof value['session'] !== 'string') return false;
   if (value['op'] === 'reset') return true;
+  if (value['op'] === 'counters') return isCounters(value['counters']);
   return value['op'] === 'create' && typeof value['resource'] === 'string' && isObject(value['record']);
 }
 
@@ -38,8 +50,19 @@ function checksum(json: Buffer | string): string {
 
 /** The line (with its newline) that journals `entry`. */
 export function encodeLine(entry: JournalEntry): string {
-  const json = JSON.stringify(entry);
+  return checkedLine(JSON.stringify(entry));
+}
+
+function checkedLine(json: string): string {
   return `${json.slice(0, -1)},"crc32":"${checksum(json)}"}\n`;
+}
+
+/**
+ * The line of a create whose record is already JSON text (as the memory store keeps it, byte for byte
+ * `JSON.stringify`'s): the same line as `encodeLine`, without parsing and serializing the record again.
+ */
+export function encodeCreateLine(session: string, resource: string, recordJson: string): string {
+  return checkedLine(`{"op":"create","session":${JSON.stringify(session)},"resource":${JSON.stringify(resource)},"record":${recordJson}}`);
 }
 
 function parse(text: string, strip = true): JournalEntry | undefined {

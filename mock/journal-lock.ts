@@ -55,10 +55,14 @@ async function holder(lockPath: string): Promise<string | undefined> {
  * Takes the lock of `file`, or throws an Error naming the file and the holder's pid. A stale lock is
  * logged and taken over.
  */
+/** The real path of a file, whatever symbolic link or folder link names it (of its folder when it does not exist). */
+export async function realPathOf(file: string): Promise<string> {
+  return realpath(file).catch(async () => join(await realpath(dirname(file)).catch(() => dirname(file)), basename(file)));
+}
+
 export async function lockStateFile(file: string, log: (line: string) => void): Promise<StateLock> {
   // One lock per file, whatever symbolic link or folder link names it.
-  const real = await realpath(file).catch(async () => join(await realpath(dirname(file)).catch(() => dirname(file)), basename(file)));
-  const lockPath = `${real}.lock`;
+  const lockPath = `${await realPathOf(file)}.lock`;
   const temporary = `${lockPath}.${process.pid}.${Date.now()}.tmp`;
   const mine = String(process.pid);
   await writeFile(temporary, `${mine}\n`, { flag: 'wx' });

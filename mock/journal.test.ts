@@ -1,5 +1,17 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -281,44 +293,140 @@ describe('mock durable state (--state-file journal)', () => {
     await again.close();
   });
 
-  for (const [kind, act] of [
-    ['deleted', (file: string) => unlinkSync(file)],
-    ['renamed', (file: string) => renameSync(file, `${file}.moved`)],
+  const damage: [string, (file: string) => void, RegExp][] = [
+    ['deleted', (file) => unlinkSync(file), /was deleted or renamed/],
+    ['renamed', (file) => renameSync(file, `${file}.moved`), /was deleted or renamed/],
     [
       'replaced',
-      (file: string) => {
-        writeFileSync(`${file}.new`, '');
+      (file) => {
+        writeFileSync(`${file}.new`, 'another file\n');
         renameSync(`${file}.new`, file);
       },
+      /was replaced by another file/,
     ],
-    ['changed by another program', (file: string) => appendFileSync(file, 'x\n')],
-  ] as [string, (file: string) => void][]) {
-    it(`answers 503 (and logs) when the state file was ${kind} while the mock runs; nothing is acknowledged`, async () => {
+    ['truncated', (file) => truncateSync(file, 10), /was truncated \(10 bytes/],
+    ['changed by another program', (file) => appendFileSync(file, 'x\n'), /was changed by another program/],
+  ];
+  for (const [kind, act, why] of damage) {
+    it(`writes a fresh journal when the state file was ${kind} while the mock runs: every acknowledged create survives a restart`, async () => {
       const logged: string[] = [];
-      const server = await startMock({ stateFile, log: (line) => logged.push(line) });
-      let first: unknown;
+      let server = await startMock({ stateFile, log: (line) => logged.push(line) });
+      const answered: unknown[] = [];
       try {
-        first = await (await postJson(server, SAMPLES_PATH, sample(1))).json();
+        for (let n = 1; n <= 2; n++) answered.push(await (await postJson(server, SAMPLES_PATH, sample(n))).json());
+        // A session reset after two creates: its ids are never handed out again, rewritten or not.
+        for (let n = 1; n <= 2; n++) await postJson(server, SAMPLES_PATH, sample(n), { 'X-Mock-Session': 'qa' });
+        const reset = await fetch(`${server.url}/__mock/reset`, {
+          method: 'POST',
+          headers: { 'X-Mock-Reset': '1', 'X-Mock-Session': 'qa' },
+        });
+        assert.equal(reset.status, 204);
         act(stateFile);
-        const refused = await postJson(server, SAMPLES_PATH, sample(2));
-        assert.equal(refused.status, 503);
-        assert.equal(((await refused.json()) as { type: string }).type, 'https://goods.example/problems/state-not-durable');
-        assert.equal(
-          (await fetch(`${server.url}/__mock/reset`, { method: 'POST', headers: { 'X-Mock-Reset': '1' } })).status,
-          503,
-          'a reset is refused too',
-        );
-        assert.deepEqual(await list(server, 'test-samples'), [first], 'the refused create is not recorded');
-        const reason = logged.find((line) => line.includes('state file write failed'));
-        assert.ok(reason?.includes(stateFile), logged.join('\n'));
-        assert.match(reason ?? '', kind.startsWith('changed') ? /changed by another program/ : /deleted, renamed or replaced/);
+        const next = await postJson(server, SAMPLES_PATH, sample(3));
+        assert.equal(next.status, 201, 'the next create is answered 201: the journal was written afresh first');
+        answered.push(await next.json());
+        const line = logged.find((l) => l.includes('wrote a fresh journal'));
+        assert.ok(line?.includes(stateFile), logged.join('\n'));
+        assert.match(line ?? '', why);
+        if (kind === 'replaced' || kind.startsWith('changed'))
+          assert.match(line ?? '', /the file found at the path kept as .*\.displaced-/);
       } finally {
         await server.close();
       }
       if (kind === 'renamed')
-        assert.equal(readFileSync(`${stateFile}.moved`, 'utf8').split('\n').length, 2, 'nothing was appended to the moved file');
+        assert.equal(readFileSync(`${stateFile}.moved`, 'utf8').trim().split('\n').length, 5, 'the moved file is left alone');
+      server = await startMock({ stateFile });
+      try {
+        assert.deepEqual(await list(server, 'test-samples'), answered, 'every acknowledged create is there after a restart');
+        const again = (await (await postJson(server, SAMPLES_PATH, sample(4))).json()) as { id: number };
+        assert.equal(again.id, 4, 'ids continue');
+        assert.deepEqual(await list(server, 'test-samples', 'qa'), [], 'the reset is kept');
+        const qa = (await (await postJson(server, SAMPLES_PATH, sample(5), { 'X-Mock-Session': 'qa' })).json()) as { id: number };
+        assert.equal(qa.id, 3, 'the reset session keeps its counters: ids 1 and 2 are not handed out again');
+      } finally {
+        await server.close();
+      }
     });
   }
+
+  it('writes a fresh journal when the file is deleted and no create follows: by itself within a second, and at close', async () => {
+    const logged: string[] = [];
+    let server = await startMock({ stateFile, log: (line) => logged.push(line) });
+    const answered: unknown[] = [];
+    try {
+      for (let n = 1; n <= 2; n++) answered.push(await (await postJson(server, TRANSFERS_PATH, transfer(n))).json());
+      unlinkSync(stateFile);
+      const started = Date.now();
+      const rewritten = () => logged.some((line) => line.includes('wrote a fresh journal'));
+      while (!rewritten() && Date.now() - started < 3000) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.ok(existsSync(stateFile), 'rewritten without a write asking for it');
+      assert.ok(
+        logged.some((line) => line.includes('was deleted or renamed') && line.includes('wrote a fresh journal')),
+        logged.join('\n'),
+      );
+      // Deleted again just before the mock stops: written afresh at close.
+      unlinkSync(stateFile);
+    } finally {
+      await server.close();
+    }
+    assert.ok(existsSync(stateFile), 'rewritten at close');
+    server = await startMock({ stateFile });
+    try {
+      assert.deepEqual(await list(server, 'lot-transfers'), answered);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('writes the fresh journal at the path itself when the symbolic link naming the journal is removed (once, not on every write)', async () => {
+    const target = join(dir, 'target.jsonl');
+    writeFileSync(target, '');
+    symlinkSync(target, stateFile);
+    const logged: string[] = [];
+    let server = await startMock({ stateFile, log: (line) => logged.push(line) });
+    const answered: unknown[] = [];
+    try {
+      answered.push(await (await postJson(server, SAMPLES_PATH, sample(1))).json());
+      unlinkSync(stateFile);
+      for (let n = 2; n <= 3; n++) answered.push(await (await postJson(server, SAMPLES_PATH, sample(n))).json());
+      assert.equal(logged.filter((line) => line.includes('wrote a fresh journal')).length, 1, logged.join('\n'));
+      assert.ok(lstatSync(stateFile).isFile(), 'a file at the path, where the link was');
+    } finally {
+      await server.close();
+    }
+    server = await startMock({ stateFile });
+    try {
+      assert.deepEqual(await list(server, 'test-samples'), answered);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers 503 and records nothing while a fresh journal cannot be written (its folder replaced by a file)', async () => {
+    const nested = join(dir, 'nested', 'state.jsonl');
+    const logged: string[] = [];
+    const server = await startMock({ stateFile: nested, log: (line) => logged.push(line) });
+    try {
+      const first = await (await postJson(server, SAMPLES_PATH, sample(1))).json();
+      rmSync(join(dir, 'nested'), { recursive: true });
+      writeFileSync(join(dir, 'nested'), 'not a folder');
+      const refused = await postJson(server, SAMPLES_PATH, sample(2));
+      assert.equal(refused.status, 503);
+      assert.equal(((await refused.json()) as { type: string }).type, 'https://goods.example/problems/state-not-durable');
+      assert.deepEqual(await list(server, 'test-samples'), [first], 'the refused create is not recorded');
+      assert.ok(
+        logged.some((line) => line.includes('a fresh journal could not be written')),
+        logged.join('\n'),
+      );
+      // The folder comes back: the next create is written (with a fresh journal) and answered 201.
+      rmSync(join(dir, 'nested'));
+      const later = await postJson(server, SAMPLES_PATH, sample(3));
+      assert.equal(later.status, 201);
+      assert.equal(readFileSync(nested, 'utf8').trim().split('\n').length, 3, 'a counters line and the two records');
+    } finally {
+      await server.close();
+    }
+  });
 
   it('reports a line changed in place (checksum) with its line number, skips it, keeps the others and never reuses its id', async () => {
     let server = await startMock({ stateFile });

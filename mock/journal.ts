@@ -14,31 +14,45 @@
  *   one warning.
  * - No id is handed out twice: each damaged line that may have been a create is passed to
  *   `onDamaged`, with what could be salvaged of it, so the caller can reserve its ids.
- * - Detected, not lost: before every write the path is checked to still name the opened file with the
- *   size last written (not deleted, renamed, replaced or changed by another program). If not, nothing
- *   is written and `append` rejects (the create is answered 503 and logged, never 201): the mock
- *   does not rewrite the file, since whoever moved or replaced it may want it that way; a restart
- *   continues from the file then at the path.
+ * - Survives its own deletion or replacement: before every write, every `watchMs` (1 s) while no write
+ *   comes, and at close, the path is checked to still name the opened file with the size last written.
+ *   When it does not (deleted, renamed, replaced, truncated, changed by another program), a fresh
+ *   journal is written from what the mock holds (`options.snapshot`: counters and records; see
+ *   `rewrite`), the log says so, and appends go on in it; a file found at the path is kept aside
+ *   (`<file>.displaced-<time>`), a renamed one is left where it was moved. While the fresh journal cannot
+ *   be written, nothing is (the append rejects: 503, never 201), and it is tried again.
+ * - Compacted: `compact()` rewrites it the same way (the caller decides when: the memory store at
+ *   start, past a size, when resets and the records they dropped make a quarter of it).
+ * - Killed mid-rewrite: the path holds either the old file or the complete new journal (temporary file,
+ *   fsync, rename, fsync of the folder); the next start finishes or clears what was left (`settleRewrite`).
+ *   A compaction killed midway loses nothing. A journal deleted or replaced while the mock runs is the
+ *   one moment the state is only in memory: from the change to the end of its rewrite (at most about a
+ *   second plus the rewrite); a kill then keeps what the rewrite had written aside, named in the log.
  * - Torn last line (a crash mid-write, never acknowledged): reported with file and line, skipped and
  *   cut off; earlier lines are kept. A UTF-8 byte order mark at the start is skipped.
  * - Linear: replay reads a chunk at a time and copies each byte at most twice, however long a line.
  * - Missing parent folders of the path are created.
  *
  * API: `openJournal(path, log, onEntry, options?)` → `{ journal, replayed }`; `journal.append(entry)`,
- * `journal.close()` (also releases the lock); `options.onDamaged(damaged)`, `options.maxLineBytes`.
+ * `journal.compact(reason)`, `journal.size`, `journal.close()` (also releases the lock);
+ * `options.onDamaged(damaged)`, `options.maxLineBytes`, `options.snapshot()`, `options.watchMs`.
  */
-import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { decodeLine, encodeLine, type JournalEntry } from './journal-line.js';
-import { LockHeldError, lockStateFile, type StateLock } from './journal-lock.js';
+import { LockHeldError, lockStateFile, realPathOf, type StateLock } from './journal-lock.js';
 import { codeOf, messageOf } from '../contract/errors.js';
 
 export type { JournalEntry } from './journal-line.js';
 
 export interface Journal {
   path: string;
+  /** The bytes of the journal up to its last durable entry. */
+  readonly size: number;
   /** Resolves once the entry is on disk; rejects when it could not be made durable. */
   append(entry: JournalEntry): Promise<void>;
+  /** Rewrites the journal from `options.snapshot` (resets and superseded records dropped); logs before and after. */
+  compact(reason: string): Promise<{ lines: number; bytes: number }>;
   /** Waits for pending writes, closes the file and releases its lock. */
   close(): Promise<void>;
 }
@@ -68,9 +82,20 @@ export interface JournalOptions {
   onDamaged?: (damaged: DamagedLine) => void;
   /** A longer line is reported and skipped without being kept in memory (default 16 MiB). */
   maxLineBytes?: number;
+  /**
+   * The lines (`encodeLine`) of a journal holding exactly the state the mock holds now: what a
+   * deleted, replaced or damaged journal is rewritten from, and a compaction. Without it the journal
+   * is never rewritten (an append to a journal that was moved away rejects).
+   */
+  snapshot?: () => Iterable<string>;
+  /** How often the path is checked while no write comes (ms; default 1000; 0: only before writes and at close). */
+  watchMs?: number;
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+const DEFAULT_WATCH_MS = 1000;
+/** A rewrite writes about this much at a time. */
+const REWRITE_CHUNK = 1024 * 1024;
 const REPLAY_CHUNK = 1024 * 1024;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -222,6 +247,80 @@ async function ensureFolder(dir: string, depth = 0): Promise<void> {
   }
 }
 
+/** Syncs a folder, so that a rename in it is durable. */
+async function syncFolder(dir: string): Promise<void> {
+  const folder = await open(dir, 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
+  }
+}
+
+/** A timestamp usable in a file name (`2026-11-22T10-11-12-345Z`). */
+function fileStamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}
+
+async function writeAllTo(handle: FileHandle, data: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < data.length) {
+    const { bytesWritten } = await handle.write(data, offset, data.length - offset);
+    offset += bytesWritten;
+  }
+}
+
+/**
+ * The files of a rewrite next to the journal (`real` is the journal's real path): a compaction writes
+ * `<file>.compact.tmp` and renames it onto the journal; a repair writes `<file>.rewrite.tmp`, renames it
+ * to `<file>.rewrite` once complete and synced, then onto the journal.
+ */
+function rewriteFiles(real: string): { compacting: string; repairing: string; repaired: string } {
+  return { compacting: `${real}.compact.tmp`, repairing: `${real}.rewrite.tmp`, repaired: `${real}.rewrite` };
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * What a rewrite killed before it finished left behind (`kill -9`, a power cut), settled before the
+ * journal is opened:
+ * - a complete repair (`<file>.rewrite`) holds everything the mock had acknowledged: it is installed,
+ *   whatever is at the path kept aside;
+ * - an unfinished repair (`<file>.rewrite.tmp`) holds part of it, and the file at the path (if any)
+ *   was deleted, replaced or damaged before: both are kept, the unfinished one aside, and the log says
+ *   where;
+ * - an unfinished compaction (`<file>.compact.tmp`) is removed: the journal it compacted is complete.
+ */
+async function settleRewrite(path: string, real: string, log: (line: string) => void): Promise<void> {
+  const { compacting, repairing, repaired } = rewriteFiles(real);
+  if (await exists(repaired)) {
+    if (await exists(real)) {
+      const aside = `${real}.displaced-${fileStamp()}`;
+      await rename(real, aside);
+      log(`state file ${path}: the file at the path was kept as ${aside}`);
+    }
+    await rename(repaired, real);
+    await syncFolder(dirname(real));
+    log(`state file ${path}: a fresh journal that a stopped mock had finished writing (${repaired}) installed`);
+  }
+  if (await exists(repairing)) {
+    const aside = `${real}.unfinished-${fileStamp()}`;
+    await rename(repairing, aside);
+    log(
+      `state file ${path}: the mock was stopped while writing a fresh journal (its journal had been deleted or replaced); the part it wrote is kept as ${aside} (every line checked: replay it with --state-file ${aside}), ${(await exists(real)) ? 'the file at the path is used as it is' : 'no journal is at the path'}`,
+    );
+  }
+  if (await exists(compacting)) {
+    await unlink(compacting);
+    log(`state file ${path}: an unfinished compaction of a stopped mock (${compacting}) removed; the journal it compacted is complete`);
+  }
+}
+
 /**
  * Opens (creating it and its folders if needed), locks and replays the journal, calling `onEntry` for
  * each valid entry and `options.onDamaged` for each damaged line. Throws an Error naming the file when
@@ -238,11 +337,17 @@ export async function openJournal(
       cause: error,
     });
   let lock: StateLock | undefined;
+  let real = path;
   try {
     await ensureFolder(dirname(path));
     const existing = await stat(path).catch(() => undefined);
-    if (existing === undefined || existing.isFile()) lock = await lockStateFile(path, log);
+    if (existing === undefined || existing.isFile()) {
+      lock = await lockStateFile(path, log);
+      real = await realPathOf(path);
+      await settleRewrite(path, real, log);
+    }
   } catch (error) {
+    await lock?.release();
     if (error instanceof LockHeldError) throw error;
     throw cannotOpen(error);
   }
@@ -286,44 +391,138 @@ export async function openJournal(
   let queue: { line: string; resolve: () => void; reject: (error: Error) => void }[] = [];
   let flushing: Promise<void> | undefined;
   let closed = false;
+  /** The last reason a repair failed (logged once, not on every retry). */
+  let repairFailure = '';
 
-  /** Throws when the path no longer names the opened file as this journal left it. */
-  const checkIdentity = async (): Promise<void> => {
+  /** How the path no longer names the file as this journal left it, or undefined when it still does. */
+  const drift = async (): Promise<string | undefined> => {
     const now = await stat(path).catch(() => undefined);
-    if (now === undefined || now.dev !== identity.dev || now.ino !== identity.ino) {
-      throw new Error(
-        `it was deleted, renamed or replaced while the mock ran, so nothing more is written to it; restart the mock to continue with the file now at ${path}`,
-      );
-    }
+    if (now === undefined) return 'was deleted or renamed';
+    if (now.dev !== identity.dev || now.ino !== identity.ino) return 'was replaced by another file';
     if (identity.regular && sizeKnown && now.size !== durableSize) {
-      throw new Error(
-        `it was changed by another program while the mock ran (${now.size} bytes, ${durableSize} expected), so nothing more is written to it; restart the mock to replay it`,
-      );
+      return now.size < durableSize
+        ? `was truncated (${now.size} bytes, ${durableSize} expected)`
+        : `was changed by another program (${now.size} bytes, ${durableSize} expected)`;
     }
+    return undefined;
   };
 
-  const writeAll = async (data: Buffer): Promise<void> => {
-    let offset = 0;
-    while (offset < data.length) {
-      const { bytesWritten } = await handle.write(data, offset, data.length - offset);
-      offset += bytesWritten;
+  /**
+   * Writes a fresh journal from `options.snapshot` (what the store holds): to `<file>.rewrite.tmp`,
+   * fsync, renamed to `<file>.rewrite`, then onto the path (a file there that is not this journal's,
+   * or no longer as it left it, is first kept aside as `<file>.displaced-<time>`), fsync of the
+   * folder; appends continue in the new file. A kill at any moment leaves at the path either the
+   * file as it was or the complete new journal, and `settleRewrite` finishes or removes the rest.
+   */
+  const rewrite = async (kind: 'compact' | 'repair'): Promise<{ lines: number; bytes: number; aside?: string }> => {
+    const snapshot = options.snapshot;
+    if (!snapshot) throw new Error('no snapshot of the state to rewrite it from');
+    // Where the path leads now (a symbolic link removed: the path itself), so the fresh journal is found there.
+    if (kind === 'repair') real = await realPathOf(path);
+    const { compacting, repairing, repaired } = rewriteFiles(real);
+    const partial = kind === 'compact' ? compacting : repairing;
+    await ensureFolder(dirname(real));
+    await unlink(partial).catch(() => undefined);
+    const fresh = await open(partial, 'ax');
+    let bytes = 0;
+    let lines = 0;
+    let aside: string | undefined;
+    try {
+      let parts: string[] = [];
+      let length = 0;
+      const write = async () => {
+        const data = Buffer.from(parts.join(''), 'utf8');
+        parts = [];
+        length = 0;
+        await writeAllTo(fresh, data);
+        bytes += data.length;
+      };
+      for (const line of snapshot()) {
+        parts.push(line);
+        length += line.length;
+        lines++;
+        if (length >= REWRITE_CHUNK) await write();
+      }
+      if (parts.length > 0) await write();
+      await fresh.sync();
+      if (kind === 'repair') {
+        // Complete and synced: from here on a restart installs it even if the mock is killed now.
+        await rename(partial, repaired);
+        if (await exists(real)) {
+          aside = `${real}.displaced-${fileStamp()}`;
+          await rename(real, aside);
+        }
+        await rename(repaired, real);
+      } else {
+        await rename(partial, real);
+      }
+      await syncFolder(dirname(real));
+    } catch (error) {
+      await fresh.close();
+      await unlink(partial).catch(() => undefined);
+      throw error;
+    }
+    const old = handle;
+    handle = fresh;
+    await old.close().catch(() => undefined);
+    const now = await fresh.stat();
+    identity = { dev: now.dev, ino: now.ino, regular: true };
+    durableSize = bytes;
+    sizeKnown = true;
+    needsNewline = false;
+    // The folder may have been deleted with the lock in it: take the lock again.
+    if (lock && !(await exists(lock.path))) {
+      lock = await lockStateFile(path, log);
+    }
+    return aside === undefined ? { lines, bytes } : { lines, bytes, aside };
+  };
+
+  /**
+   * Before every write, and every `watchMs` while idle: when the path no longer names this journal as
+   * it left it (deleted, renamed, replaced, truncated, changed), a fresh journal is written from what
+   * the mock holds, and the log says so. Without a snapshot (a bare journal) or on a device, nothing is
+   * written instead (the append rejects).
+   */
+  const repair = async (): Promise<void> => {
+    const why = await drift();
+    if (why === undefined) return;
+    if (!identity.regular || !options.snapshot) {
+      throw new Error(
+        `it ${why} while the mock ran, so nothing more is written to it; restart the mock to continue with the file now at ${path}`,
+      );
+    }
+    const started = performance.now();
+    if (repairFailure === '') log(`state file ${path}: it ${why} while the mock ran; writing a fresh journal from what the mock holds`);
+    try {
+      const done = await rewrite('repair');
+      repairFailure = '';
+      log(
+        `state file ${path}: it ${why} while the mock ran; wrote a fresh journal from what the mock holds (${done.lines} lines, ${done.bytes} bytes, ${(performance.now() - started).toFixed(0)} ms)${done.aside !== undefined ? `, the file found at the path kept as ${done.aside}` : ''}; continuing`,
+      );
+    } catch (error) {
+      const reason = `it ${why} while the mock ran, and a fresh journal could not be written (${messageOf(error)})`;
+      if (reason !== repairFailure) log(`state file ${path}: ${reason}; retrying`);
+      repairFailure = reason;
+      throw new Error(reason, { cause: error });
     }
   };
 
   const flush = async (): Promise<void> => {
-    while (queue.length > 0) {
+    do {
       const batch = queue;
       queue = [];
-      const data = Buffer.from((needsNewline ? '\n' : '') + batch.map((item) => item.line).join(''), 'utf8');
       let written = false;
       try {
-        await checkIdentity();
-        written = true;
-        await writeAll(data);
-        await handle.datasync();
-        durableSize += data.length;
-        needsNewline = false;
-        for (const item of batch) item.resolve();
+        await repair();
+        if (batch.length > 0) {
+          const data = Buffer.from((needsNewline ? '\n' : '') + batch.map((item) => item.line).join(''), 'utf8');
+          written = true;
+          await writeAllTo(handle, data);
+          await handle.datasync();
+          durableSize += data.length;
+          needsNewline = false;
+          for (const item of batch) item.resolve();
+        }
       } catch (error) {
         // Part of the batch may be on disk: cut it back, so a record answered 503 never comes back after a
         // restart; where that fails too, the next write at least starts on a new line.
@@ -338,12 +537,23 @@ export async function openJournal(
         const failure = new Error(`cannot write the state file ${path}: ${messageOf(error)}`, { cause: error });
         for (const item of batch) item.reject(failure);
       }
-    }
+    } while (queue.length > 0);
     flushing = undefined;
   };
 
+  const watch =
+    identity.regular && options.snapshot && (options.watchMs ?? DEFAULT_WATCH_MS) > 0
+      ? setInterval(() => {
+          if (!closed && flushing === undefined) flushing = flush();
+        }, options.watchMs ?? DEFAULT_WATCH_MS)
+      : undefined;
+  watch?.unref();
+
   const journal: Journal = {
     path,
+    get size() {
+      return durableSize;
+    },
     append(entry) {
       if (closed) return Promise.reject(new Error(`the state file ${path} is closed`));
       return new Promise<void>((resolve, reject) => {
@@ -351,10 +561,37 @@ export async function openJournal(
         flushing ??= flush();
       });
     },
+    async compact(reason) {
+      if (closed) throw new Error(`the state file ${path} is closed`);
+      while (flushing) await flushing;
+      // Holds the write slot: appends meanwhile wait in the queue and are written after it.
+      let release = () => undefined as void;
+      flushing = new Promise<void>((resolve) => (release = resolve));
+      try {
+        const before = durableSize;
+        const started = performance.now();
+        log(`state file ${path}: compacting (${reason})`);
+        const done = await rewrite('compact');
+        log(
+          `state file ${path}: compacted from ${before} to ${done.bytes} bytes (${done.lines} lines, ${(performance.now() - started).toFixed(0)} ms)`,
+        );
+        return done;
+      } finally {
+        flushing = undefined;
+        release();
+        if (queue.length > 0) flushing = flush();
+      }
+    },
     async close() {
       if (closed) return;
+      clearInterval(watch);
+      // A last check: a journal deleted or replaced since the last write is written afresh before the mock stops.
+      while (flushing) await flushing;
+      if (identity.regular && options.snapshot) {
+        flushing = flush();
+        await flushing;
+      }
       closed = true;
-      if (flushing) await flushing;
       await handle.close();
       await lock?.release();
     },

@@ -42,6 +42,8 @@ export const PROBLEMS = {
   internal: { type: `${BASE}internal-error`, status: 500, title: 'Internal error in the mock' },
   busy: { type: `${BASE}mock-busy`, status: 503, title: 'The mock is at a limit of concurrent work' },
   storeUnavailable: { type: `${BASE}store-unavailable`, status: 503, title: "The mock's shared store is unreachable" },
+  /** The shared store did not confirm a create or reset in time (or the connection broke after it was sent): it may have happened. */
+  storeOutcomeUnknown: { type: `${BASE}store-outcome-unknown`, status: 504, title: 'The store did not say whether the change was made' },
   notDurable: { type: `${BASE}state-not-durable`, status: 503, title: 'The create could not be saved durably' },
   /** `--proxy` mode: the proxied (upstream) server refused the connection or broke it before answering. */
   upstreamUnreachable: { type: `${BASE}upstream-unreachable`, status: 502, title: 'The proxied server cannot be reached' },

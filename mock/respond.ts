@@ -34,3 +34,21 @@ export function sendEmpty(res: ServerResponse, status: number, headers: Record<s
   res.statusCode = status;
   res.end();
 }
+
+/**
+ * Calls `undelivered` when the answer just sent (`sendBody`) did not reach the connection: the client
+ * closed it before, or while, the answer was written. Free on the hot path: an answer written at once
+ * (the usual case) adds no listener.
+ */
+export function whenUndelivered(res: ServerResponse, undelivered: () => void): void {
+  if (res.writableFinished) return;
+  if (res.destroyed || !res.writableEnded) {
+    undelivered();
+    return;
+  }
+  let finished = false;
+  res.once('finish', () => (finished = true));
+  res.once('close', () => {
+    if (!finished) undelivered();
+  });
+}

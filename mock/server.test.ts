@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { readContract } from '../contract/document.js';
 import { compileContract } from '../contract/schemas.js';
 import type { MockServer } from './server.js';
@@ -190,5 +191,68 @@ describe('mock server: core request path', () => {
     assert.deepEqual((body['errors'] as { pointer: string }[]).map((e) => e.pointer).sort(), ['/__proto__', '/constructor']);
     assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
     assert.deepEqual(await (await fetch(`${server.url}/__mock/test-samples`)).json(), []);
+  });
+});
+
+/** A raw connection: sends `data`, collects what comes back, resolves once the mock closed it (or after `ms`). */
+function rawConnection(server: MockServer, data: string, ms = 2000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: server.host, port: server.port });
+    let text = '';
+    const timer = setTimeout(() => socket.destroy(), ms);
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(text);
+    });
+    socket.on('connect', () => socket.end(data));
+  });
+}
+
+function createRequest(body: string): string {
+  return `POST ${TRANSFERS_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+describe('mock server: a refusal records nothing; a recorded create whose answer was lost is logged (issue 21)', () => {
+  it('a create sent on a connection past --max-connections is answered 503 mock-busy and never recorded', async () => {
+    const server = await startMock({ maxConnections: 1 });
+    const held = connect({ host: server.host, port: server.port });
+    try {
+      await new Promise((resolve) => held.once('connect', resolve));
+      const body = JSON.stringify({ fk_lot_id: 2001, source_scancode: 'REFUSED', target_scancode: 'T', amount: 1 });
+      const answer = await rawConnection(server, createRequest(body));
+      assert.match(answer, /^HTTP\/1\.1 503 /);
+      assert.match(answer, /mock-busy/);
+      assert.match(answer, /\r\nRetry-After: 1\r\n/);
+      assert.doesNotMatch(answer.slice(answer.indexOf('\r\n\r\n') + 4), /HTTP\/1\.1/, 'one answer only: the request was not served');
+      held.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(await (await fetch(`${server.url}/__mock/lot-transfers`)).json(), [], 'the refused create is not listed');
+    } finally {
+      held.destroy();
+      await server.close();
+    }
+  });
+
+  it('a create whose client left before its 201 could be sent stays recorded, and the log names it', async () => {
+    const lines: string[] = [];
+    const server = await startMock({ latencyMs: 300, log: (line) => lines.push(line) });
+    try {
+      const body = JSON.stringify({ fk_lot_id: 2001, source_scancode: 'LEFT', target_scancode: 'T', amount: 1 });
+      // The client sends the whole create and goes away while the mock is still working on it.
+      assert.equal(await rawConnection(server, createRequest(body), 100), '');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const listed = (await (await fetch(`${server.url}/__mock/lot-transfers`)).json()) as Record<string, unknown>[];
+      assert.deepEqual(
+        listed.map((record) => record['source_scancode']),
+        ['LEFT'],
+      );
+      const logged = lines.filter((line) => line.includes('could not be sent'));
+      assert.equal(logged.length, 1, lines.join('\n'));
+      assert.match(logged[0] ?? '', /lot-transfers in session "default" \{"id":1,.*"source_scancode":"LEFT".*it stays recorded/);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -86,15 +86,22 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 /** Starts the mock. Rejects (with a message naming the file and what to fix) when it cannot start. */
 export async function createMockServer(partial: Partial<MockConfig> = {}): Promise<MockServer> {
   const config = resolveConfig(partial);
+  // The request's time limit also bounds how long a create waits for the shared store's answer (app.ts).
+  config.requestTimeoutMs ??= SERVER_LIMITS.requestTimeoutMs;
   // `--proxy URL`: the validating proxy (mock/proxy/) in place of the mock's own handlers; loaded only then.
   const app = config.proxy ? await (await import('./proxy/app.js')).createProxyApp(config, config.proxy) : await createMockApp(config);
   const headersTimeout = config.headersTimeoutMs ?? SERVER_LIMITS.headersTimeoutMs;
   const keepAliveTimeout = config.keepAliveTimeoutMs ?? SERVER_LIMITS.keepAliveTimeoutMs;
   const pending = new PendingAnswers();
+  // Connections answered 503 `mock-busy` past --max-connections. Node's HTTP parser is attached to
+  // every accepted socket before our 'connection' listener runs, so a request sent on a refused
+  // connection is still parsed: it must never reach the app, or a create answered "busy" would be
+  // recorded (issue 21). Its bytes are read and dropped until the client closes.
+  const refused = new WeakSet<Socket>();
   const server = createServer(
     {
       headersTimeout,
-      requestTimeout: config.requestTimeoutMs ?? SERVER_LIMITS.requestTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
       // Node checks the header and request timeouts only this often (default 30 s).
       connectionsCheckingInterval: Math.min(1000, headersTimeout),
       maxHeaderSize: SERVER_LIMITS.maxHeaderSize,
@@ -102,6 +109,10 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
       requireHostHeader: false,
     },
     (req, res) => {
+      if (refused.has(req.socket)) {
+        req.resume();
+        return;
+      }
       pending.track(req.socket, req, res);
       app.handle(req, res);
     },
@@ -112,6 +123,7 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
   let open = 0;
   server.on('connection', (socket: Socket) => {
     if (open >= config.maxConnections) {
+      refused.add(socket);
       socket.on('error', () => undefined);
       socket.end(
         clientErrorAnswer(

@@ -9,7 +9,7 @@ import type { BodyBudget } from './body-budget.js';
 import { checkJsonContentType, parseJson, readBody } from './body.js';
 import { checkCreateBody, create, orderInfo, type CreateContext, type CreateOperation } from './handlers.js';
 import { problem } from './problems.js';
-import { sendBody } from './respond.js';
+import { sendBody, whenUndelivered } from './respond.js';
 import { SESSION_HEADER, sessionName } from './state.js';
 
 export interface OperationSteps<Input = unknown> {
@@ -57,7 +57,16 @@ export function createSteps(
       return readBody(req, bodyLimitBytes, budget).then((bytes) => ({ session, body: checkCreateBody(op, parseJson(bytes), ctx.lots) }));
     },
     handle(input, res) {
-      return create(ctx, op, input.session, input.body).then((json) => sendBody(res, 201, 'application/json', json));
+      return create(ctx, op, input.session, input.body).then((json) => {
+        sendBody(res, 201, 'application/json', json);
+        // Recorded, but the 201 did not go out (the client left while the store worked): the record
+        // stays (a create is never undone once another request may have seen it), and the log says so.
+        whenUndelivered(res, () =>
+          ctx.log(
+            `create recorded but its 201 answer could not be sent (the client closed the connection): ${op.resource} in session "${input.session}" ${json.length > 300 ? `${json.slice(0, 300)}...` : json}; it stays recorded (GET /__mock/${op.resource})`,
+          ),
+        );
+      });
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * A real redis-server (Debian's `/usr/bin/redis-server`) for the tests and the bench: on a free loopback port, in its own
  * temporary directory, append-only file on (`appendfsync` as asked), no RDB snapshots. `kill()` is a
- * `kill -9`; `start()` again runs a new server on the same port and directory (so it loads the AOF).
+ * `kill -9`; `start()` again runs a new server on the same port and directory (so it loads the AOF);
+ * `freeze()`/`thaw()` are SIGSTOP/SIGCONT (a Redis that stops answering without closing a connection).
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -26,6 +27,10 @@ export interface TestRedis {
   kill(): Promise<void>;
   /** SIGTERM (a clean shutdown). */
   stop(): Promise<void>;
+  /** SIGSTOP: the server is frozen (connections stay open, nothing is answered) until `thaw()`. */
+  freeze(): void;
+  /** SIGCONT after `freeze()`. */
+  thaw(): void;
   /** Stops the server and removes its directory. */
   dispose(): Promise<void>;
 }
@@ -78,6 +83,8 @@ export async function startRedis(options: { appendfsync?: 'always' | 'everysec' 
     pid: () => child?.pid ?? -1,
     start,
     kill: () => signal('SIGKILL'),
+    freeze: () => child?.process.kill('SIGSTOP'),
+    thaw: () => child?.process.kill('SIGCONT'),
     stop: () => signal('SIGTERM'),
     async dispose() {
       await signal('SIGKILL');

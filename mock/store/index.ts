@@ -9,6 +9,8 @@ export interface StoreConfig {
   stateFile?: string;
   /** The request body limit (bounds a sane journal line). */
   bodyLimitBytes?: number;
+  /** How long a change sent to Redis is waited for (the request's time limit). */
+  outcomeWaitMs?: number;
   limits: StoreLimits;
   /** The recorded resources and the counter slots of their records. */
   slots: Map<string, CounterSlot[]>;
@@ -24,6 +26,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
       limits: config.limits,
       resources: [...config.slots.keys()],
       log: config.log,
+      ...(config.outcomeWaitMs !== undefined ? { outcomeWaitMs: config.outcomeWaitMs } : {}),
     });
   }
   return MemoryStore.open({

@@ -2,10 +2,13 @@
  * The embedded store: the state in this process, and with `--state-file` the durable JSONL journal
  * (`../journal.ts`): every create and reset is on disk (group commit, fdatasync) before it is
  * answered, a write that fails answers 503 and records nothing, and the journal is replayed on start
- * (ids and sequences continue past everything replayed, so no id is ever handed out twice).
+ * (ids and sequences continue past everything replayed, so no id is ever handed out twice). The store
+ * gives the journal its snapshot (per session its counters, then its records), from which a journal
+ * deleted or replaced while the mock runs is written afresh, and a long one compacted at start.
  */
 import type { JsonObject, JsonValue } from '../../contract/document.js';
 import { DEFAULT_MAX_LINE_BYTES, openJournal, type DamagedLine, type Journal } from '../journal.js';
+import { encodeCreateLine, encodeLine } from '../journal-line.js';
 import { problem } from '../problems.js';
 import { mockFull, sessionFull, tooManySessions } from './limit-problems.js';
 import { jsonText, memberKey, slotRecordValue, slotValue } from './plan.js';
@@ -47,6 +50,10 @@ export interface MemoryStoreOptions {
   stateFile?: string;
   /** Request bodies are at most this long: a journal line far longer than that is damage. */
   bodyLimitBytes?: number;
+  /** A journal at least this long is compacted at start when that would drop a quarter of it (default 16 MiB). */
+  compactAboveBytes?: number;
+  /** How often the journal's path is checked for deletion or replacement while no write comes (ms; default 1000). */
+  watchMs?: number;
   log: (line: string) => void;
 }
 
@@ -61,6 +68,9 @@ function firstAbove(ids: number[], after: number): number {
   }
   return low;
 }
+
+/** A journal at least this long is compacted at start when that drops at least a quarter of it. */
+export const DEFAULT_COMPACT_ABOVE_BYTES = 16 * 1024 * 1024;
 
 export class MemoryStore implements Store {
   readonly kind: StoreHealth['kind'];
@@ -83,28 +93,81 @@ export class MemoryStore implements Store {
         options.log,
         (entry) => {
           if (entry.op === 'reset') store.clear(entry.session);
+          else if (entry.op === 'counters') store.raiseCounters(store.session(entry.session), entry.counters);
           else store.replayCreate(stateFile, entry.session, entry.resource, entry.record);
         },
         {
           // A record is at most a few times its request body: a longer line is damage.
           maxLineBytes: Math.max(DEFAULT_MAX_LINE_BYTES, 4 * (options.bodyLimitBytes ?? 0)),
           onDamaged: (damaged) => store.reserveDamaged(damaged),
+          snapshot: () => store.snapshot(),
+          ...(options.watchMs !== undefined ? { watchMs: options.watchMs } : {}),
         },
       );
       store.journal = opened.journal;
       if (opened.replayed > 0) options.log(`state file ${stateFile}: ${opened.replayed} entries replayed`);
+      const compacted = store.compactedSize();
+      if (opened.journal.size >= (options.compactAboveBytes ?? DEFAULT_COMPACT_ABOVE_BYTES) && compacted <= opened.journal.size * 0.75) {
+        try {
+          await opened.journal.compact(
+            `${opened.journal.size} bytes, ${opened.replayed} entries, ${store.recordCount()} records held: resets and the records they dropped go`,
+          );
+        } catch (error) {
+          // The journal as it was stays (a rewrite replaces it only once complete): serve on.
+          options.log(`state file ${stateFile}: compaction failed (${messageOf(error)}); the journal is kept as it was`);
+        }
+      }
     }
     return store;
+  }
+
+  /** Records held, all sessions. */
+  private recordCount(): number {
+    let count = 0;
+    for (const session of this.sessions.values()) for (const list of session.records.values()) count += list.ids.length;
+    return count;
+  }
+
+  /** About the bytes of a journal rewritten from the state held now (`snapshot`). */
+  private compactedSize(): number {
+    return this.totalBytes + this.recordCount() * 128 + this.sessions.size * 256;
+  }
+
+  /**
+   * The journal lines of the state held now, for a rewrite (`journal.ts`): per session its counters
+   * (ids dropped by resets are never handed out again), then its records as answered. Taken at once
+   * (the lists are copied), so records added while the lines are written are not in it: they are in
+   * the appends written after the rewrite.
+   */
+  private snapshot(): Iterable<string> {
+    const sessions = [...this.sessions].map(([name, session]) => ({
+      name,
+      counters: Object.fromEntries(session.counters),
+      lists: [...session.records].map(([resource, list]) => ({ resource, data: list.data.slice() })),
+    }));
+    return (function* () {
+      for (const { name, counters, lists } of sessions) {
+        if (Object.keys(counters).length > 0) yield encodeLine({ op: 'counters', session: name, counters });
+        for (const { resource, data } of lists) for (const json of data) yield encodeCreateLine(name, resource, json);
+      }
+    })();
+  }
+
+  /** Raises counters to at least the given values (a replayed `counters` entry). */
+  private raiseCounters(session: Session, counters: Record<string, number>): void {
+    for (const [counter, value] of Object.entries(counters)) {
+      if (value > (session.counters.get(counter) ?? 0)) session.counters.set(counter, value);
+    }
   }
 
   private static fresh(): Session {
     return { records: new Map(), counters: new Map(), count: 0, bytes: 0 };
   }
 
-  private session(name: string, force: boolean): Session {
+  /** The session of a replayed entry (replay is never refused by a limit). */
+  private session(name: string): Session {
     let session = this.sessions.get(name);
     if (session) return session;
-    if (!force && this.sessions.size - 1 >= this.options.limits.maxSessions) throw tooManySessions(this.options.limits);
     session = MemoryStore.fresh();
     this.sessions.set(name, session);
     return session;
@@ -134,7 +197,7 @@ export class MemoryStore implements Store {
       this.options.log(`state file ${stateFile}: unknown resource "${resource}" skipped`);
       return;
     }
-    const session = this.session(name, true);
+    const session = this.session(name);
     let id = 0;
     for (const slot of slots) {
       const value = slotValue(slot, record[slot.name]);
@@ -162,8 +225,13 @@ export class MemoryStore implements Store {
         session.counters.set(slot.counter, next);
       }
     };
-    if (salvage?.op === 'create' && this.options.slots.has(salvage.resource)) {
-      reserve(this.session(salvage.session, true), salvage.resource, salvage.record);
+    if (salvage?.op === 'counters') {
+      // What the line still shows, and one more each: its values may have been changed.
+      const session = this.session(salvage.session);
+      this.raiseCounters(session, salvage.counters);
+      for (const [counter, value] of session.counters) session.counters.set(counter, value + 1);
+    } else if (salvage?.op === 'create' && this.options.slots.has(salvage.resource)) {
+      reserve(this.session(salvage.session), salvage.resource, salvage.record);
     } else if (create) {
       for (const session of this.sessions.values()) for (const resource of this.options.slots.keys()) reserve(session, resource, {});
     }
@@ -182,11 +250,12 @@ export class MemoryStore implements Store {
 
   create(name: string, plan: RecordPlan): Promise<string> {
     const limits = this.options.limits;
-    let session: Session;
-    try {
-      session = this.session(name, false);
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    // A new session is kept only once its first record is: a refused create changes nothing.
+    let session = this.sessions.get(name);
+    const isNew = session === undefined;
+    if (session === undefined) {
+      if (this.sessions.size - 1 >= limits.maxSessions) return Promise.reject(tooManySessions(limits));
+      session = MemoryStore.fresh();
     }
     if (session.count >= limits.maxRecordsPerSession) return Promise.reject(sessionFull(limits, name));
     // The record's JSON in the contract's member order, the counters filled (as the Redis script
@@ -215,6 +284,7 @@ export class MemoryStore implements Store {
     json += '}';
     const bytes = Buffer.byteLength(json);
     if (this.totalBytes + bytes > limits.maxRecordedBytes) return Promise.reject(mockFull(limits));
+    if (isNew) this.sessions.set(name, session);
     if (raised) for (const [counter, value] of raised) counters.set(counter, value);
     session.count++;
     session.bytes += bytes;

@@ -15,10 +15,8 @@
  */
 export const CREATE_SCRIPT = `
 local session = ARGV[1]
-if ARGV[2] == '0' and redis.call('SISMEMBER', KEYS[1], session) == 0 then
-  if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[3]) then return {1} end
-  redis.call('SADD', KEYS[1], session)
-end
+local new_session = ARGV[2] == '0' and redis.call('SISMEMBER', KEYS[1], session) == 0
+if new_session and redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[3]) then return {1} end
 local count = tonumber(redis.call('HGET', KEYS[3], '#records') or '0')
 if count >= tonumber(ARGV[4]) then return {2} end
 local n = tonumber(ARGV[6])
@@ -42,6 +40,8 @@ parts[#parts + 1] = ARGV[segment + n]
 local json = table.concat(parts)
 local size = string.len(json)
 if tonumber(redis.call('GET', KEYS[2]) or '0') + size > tonumber(ARGV[5]) then return {3} end
+-- Every check passed: only now is anything written (a refused create changes nothing).
+if new_session then redis.call('SADD', KEYS[1], session) end
 for i = 1, n do
   redis.call('HSET', KEYS[3], ARGV[7 + 4 * (i - 1)], values[i])
 end

@@ -4,9 +4,17 @@
  * (`redis-scripts.ts`), so ids are unique and gapless per session and resource across replicas,
  * listings are in creation order everywhere, and the limits count all replicas together.
  *
- * Failure: commands are never queued while Redis is unreachable (`enableOfflineQueue: false`) and
- * time out (`commandTimeout`); a failed command answers 503 `store-unavailable`, never 201. The
- * client reconnects by itself, so the mock recovers when Redis is back.
+ * Failure: commands are never queued while Redis is unreachable (`enableOfflineQueue: false`), never
+ * sent twice (`autoResendUnfulfilledCommands: false`). Two connections:
+ * - reads (listings, health) time out after `commandTimeoutMs` (2 s): 503 `store-unavailable`;
+ * - changes (creates, resets) are never given up while Redis may still run them: a script that was
+ *   not sent (no connection) or that Redis refused is a 503 `store-unavailable` (nothing changed); a
+ *   script sent is waited for up to `outcomeWaitMs` (the request's time limit, 30 s), so a slow or
+ *   frozen Redis gets the answer of what happened. When the outcome cannot be known in time (no
+ *   answer yet, or the connection broke after the script was sent), the answer is 504
+ *   `store-outcome-unknown`, saying that it may have happened and where to look, and the outcome, when
+ *   it comes, is logged.
+ * The client reconnects by itself, so the mock recovers when Redis is back.
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -24,9 +32,17 @@ export interface RedisStoreOptions {
   /** The recorded resources (a reset clears each). */
   resources: string[];
   log: (line: string) => void;
-  /** Per-command deadline in milliseconds. */
+  /** Deadline of a read (listing, health) in milliseconds (default 2000). */
   commandTimeoutMs?: number;
+  /** How long a create or reset sent to Redis is waited for before its answer says the outcome is unknown (default 30,000). */
+  outcomeWaitMs?: number;
 }
+
+/** A change was sent to Redis and its outcome is not known (no answer in time, or the connection broke). */
+class OutcomeUnknown extends Error {}
+
+/** ioredis's error for a command it did not send (not connected, offline queue off). */
+const NOT_SENT = "Stream isn't writeable and enableOfflineQueue options is false";
 
 /** The Redis URL without credentials, for messages (`redis://127.0.0.1:6379/0`). */
 export function displayUrl(url: string): string {
@@ -52,33 +68,49 @@ function sha1(text: string): string {
 
 export class RedisStore implements Store {
   readonly kind = 'redis' as const;
+  /** Reads (listings, health): a command deadline. */
   private readonly redis: Redis;
+  /** Changes (creates, resets): no command deadline, never resent; their outcome is waited for. */
+  private readonly writer: Redis;
   private readonly where: string;
+  private readonly outcomeWaitMs: number;
+  /** The changes waiting for their answer: told when the writer's connection closes. */
+  private readonly inFlight = new Set<(why: string) => void>();
   private lastError = '';
   private lastLogged = 0;
 
   private constructor(private readonly options: RedisStoreOptions) {
     this.where = displayUrl(options.url);
-    this.redis = new Redis(options.url, {
+    this.outcomeWaitMs = options.outcomeWaitMs ?? 30_000;
+    const common = {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      commandTimeout: options.commandTimeoutMs ?? 2000,
       connectTimeout: 2000,
       // Reconnect forever, at most every half second: the mock recovers by itself.
-      retryStrategy: (times) => Math.min(50 * times, 500),
+      retryStrategy: (times: number) => Math.min(50 * times, 500),
       lazyConnect: true,
-    });
-    this.redis.on('error', (error: Error) => this.note(error.message));
-    this.redis.on('ready', () => {
-      if (this.lastError !== '') options.log(`store ${this.where}: connected again`);
-      this.lastError = '';
+    };
+    this.redis = new Redis(options.url, { ...common, commandTimeout: options.commandTimeoutMs ?? 2000 });
+    this.writer = new Redis(options.url, { ...common, autoResendUnfulfilledCommands: false });
+    for (const connection of [this.redis, this.writer]) {
+      connection.on('error', (error: Error) => this.note(error.message));
+      connection.on('ready', () => {
+        if (this.lastError !== '' && this.redis.status === 'ready' && this.writer.status === 'ready') {
+          options.log(`store ${this.where}: connected again`);
+          this.lastError = '';
+        }
+      });
+    }
+    // A change sent on a connection that closed may or may not have run: nobody will answer it now.
+    this.writer.on('close', () => {
+      for (const lost of [...this.inFlight]) lost('the connection to Redis closed after the command was sent');
     });
   }
 
   /** Connects (waiting at most `waitMs`); a Redis that is down now is not fatal: the mock answers 503 until it is up. */
   static async open(options: RedisStoreOptions, waitMs = 3000): Promise<RedisStore> {
     const store = new RedisStore(options);
-    const connected = store.redis.connect().then(
+    const connected = Promise.all([store.redis.connect(), store.writer.connect()]).then(
       () => true,
       () => false,
     );
@@ -115,13 +147,58 @@ export class RedisStore implements Store {
     );
   }
 
-  private async script(source: string, keys: string[], args: (string | number)[]): Promise<unknown> {
+  private async script(connection: Redis, source: string, keys: string[], args: (string | number)[]): Promise<unknown> {
     try {
-      return await this.redis.evalsha(sha1(source), keys.length, ...keys, ...args);
+      return await connection.evalsha(sha1(source), keys.length, ...keys, ...args);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return this.redis.eval(source, keys.length, ...keys, ...args);
+      return connection.eval(source, keys.length, ...keys, ...args);
     }
+  }
+
+  /**
+   * Runs a script that changes state and answers its reply, waiting for it up to `outcomeWaitMs`.
+   * Throws a 503 `store-unavailable` when the script certainly did not run (it was not sent, or Redis
+   * refused it: a script's reads come before its writes, so a refusal changed nothing), and an
+   * `OutcomeUnknown` when it may have. Then `late` is told the outcome, if it ever comes.
+   */
+  private async change(
+    source: string,
+    keys: string[],
+    args: (string | number)[],
+    late: (reply: unknown, error: unknown) => void,
+  ): Promise<unknown> {
+    if (this.writer.status !== 'ready') throw this.unavailable(new Error(`not connected (${this.writer.status})`));
+    const sent = this.script(this.writer, source, keys, args);
+    let lose: (why: string) => void = () => undefined;
+    const lost = new Promise<never>((_, reject) => {
+      lose = (why) => reject(new OutcomeUnknown(why));
+    });
+    this.inFlight.add(lose);
+    const timer = setTimeout(() => lose(`no answer within ${this.outcomeWaitMs / 1000} s`), this.outcomeWaitMs);
+    try {
+      return await Promise.race([sent, lost]);
+    } catch (error) {
+      if (error instanceof Error && (error.name === 'ReplyError' || error.message === NOT_SENT)) throw this.unavailable(error);
+      const unknown = error instanceof OutcomeUnknown ? error : new OutcomeUnknown(messageOf(error));
+      this.note(unknown.message);
+      void sent.then(
+        (reply) => late(reply, undefined),
+        (failure: unknown) => late(undefined, failure),
+      );
+      throw unknown;
+    } finally {
+      clearTimeout(timer);
+      this.inFlight.delete(lose);
+    }
+  }
+
+  /** The 504 of a change whose outcome is not known. */
+  private outcomeUnknown(why: OutcomeUnknown, what: string, look: string): ProblemError {
+    return problem(
+      'storeOutcomeUnknown',
+      `The mock's shared store (Redis at ${this.where}) did not confirm ${what} (${why.message}), so the mock cannot tell whether it happened: it may have. Look before retrying (a retry could do it twice): ${look}.`,
+    );
   }
 
   private key(...parts: string[]): string {
@@ -137,23 +214,37 @@ export class RedisStore implements Store {
       JSON.stringify(slot.prefix ?? '').slice(1, -1),
       String(slot.width ?? 0),
     ]);
+    const keys = [this.key('sessions'), this.key('bytes'), this.key('s', session), this.key('s', session, plan.resource)];
+    const args = [
+      session,
+      session === DEFAULT_SESSION ? '1' : '0',
+      limits.maxSessions,
+      limits.maxRecordsPerSession,
+      limits.maxRecordedBytes,
+      slots.length,
+      ...slotArgs,
+      ...segments,
+    ];
+    const started = Date.now();
     let answer: unknown;
     try {
-      answer = await this.script(
-        CREATE_SCRIPT,
-        [this.key('sessions'), this.key('bytes'), this.key('s', session), this.key('s', session, plan.resource)],
-        [
-          session,
-          session === DEFAULT_SESSION ? '1' : '0',
-          limits.maxSessions,
-          limits.maxRecordsPerSession,
-          limits.maxRecordedBytes,
-          slots.length,
-          ...slotArgs,
-          ...segments,
-        ],
-      );
+      answer = await this.change(CREATE_SCRIPT, keys, args, (reply, error) => {
+        const after = `${((Date.now() - started) / 1000).toFixed(1)} s after it was sent`;
+        const created = Array.isArray(reply) && reply[0] === 0 && typeof reply[1] === 'string' ? reply[1] : undefined;
+        this.options.log(
+          created !== undefined
+            ? `store ${this.where}: a create answered 504 store-outcome-unknown was recorded (${after}): ${plan.resource} in session "${session}" ${created.length > 300 ? `${created.slice(0, 300)}...` : created}`
+            : `store ${this.where}: a create answered 504 store-outcome-unknown (${plan.resource} in session "${session}") was not recorded (${after}: ${error === undefined ? `refused, code ${String(Array.isArray(reply) ? reply[0] : reply)}` : messageOf(error)})`,
+        );
+      });
     } catch (error) {
+      if (error instanceof OutcomeUnknown) {
+        throw this.outcomeUnknown(
+          error,
+          'this create',
+          `GET /__mock/${plan.resource} with X-Mock-Session: ${session} lists it once the store answers, and the mock's log says what became of it`,
+        );
+      }
       throw this.unavailable(error);
     }
     if (!Array.isArray(answer)) throw this.unavailable(new Error('unexpected answer of the create script'));
@@ -196,23 +287,36 @@ export class RedisStore implements Store {
   }
 
   async reset(session: string): Promise<void> {
+    const started = Date.now();
     try {
-      await this.script(
+      await this.change(
         RESET_SCRIPT,
         [this.key('bytes'), this.key('s', session), ...this.options.resources.map((resource) => this.key('s', session, resource))],
         [],
+        (_reply, error) =>
+          this.options.log(
+            `store ${this.where}: the reset of session "${session}" answered 504 store-outcome-unknown ${error === undefined ? 'was done' : `failed (${messageOf(error)})`} (${((Date.now() - started) / 1000).toFixed(1)} s after it was sent)`,
+          ),
       );
     } catch (error) {
+      if (error instanceof OutcomeUnknown) {
+        throw this.outcomeUnknown(
+          error,
+          `the reset of session "${session}"`,
+          `the /__mock listings with X-Mock-Session: ${session} show whether its records are gone, and the mock's log says what became of it`,
+        );
+      }
       throw this.unavailable(error);
     }
   }
 
   async health(): Promise<StoreHealth> {
-    if (this.redis.status !== 'ready') {
+    const down = [this.redis, this.writer].find((connection) => connection.status !== 'ready');
+    if (down) {
       return {
         kind: 'redis',
         up: false,
-        detail: `Redis at ${this.where} is unreachable (${this.lastError || this.redis.status}); reconnecting`,
+        detail: `Redis at ${this.where} is unreachable (${this.lastError || down.status}); reconnecting`,
       };
     }
     try {
@@ -224,10 +328,14 @@ export class RedisStore implements Store {
   }
 
   async close(): Promise<void> {
-    try {
-      await this.redis.quit();
-    } catch {
-      this.redis.disconnect();
-    }
+    await Promise.all(
+      [this.redis, this.writer].map(async (connection) => {
+        try {
+          await connection.quit();
+        } catch {
+          connection.disconnect();
+        }
+      }),
+    );
   }
 }

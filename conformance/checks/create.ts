@@ -231,6 +231,7 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
           const seen = new Map<string, string>();
           for (const index of corpus.keys()) {
             const { exchange, body } = await ctx.corpusCreate(op, index);
+            ctx.sent(exchange); // not sent (a time-out of the operation, the deadline): not run, as it blocks
             if (!exchange.answer || !is2xx(exchange.answer.status)) continue;
             const value = answerObject(exchange);
             if (!value) continue; // not a JSON object: the shape checks report it
@@ -354,6 +355,7 @@ function sequenceCheck(op: CreateOperationId, member: MemberModel): Check {
           if (outcome?.status === 'rejected') throw outcome.reason;
           const exchange = outcome?.value;
           if (!exchange) continue;
+          ctx.sent(exchange);
           if (!exchange.answer || !is2xx(exchange.answer.status)) continue;
           const answer = answerObject(exchange);
           if (!answer) continue; // not a JSON object: the shape checks report it

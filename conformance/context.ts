@@ -109,6 +109,13 @@ export class WriteBudget {
   }
 }
 
+/**
+ * The check each piece of asynchronous work belongs to (several run at once). One instance for the
+ * process: Node 20 visits every AsyncLocalStorage ever entered at each async resource it creates, so
+ * one per context made the fault table (hundreds of runs in one process) slower with every run.
+ */
+const RUNNING = new AsyncLocalStorage<{ ctx: CheckContext; check: string }>();
+
 export class CheckContext {
   readonly config: ConformanceConfig;
   readonly http: HttpClient;
@@ -121,8 +128,6 @@ export class CheckContext {
   private budget: WriteBudget | undefined;
   private planned: readonly Check[] = [];
   private readonly memos = new Map<string, Promise<unknown>>();
-  /** The check each piece of asynchronous work belongs to (several run at once). */
-  private readonly running = new AsyncLocalStorage<string>();
 
   constructor(options: ContextOptions) {
     this.config = options.config;
@@ -140,14 +145,15 @@ export class CheckContext {
     this.model = this.judge.model;
   }
 
-  /** The check whose work this is (requests that time out name it); `setup` outside any check. */
+  /** The check whose work this is (requests that time out name it); `setup` outside any check of this context. */
   get currentCheck(): string {
-    return this.running.getStore() ?? 'setup';
+    const work = RUNNING.getStore();
+    return work?.ctx === this ? work.check : 'setup';
   }
 
   /** Runs `fn` (and everything it starts) as the work of check `id`. */
   as<T>(id: string, fn: () => T): T {
-    return this.running.run(id, fn);
+    return RUNNING.run({ ctx: this, check: id }, fn);
   }
 
   /** Requests meant to create a record (`createRecord`), sent so far: what counts against --max-writes. */

@@ -56,7 +56,7 @@ describe('human report', () => {
     const text = renderSummary(configurationVerdictOf(), { color: false });
     assert.match(
       text,
-      /^\nCONFIGURATION ERROR: 2 passed, 2 failed, 1 skipped, 1 not run of 6 checks \(7 cases, level strict\) in 4321 ms\nconfiguration error: the main order "ORD-2026-0001" was answered 404 \(not found\); pass --order-number with an existing order with lots on this server\nfailed \(after the configuration error: says nothing about the contract\):\n {2}- getOrderInfo\.exact-order/,
+      /^\nCONFIGURATION ERROR: 2 passed, 2 failed, 1 skipped, 1 not run of 6 checks \(7 cases, 12 requests, level strict\) in 4321 ms\nconfiguration error: the main order "ORD-2026-0001" was answered 404 \(not found\); pass --order-number with an existing order with lots on this server\nfailed \(after the configuration error: says nothing about the contract\):\n {2}- getOrderInfo\.exact-order/,
     );
     assert.match(text, /\nexit code 2\n/);
     assert.doesNotMatch(text, /^(PASSED|FAILED)/m);

@@ -15,7 +15,7 @@
  */
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import { isObject, type JsonObject, type JsonValue } from '../contract/document.js';
-import { childPointer } from '../contract/json-pointer.js';
+import { childPointer, unescapeToken } from '../contract/json-pointer.js';
 import type { Level } from '../contract/levels.js';
 import {
   inlineSchema,
@@ -385,7 +385,7 @@ export function severalProblems(cases: readonly InvalidBody[], valid: JsonObject
 }
 
 function topMember(c: InvalidBody): string {
-  return (c.pointers[0] ?? '').split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~') ?? '';
+  return unescapeToken((c.pointers[0] ?? '').split('/')[1] ?? '');
 }
 
 /** Every kind of JSON text that is not an object. */

@@ -29,11 +29,12 @@ import type { Check } from './types.js';
 
 /** The documented cases of the corpus of an operation (for --list-checks): every class of every member the contract accepts. */
 export function corpusCases(d: Derivation): string[] {
+  const base = baseBody(d, undefined);
   return [
     `every lot of the order (up to ${LOT_CAP}), one body per lot at least; the optional members' presence combined pairwise`,
     ...writable(d.op)
       .filter((m) => !m.namesLot)
-      .map((m) => `${m.name}: ${[...memberClasses(d, m).map((c) => c.name), ...(m.required ? [] : ['omitted'])].join(', ')}`),
+      .map((m) => `${m.name}: ${[...memberClasses(d, m, base).map((c) => c.name), ...(m.required ? [] : ['omitted'])].join(', ')}`),
   ];
 }
 const EXTRA = 'one generated body (json-schema-faker, seeded; extra, within the budget left)';

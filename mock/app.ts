@@ -96,7 +96,7 @@ async function answerByPrism(
   const url = new URL(`${target.pathname}${target.search}`, 'http://mock.invalid');
   let body: unknown;
   if (operation.requestBody) {
-    const text = (await readBody(req, bodyLimitBytes, budget)).toString('utf8');
+    const text = (await readBody(req, bodyLimitBytes, () => budget.admit(req, res))).toString('utf8');
     try {
       body = (req.headers['content-type'] ?? '').includes('json') && text !== '' ? (JSON.parse(text) as unknown) : text;
     } catch {
@@ -236,7 +236,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     if (!step) throw new Error(`no handler for ${route.operation.operationId}`);
     // Security, then input validation: a refused request is answered as such whatever it prefers.
     checkBearer(req.headers.authorization, auth);
-    const validated = step.validate(req, route.params);
+    const validated = step.validate(req, route.params, res);
     // Order info validates at once: no promise on the hot GET path.
     if (validated instanceof Promise) return validated.then((input) => serve(req, res, route.operation, step, input));
     return serve(req, res, route.operation, step, validated);

@@ -1,16 +1,29 @@
 /**
- * The request-body bytes being read at once, all connections together (`--max-body-bytes-in-flight`).
- * A body that would pass the budget is refused with 503 (and its connection closed), so slow or
- * stalled uploads cannot hold unbounded memory; everyone else keeps being served. The first 64 KiB of
- * each body are not counted, so small requests always pass (at most `--max-connections` × 64 KiB more).
+ * The request-body bytes held at once, all connections together (`--max-body-bytes-in-flight`). A body
+ * larger than `freePerRequest` (64 KiB) counts in full from its first byte until its answer has gone out
+ * (reading, parsing, validation and the store included), so however many arrive at once the bodies the
+ * mock holds stay bounded. A body whose declared length cannot fit is refused with 503 before a byte of
+ * it is read (and its connection closed); one without a declared length (chunked) is charged as it
+ * arrives and refused as soon as it would pass. Smaller bodies are never charged, so a normal create is
+ * never refused because of others' uploads; their sum is bounded by `--max-connections` × 64 KiB.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { problem, type ProblemError } from './problems.js';
+
+/** One request's share of the budget. */
+export interface BodyHold {
+  /** Charges the body read so far (`size` bytes in all); false (nothing more taken) when that would pass the budget. */
+  take(size: number): boolean;
+  /** The 503 problem answered when `take` refused. */
+  exhausted(): ProblemError;
+}
 
 export class BodyBudget {
   private used = 0;
+  private readonly small: BodyHold = { take: () => true, exhausted: () => this.exhausted() };
   /**
-   * @param max bytes of request bodies in flight, all connections together
-   * @param freePerRequest the first bytes of each body, not counted: a small request (a normal create) is
+   * @param max bytes of request bodies held at once, all connections together
+   * @param freePerRequest a body up to this size is not charged: a small request (a normal create) is
    *   never refused because of others' large uploads; their sum is bounded by the connection limit.
    */
   constructor(
@@ -18,17 +31,38 @@ export class BodyBudget {
     readonly freePerRequest = 64 * 1024,
   ) {}
 
-  /** Takes `bytes` from the budget; false (nothing taken) when that would pass it. */
-  take(bytes: number): boolean {
-    if (this.used + bytes > this.max) return false;
-    this.used += bytes;
-    return true;
+  /**
+   * Admits the body of `req`, held until `res` closes (answered, or the connection gone). Throws the 503
+   * problem at once when its declared length (over `freePerRequest`) cannot fit: nothing of it is read.
+   */
+  admit(req: IncomingMessage, res: ServerResponse): BodyHold {
+    const declared = Number(req.headers['content-length'] ?? Number.NaN);
+    // The hot path: a small body of declared length (the framing never lets it grow) is never charged.
+    if (declared <= this.freePerRequest) return this.small;
+    let charged = 0;
+    let released = false;
+    const charge = (bytes: number): boolean => {
+      // Answered or gone already: nothing will release a charge, and nothing more of the body is read.
+      if (released || res.closed) return true;
+      if (this.used + bytes > this.max) return false;
+      if (charged === 0) res.once('close', release);
+      this.used += bytes;
+      charged += bytes;
+      return true;
+    };
+    const release = (): void => {
+      released = true;
+      this.used -= charged;
+      charged = 0;
+    };
+    if (declared > this.freePerRequest && !charge(declared)) throw this.exhausted();
+    return {
+      take: (size) => size <= this.freePerRequest || size <= charged || charge(size - charged),
+      exhausted: () => this.exhausted(),
+    };
   }
 
-  release(bytes: number): void {
-    this.used = Math.max(0, this.used - bytes);
-  }
-
+  /** The bytes held now (for tests and diagnostics). */
   get inFlight(): number {
     return this.used;
   }
@@ -36,7 +70,7 @@ export class BodyBudget {
   exhausted(): ProblemError {
     return problem(
       'busy',
-      `The mock is reading ${this.max} bytes of request bodies at once, its most (--max-body-bytes-in-flight); retry shortly, or raise the option.`,
+      `The mock holds ${this.max} bytes of request bodies at once, its most (--max-body-bytes-in-flight); retry shortly, or raise the option.`,
       undefined,
       { 'Retry-After': '1', Connection: 'close' },
     );

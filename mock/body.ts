@@ -6,7 +6,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import contentType from 'content-type';
-import type { BodyBudget } from './body-budget.js';
+import type { BodyHold } from './body-budget.js';
 import { problem } from './problems.js';
 
 /** Checks the Content-Type header of a request that must carry JSON. Throws a 415 problem. */
@@ -31,24 +31,31 @@ export function checkJsonContentType(header: string | undefined): void {
 }
 
 /**
- * Reads the whole body, or throws a 413 problem as soon as it is larger than `limit` bytes, or a 503
- * when the bytes being read by all requests together (beyond the first `budget.freePerRequest` of each)
- * would pass the `budget` (the in-flight limit, `--max-body-bytes-in-flight`).
+ * Reads the whole body, or throws a 413 problem as soon as it is larger than `limit` bytes, or the 503
+ * of the in-flight budget (`--max-body-bytes-in-flight`) when `admit` refuses the declared length
+ * (before anything is read) or the hold it gives refuses the bytes read so far. A body with a declared
+ * length is read into one buffer of that size: no second copy at its end.
  */
-export function readBody(req: IncomingMessage, limit: number, budget?: BodyBudget): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number, admit?: () => BodyHold): Promise<Buffer> {
   const tooLarge = () => problem('payloadTooLarge', `The request body is larger than ${limit} bytes.`);
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge());
+  const length = declared === undefined ? Number.NaN : Number(declared);
+  if (length > limit) return Promise.reject(tooLarge());
+  let hold: BodyHold | undefined;
+  try {
+    hold = admit?.();
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
   return new Promise((resolve, reject) => {
+    // A large body of known length goes straight into its own buffer (the parser's chunks are garbage at once).
+    const whole = length > 64 * 1024 ? Buffer.allocUnsafe(length) : undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    let held = 0;
     const finish = (error?: Error) => {
       if (done) return;
       done = true;
-      budget?.release(held);
-      held = 0;
       if (error) {
         // The rest of a refused body may still flow: nothing listens for it any more. (After 'end'
         // nothing more comes, so the listeners are left to go with the request.)
@@ -56,28 +63,20 @@ export function readBody(req: IncomingMessage, limit: number, budget?: BodyBudge
         req.off('end', onEnd);
         req.off('error', onError);
         req.off('aborted', onAborted);
+        chunks.length = 0;
         reject(error);
-      } else resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size));
+      } else if (whole) resolve(size === whole.length ? whole : whole.subarray(0, size));
+      else resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size));
     };
     const onData = (chunk: Buffer) => {
       if (done) return;
-      size += chunk.length;
-      if (size > limit) {
-        chunks.length = 0;
-        finish(tooLarge());
-        return;
-      }
-      // The first bytes of every body are free (small requests are never refused for others' uploads).
-      const charged = budget ? Math.max(0, size - budget.freePerRequest) - Math.max(0, size - chunk.length - budget.freePerRequest) : 0;
-      if (budget && charged > 0) {
-        if (!budget.take(charged)) {
-          chunks.length = 0;
-          finish(budget.exhausted());
-          return;
-        }
-        held += charged;
-      }
-      chunks.push(chunk);
+      const next = size + chunk.length;
+      if (next > limit) return finish(tooLarge());
+      if (hold && !hold.take(next)) return finish(hold.exhausted());
+      // (The parser never passes a declared Content-Length.)
+      if (whole) chunk.copy(whole, size);
+      else chunks.push(chunk);
+      size = next;
     };
     const onEnd = () => finish();
     const onError = (error: Error) => finish(error);

@@ -37,8 +37,8 @@ Options:
   --store-prefix P     prefix of the Redis keys (default goods-mock)
   --max-records-per-session N   records one session keeps (default 10000)
   --max-recorded-bytes N        bytes of recorded JSON, all sessions (default 134217728 = 128 MiB)
-  --max-body-bytes-in-flight N  request-body bytes read at once beyond the first 64 KiB of each, all
-                                connections (default 67108864 = 64 MiB)
+  --max-body-bytes-in-flight N  bytes of request bodies over 64 KiB held at once, from the first byte
+                                until answered, all connections (default 33554432 = 32 MiB)
   --max-connections N           open connections (default 1024)
   --quiet              no log line per request
   --proxy URL          validating proxy: forward every API request to URL, answer unchanged, judge each exchange

@@ -72,7 +72,7 @@ export const DEFAULT_CONFIG: MockConfig = {
   storePrefix: 'goods-mock',
   maxRecordsPerSession: 10_000,
   maxRecordedBytes: 128 * 1024 * 1024,
-  maxBodyBytesInFlight: 64 * 1024 * 1024,
+  maxBodyBytesInFlight: 32 * 1024 * 1024,
   maxConnections: 1024,
 };
 

@@ -13,8 +13,11 @@ import { sendBody, whenUndelivered } from './respond.js';
 import { SESSION_HEADER, sessionName } from './state.js';
 
 export interface OperationSteps<Input = unknown> {
-  /** Validates the request; throws a problem (400/413/415/422) or answers the checked input (at once when no body is read). */
-  validate(req: IncomingMessage, params: Record<string, string>): Input | Promise<Input>;
+  /**
+   * Validates the request; throws a problem (400/413/415/422, 503 when its body cannot be held) or answers
+   * the checked input (at once when no body is read). A body read is held until `res` closes.
+   */
+  validate(req: IncomingMessage, params: Record<string, string>, res: ServerResponse): Input | Promise<Input>;
   /** Answers the real, stateful answer (at once when nothing is awaited). */
   handle(input: Input, res: ServerResponse): void | Promise<void>;
   /** A preferred error answer built from the request (throws it as a problem); undefined: the contract's example. */
@@ -51,10 +54,13 @@ export function createSteps(
   return {
     // Plain promise chains rather than async functions: a create is the mock's hottest path, and each
     // async function adds a promise and a turn of the microtask queue.
-    validate(req) {
+    validate(req, _params, res) {
       const session = sessionName(req.headers[SESSION_HEADER]);
       checkJsonContentType(req.headers['content-type']);
-      return readBody(req, bodyLimitBytes, budget).then((bytes) => ({ session, body: checkCreateBody(op, parseJson(bytes), ctx.lots) }));
+      return readBody(req, bodyLimitBytes, () => budget.admit(req, res)).then((bytes) => ({
+        session,
+        body: checkCreateBody(op, parseJson(bytes), ctx.lots),
+      }));
     },
     handle(input, res) {
       return create(ctx, op, input.session, input.body).then((json) => {

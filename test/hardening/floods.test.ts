@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { treeMemory } from '../../support/proc-memory.js';
+import { burst, reconcile, tally } from './support/burst.js';
 import { exactSizeSample } from './support/corpus-bodies.js';
 import { CREATE_PATHS, ONE_MIB, ORDER_PATH } from './support/corpus-types.js';
 import { startMockProcess, type MockProcess } from './support/mock-process.js';
@@ -18,7 +19,7 @@ const TOKEN = 'flood-token';
 const MiB = 1024 * 1024;
 /**
  * The stated ceiling of the mock's peak resident memory under each flood with the default limits
- * (128 MiB of recorded JSON, 64 MiB of bodies in flight, 1,024 connections); see README "Limits".
+ * (128 MiB of recorded JSON, 32 MiB of bodies held, 1,024 connections); see README "Limits".
  */
 export const RSS_CEILING = 512 * MiB;
 
@@ -47,7 +48,7 @@ function normalClient(mock: MockProcess, createLot?: number) {
           statuses.push(created.status);
         }
       } catch (error) {
-        statuses.push(String(error));
+        statuses.push(error instanceof Error && error.cause instanceof Error ? `${String(error)}: ${error.cause.message}` : String(error));
       }
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, 50 - (Date.now() - started))));
     }
@@ -199,7 +200,7 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
       const rss = peak();
       const statuses = await normal.stop();
       const byAnswer = count(answers);
-      // Still open and unanswered: the connections whose bodies hold the in-flight budget (64 MiB of ~1 MiB bodies).
+      // Still open and unanswered: the connections whose bodies hold the in-flight budget (32 MiB of ~1 MiB bodies).
       const open = 2000 - answers.length - unanswered;
       process.stdout.write(
         `      stalled bodies: ${JSON.stringify(byAnswer)}, ${open} holding the budget, ${unanswered} ended unanswered, peak RSS ${(rss / MiB).toFixed(0)} MiB\n`,
@@ -221,6 +222,61 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
       for (const timer of timers) clearTimeout(timer);
       for (const socket of sockets) socket.destroy();
     }
+  });
+
+  /**
+   * Issue 21, point 4: 1,000 valid 1 MiB creates opened at once, one connection each. A body is held
+   * from its first byte until answered; one whose declared length cannot fit is refused before it is
+   * read. Only the 201s are listed (nothing refused is recorded) and the peak stays under the ceiling.
+   */
+  const burstOf1MiB = async (label: string, allowed: RegExp, full: boolean): Promise<Record<string, number>> => {
+    const normal = normalClient(mock);
+    const answers = await burst(mock.url, {
+      count: 1000,
+      lot,
+      token: TOKEN,
+      tag: label,
+      session: (i) => `burst-${i % 50}`,
+      sampleBytes: ONE_MIB,
+      timeoutMs: 60_000,
+    });
+    const rss = peak();
+    const statuses = await normal.stop();
+    const counts = tally(answers);
+    process.stdout.write(`      ${label}: ${JSON.stringify(counts)}, peak RSS ${(rss / MiB).toFixed(0)} MiB\n`);
+    for (const key of Object.keys(counts)) assert.match(key, allowed, JSON.stringify(counts));
+    const unanswered = answers.filter((a) => a.status === 0).length;
+    assert.ok(unanswered <= 10, `${unanswered} creates got no answer (a connection reset now and then, not more)`);
+    const result = await reconcile(mock.url, answers);
+    const created = answers.filter((a) => a.status === 201).length;
+    assert.deepEqual(result.refusedButListed, [], 'no refused create is listed');
+    assert.deepEqual(result.lost, [], 'every 201 is listed');
+    assert.deepEqual(result.duplicateIds, [], 'ids unique');
+    assert.equal(result.listed, created + result.unansweredButListed.length, `${created} answered 201, ${result.listed} listed`);
+    if (full) assert.equal(created, 0, 'a full mock records nothing');
+    assert.ok(rss < RSS_CEILING, `peak RSS ${(rss / MiB).toFixed(0)} MiB under ${RSS_CEILING / MiB} MiB`);
+    assert.deepEqual(count(statuses), { 200: statuses.length }, 'the normal client was answered 200 throughout');
+    assert.ok(mock.alive());
+    return counts;
+  };
+
+  it('1,000 valid 1 MiB creates opened at once: 201, 503 mock-busy or 507 mock-full; only the 201s listed; memory bounded', async () => {
+    const counts = await burstOf1MiB('burst-fresh', /^(201|503 mock-busy|507 mock-full|no answer .*)$/, false);
+    assert.ok((counts['201'] ?? 0) > 0 && (counts['503 mock-busy'] ?? 0) > 0, 'some created, some refused as busy');
+  });
+
+  it('the same burst against a full mock: 503 mock-busy or 507 mock-full, nothing recorded; memory bounded', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const body = exactSizeSample(lot, ONE_MIB);
+    try {
+      for (let full = false; !full;) {
+        const answers = await Promise.all(Array.from({ length: 8 }, () => post(agent, mock, body, 'fill')));
+        full = answers.some((a) => a.status === 507);
+      }
+    } finally {
+      agent.destroy();
+    }
+    await burstOf1MiB('burst-full', /^(503 mock-busy|507 mock-full|no answer .*)$/, true);
   });
 
   it("a huge session's listing pages (≤ 8 MiB a page, Link rel=next) instead of failing; memory bounded", async () => {

@@ -27,21 +27,37 @@ export interface BurstAnswer extends BurstCreate {
 
 type Row = Record<string, unknown>;
 
-function bodyOf(create: BurstCreate, lot: number): string {
-  return JSON.stringify(
-    create.resource === 'lot-transfers'
-      ? { fk_lot_id: lot, source_scancode: create.marker, target_scancode: 'T', amount: create.i + 1 }
-      : { fk_lot_id: lot, fk_user_id: create.i + 1, notes: create.marker },
-  );
+/** Padding shared by every padded body (sent as views of it: a burst of large bodies costs the sender no copies). */
+let padding = Buffer.alloc(0);
+
+/**
+ * The body of a create, in parts: its marker in one member; a test sample padded to exactly `bytes`
+ * when given (its notes: the marker, a space, then `x`s).
+ */
+function bodyOf(create: BurstCreate, lot: number, bytes?: number): (string | Buffer)[] {
+  if (create.resource === 'lot-transfers')
+    return [JSON.stringify({ fk_lot_id: lot, source_scancode: create.marker, target_scancode: 'T', amount: create.i + 1 })];
+  const body = JSON.stringify({ fk_lot_id: lot, fk_user_id: create.i + 1, notes: create.marker });
+  if (bytes === undefined || bytes <= body.length + 1) return [body];
+  const head = `${body.slice(0, -2)} `;
+  const pad = bytes - head.length - 2;
+  if (padding.length < pad) padding = Buffer.alloc(pad, 'x');
+  return [head, padding.subarray(0, pad), '"}'];
 }
 
-/** The marker member of a record (the one `bodyOf` puts it in). */
+/** The marker member of a record (the one `bodyOf` puts it in), without a test sample's padding. */
 export function markerOf(resource: Resource, record: Row): string {
-  return String(resource === 'lot-transfers' ? record['source_scancode'] : record['notes']);
+  return String(resource === 'lot-transfers' ? record['source_scancode'] : record['notes']).split(' ', 1)[0] ?? '';
 }
 
-function post(base: URL, agent: Agent, create: BurstCreate, lot: number, token: string, timeoutMs: number): Promise<BurstAnswer> {
-  const body = bodyOf(create, lot);
+function post(
+  base: URL,
+  agent: Agent,
+  create: BurstCreate,
+  body: (string | Buffer)[],
+  token: string,
+  timeoutMs: number,
+): Promise<BurstAnswer> {
   return new Promise((resolve) => {
     let settled = false;
     const done = (answer: Omit<BurstAnswer, keyof BurstCreate>): void => {
@@ -60,7 +76,7 @@ function post(base: URL, agent: Agent, create: BurstCreate, lot: number, token: 
         headers: {
           Authorization: `Bearer ${token}`,
           'Content-Type': 'application/json',
-          'Content-Length': Buffer.byteLength(body),
+          'Content-Length': body.reduce((sum, part) => sum + Buffer.byteLength(part), 0),
           'X-Mock-Session': create.session,
           Connection: 'close',
         },
@@ -85,23 +101,35 @@ function post(base: URL, agent: Agent, create: BurstCreate, lot: number, token: 
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', (error) => done({ status: 0, error: error.message }));
-    req.end(body);
+    for (const part of body) req.write(part);
+    req.end();
   });
 }
 
-/** Sends `count` creates at once, each on its own connection; `session(i)` names each one's session. */
-export async function burst(
-  url: string,
-  options: { count: number; lot: number; token: string; tag: string; session?: (i: number) => string; timeoutMs?: number },
-): Promise<BurstAnswer[]> {
+export interface BurstOptions {
+  count: number;
+  lot: number;
+  token: string;
+  /** The markers' prefix (unique per burst). */
+  tag: string;
+  /** Each create's session (default: `default`). */
+  session?: (i: number) => string;
+  /** Only test samples, each padded to exactly this many bytes (default: a third test samples, unpadded). */
+  sampleBytes?: number;
+  timeoutMs?: number;
+}
+
+/** Sends `count` creates at once, each on its own connection. */
+export async function burst(url: string, options: BurstOptions): Promise<BurstAnswer[]> {
   const base = new URL(url);
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   try {
     return await Promise.all(
       Array.from({ length: options.count }, (_, i) => {
-        const resource: Resource = i % 3 === 0 ? 'test-samples' : 'lot-transfers';
+        const resource: Resource = options.sampleBytes !== undefined || i % 3 === 0 ? 'test-samples' : 'lot-transfers';
         const create = { i, resource, session: options.session?.(i) ?? 'default', marker: `${options.tag}-${i}` };
-        return post(base, agent, create, options.lot, options.token, options.timeoutMs ?? 30_000);
+        const body = bodyOf(create, options.lot, options.sampleBytes);
+        return post(base, agent, create, body, options.token, options.timeoutMs ?? 30_000);
       }),
     );
   } finally {

@@ -1,0 +1,136 @@
+/**
+ * Issue 21, point 4: a large body is held from its first byte until its answer has gone out, and one
+ * whose declared length cannot fit is refused before any of it is read.
+ */
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import type { MockServer } from './server.js';
+import { JSON_AUTH, rawRequest, SAMPLES_PATH, startMock } from './testing.js';
+
+const KiB = 1024;
+
+/** A valid test sample of exactly `bytes` bytes (padded notes). */
+function sample(lot: number, bytes: number): string {
+  const head = `{"fk_lot_id":${lot},"fk_user_id":1,"notes":"`;
+  return `${head}${'x'.repeat(bytes - head.length - 2)}"}`;
+}
+
+/**
+ * Sends only the head of a create declaring `length` body bytes, never its body; resolves with the
+ * answer (a mock that waited to read the body would never answer).
+ */
+function headOnly(mock: MockServer, length: number): Promise<{ status: number; type: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: mock.host,
+        port: mock.port,
+        method: 'POST',
+        path: SAMPLES_PATH,
+        agent: false,
+        headers: { ...JSON_AUTH, 'Content-Length': length },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String((JSON.parse(text) as { type?: string }).type) }));
+      },
+    );
+    req.on('error', reject);
+    // The head goes out now; the body never does.
+    req.flushHeaders();
+  });
+}
+
+describe('mock/body-budget: bodies held until answered (--max-body-bytes-in-flight)', function () {
+  this.timeout(20_000);
+  let mock: MockServer | undefined;
+  afterEach(async () => {
+    await mock?.close();
+    mock = undefined;
+  });
+
+  it('refuses a declared length that cannot fit with 503 mock-busy before reading a byte of it', async () => {
+    mock = await startMock({ maxBodyBytesInFlight: 100 * KiB });
+    const answer = await headOnly(mock, 200 * KiB);
+    assert.equal(answer.status, 503);
+    assert.match(answer.type, /mock-busy$/);
+  });
+
+  it('holds a body until its answer went out: a second one that does not fit is refused meanwhile, then fits', async () => {
+    // 2 s of latency: the first body is read and validated, then waits for its answer while held.
+    mock = await startMock({ maxBodyBytesInFlight: 200 * KiB, latencyMs: 2000 });
+    const lot = mock.lotIds[0] ?? 0;
+    const body = sample(lot, 150 * KiB);
+    const post = () => rawRequest(mock?.url ?? '', { method: 'POST', path: SAMPLES_PATH, headers: JSON_AUTH, body });
+    const first = post();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = await post();
+    assert.equal(second.status, 503, second.body);
+    assert.match(second.body, /mock-busy/);
+    assert.equal((await first).status, 201);
+    assert.equal((await post()).status, 201, 'the first answer released its hold');
+  });
+
+  it('never charges a small body: creates of up to 64 KiB pass while large bodies fill the budget', async () => {
+    mock = await startMock({ maxBodyBytesInFlight: 100 * KiB, latencyMs: 2000 });
+    const lot = mock.lotIds[0] ?? 0;
+    const url = mock.url;
+    const large = rawRequest(url, { method: 'POST', path: SAMPLES_PATH, headers: JSON_AUTH, body: sample(lot, 90 * KiB) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Sent together while the large one is held: the small one passes, a second large one does not.
+    const [small, tooMany] = await Promise.all([
+      rawRequest(url, { method: 'POST', path: SAMPLES_PATH, headers: JSON_AUTH, body: sample(lot, 64 * KiB) }),
+      rawRequest(url, { method: 'POST', path: SAMPLES_PATH, headers: JSON_AUTH, body: sample(lot, 65 * KiB) }),
+    ]);
+    assert.equal(small.status, 201, small.body);
+    assert.equal(tooMany.status, 503, 'a second large body does not fit');
+    assert.equal((await large).status, 201);
+  });
+
+  it('charges a chunked body (no declared length) as it arrives and refuses it once it passes', async () => {
+    mock = await startMock({ maxBodyBytesInFlight: 100 * KiB });
+    const lot = mock.lotIds[0] ?? 0;
+    const body = sample(lot, 200 * KiB);
+    const answer = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: mock?.host,
+          port: mock?.port,
+          method: 'POST',
+          path: SAMPLES_PATH,
+          agent: false,
+          headers: { ...JSON_AUTH, 'Transfer-Encoding': 'chunked' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      for (let at = 0; at < body.length; at += 16 * KiB) req.write(body.slice(at, at + 16 * KiB));
+      req.end();
+    });
+    assert.equal(answer, 503);
+    const fits = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: mock?.host,
+          port: mock?.port,
+          method: 'POST',
+          path: SAMPLES_PATH,
+          agent: false,
+          headers: { ...JSON_AUTH, 'Transfer-Encoding': 'chunked' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end(sample(lot, 90 * KiB));
+    });
+    assert.equal(fits, 201, 'the refused body released what it held');
+  });
+});

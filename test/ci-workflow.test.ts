@@ -48,9 +48,9 @@ describe('CI workflow (.github/workflows/ci.yml)', () => {
     assert.equal(options['cache'], 'npm');
   });
 
-  it('checks out, then npm ci, chromium, lint, typecheck and test in that order', () => {
+  it('checks out, then npm ci, chromium and test in that order', () => {
     assert.ok(text(steps[0]?.['uses']).startsWith('actions/checkout@'), 'the first step checks out');
-    const order = ['npm ci', 'sudo apt-get install -y chromium', 'npm run lint', 'npm run typecheck', 'npm test'].map((command) => {
+    const order = ['npm ci', 'sudo apt-get install -y chromium', 'npm test'].map((command) => {
       const index = indexOfRun(command);
       assert.ok(index >= 0, `a step runs "${command}"`);
       return index;
@@ -61,5 +61,17 @@ describe('CI workflow (.github/workflows/ci.yml)', () => {
       'the steps run in this order',
     );
     assert.ok(indexOfRun('sudo apt-get update') >= 0, 'apt-get update before installing chromium');
+  });
+
+  it('runs each step once: lint and typecheck only through npm test, which runs them', () => {
+    const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const test = pkg.scripts['test'] ?? '';
+    for (const script of ['lint', 'typecheck', 'check:generated', 'lint:contract', 'build'])
+      assert.ok(test.includes(`npm run ${script}`), `npm test runs ${script}`);
+    for (const command of ['npm run lint', 'npm run typecheck', 'npm run build', 'npm run check:generated'])
+      assert.equal(indexOfRun(command), -1, `the workflow does not run "${command}" again`);
+    const counts = new Map<string, number>();
+    for (const run of runs) if (run !== '') counts.set(run, (counts.get(run) ?? 0) + 1);
+    for (const [run, times] of counts) assert.equal(times, 1, `"${run}" runs once`);
   });
 });

@@ -1,11 +1,17 @@
 /** Helpers for tests that talk to a mock over real HTTP on loopback. */
 import { request as httpRequest } from 'node:http';
+import { readContract } from '../contract/document.js';
+import { operationsModel } from '../contract/operations-model.js';
 import { createMockServer, type MockServer } from './server.js';
 import type { MockConfig } from './config.js';
 
-export const ORDER_PATH = '/manualProduction/rest/v1/orders/info/';
-export const TRANSFERS_PATH = '/goodsReception/rest/v1/lot-transfers/create';
-export const SAMPLES_PATH = '/goodsReception/rest/v1/test-samples/create';
+/** The bundled contract's paths, read from its operations model (the creates in contract order). */
+const MODEL = operationsModel(readContract());
+const [TRANSFERS, SAMPLES] = MODEL.createIds;
+/** Order info's path up to its parameter: append an order number. */
+export const ORDER_PATH = MODEL.orderInfo.path.slice(0, MODEL.orderInfo.path.indexOf('{'));
+export const TRANSFERS_PATH = TRANSFERS === undefined ? '' : MODEL.create(TRANSFERS).path;
+export const SAMPLES_PATH = SAMPLES === undefined ? '' : MODEL.create(SAMPLES).path;
 export const AUTH = { Authorization: 'Bearer dev-token' };
 export const JSON_AUTH = { ...AUTH, 'Content-Type': 'application/json' };
 

@@ -2,7 +2,14 @@
  * Verdicts for the renderers' tests: every status, several operations, failures with several cases,
  * and hostile text (markup, XML specials, `]]>`, control characters, characters invalid in XML 1.0).
  */
+import { readContract } from '../../contract/document.js';
+import { operationsModel } from '../../contract/operations-model.js';
 import type { CheckResult, Verdict } from './results.js';
+
+/** The bundled contract's operations (order info, then the two creates), read from its model. */
+const MODEL = operationsModel(readContract());
+const ORDER = MODEL.orderInfo.operationId;
+const [TRANSFER = ORDER, SAMPLE = ORDER] = MODEL.createIds;
 
 /** The raw control characters in a text (C0 but newline and tab, DEL, C1), as code points: an oracle for the tests. */
 export function rawControls(text: string): number[] {
@@ -23,10 +30,10 @@ const failure = {
 
 export const CHECKS: CheckResult[] = [
   {
-    id: 'getOrderInfo.exact-order',
+    id: `${ORDER}.exact-order`,
     level: 'spec',
-    operation: 'getOrderInfo',
-    operations: ['getOrderInfo'],
+    operation: ORDER,
+    operations: [ORDER],
     title: 'the answer describes the requested order',
     rule: failure.rule,
     status: 'failed',
@@ -41,10 +48,10 @@ export const CHECKS: CheckResult[] = [
     durationMs: 12,
   },
   {
-    id: 'getOrderInfo.status-200',
+    id: `${ORDER}.status-200`,
     level: 'strict',
-    operation: 'getOrderInfo',
-    operations: ['getOrderInfo'],
+    operation: ORDER,
+    operations: [ORDER],
     title: 'order info success is 200',
     rule: 'Profile: success is 200',
     status: 'passed',
@@ -52,10 +59,10 @@ export const CHECKS: CheckResult[] = [
     durationMs: 3,
   },
   {
-    id: 'createLotTransfer.echo-members',
+    id: `${TRANSFER}.echo-members`,
     level: 'spec',
-    operation: 'createLotTransfer',
-    operations: ['createLotTransfer'],
+    operation: TRANSFER,
+    operations: [TRANSFER],
     title: 'the 2xx answer echoes every member sent',
     rule: 'Spec fact 5: creates echo what was sent',
     status: 'not-run',
@@ -66,10 +73,10 @@ export const CHECKS: CheckResult[] = [
     durationMs: 0,
   },
   {
-    id: 'createTestSample.status-201',
+    id: `${SAMPLE}.status-201`,
     level: 'strict',
-    operation: 'createTestSample',
-    operations: ['createTestSample'],
+    operation: SAMPLE,
+    operations: [SAMPLE],
     title: 'create success is 201',
     rule: 'Profile: create success is 201',
     status: 'skipped',
@@ -79,10 +86,10 @@ export const CHECKS: CheckResult[] = [
     durationMs: 0,
   },
   {
-    id: 'createTestSample.auth-missing-no-2xx',
+    id: `${SAMPLE}.auth-missing-no-2xx`,
     level: 'spec',
-    operation: 'createTestSample',
-    operations: ['createTestSample'],
+    operation: SAMPLE,
+    operations: [SAMPLE],
     title: `no Authorization header: no 2xx answer ${HOSTILE_TEXT}`,
     rule: 'Spec fact 1: bearer auth',
     status: 'failed',
@@ -94,7 +101,7 @@ export const CHECKS: CheckResult[] = [
     id: 'server.no-5xx',
     level: 'strict',
     operation: 'server',
-    operations: ['getOrderInfo', 'createLotTransfer', 'createTestSample'],
+    operations: [ORDER, TRANSFER, SAMPLE],
     title: 'no request of the run was answered 5xx',
     rule: 'Profile: no 5xx',
     status: 'passed',
@@ -147,7 +154,7 @@ export function verdictOf(checks: readonly CheckResult[] = CHECKS, over: Partial
       notRun: count('not-run'),
       cases: checks.reduce((n, c) => n + c.cases.length, 0),
     },
-    operationsTested: ['getOrderInfo', 'createTestSample'],
+    operationsTested: [ORDER, SAMPLE],
     leftOut: checks
       .filter((c) => c.reason === 'read-only')
       .map((c) => ({ rule: c.rule, level: c.level, checks: [c.id], reason: 'read-only' as const })),

@@ -46,6 +46,24 @@ interface Basis {
   validators: Map<OperationId, KeywordValidator>;
   /** Each operation's success body schema (inlined) and its strict validator. */
   answers: Map<OperationId, { schema: JsonObject; validate: KeywordValidator }>;
+  /** Members of the order header the hand-written faults break: the first numeric one, the first `format: date` one. */
+  header: { numeric?: string; date?: string };
+}
+
+/** The members of the order header (the order-info answer's `order.orderMember`) a hand-written fault breaks. */
+function headerMembers(model: OperationsModel, answer: JsonObject | undefined): Basis['header'] {
+  const properties = (schema: JsonValue | undefined): JsonObject => {
+    const found = isObject(schema) ? schema['properties'] : undefined;
+    return isObject(found) ? found : {};
+  };
+  const members = Object.entries(properties(properties(answer)[model.order.orderMember]));
+  const types = (schema: JsonValue): JsonValue[] => {
+    const type = isObject(schema) ? schema['type'] : undefined;
+    return Array.isArray(type) ? type : [type ?? null];
+  };
+  const numeric = members.find(([, schema]) => types(schema).some((t) => t === 'integer' || t === 'number'))?.[0];
+  const date = members.find(([, schema]) => isObject(schema) && schema['format'] === 'date')?.[0];
+  return { ...(numeric !== undefined ? { numeric } : {}), ...(date !== undefined ? { date } : {}) };
 }
 const bases = new WeakMap<OpenApiDocument, Basis>();
 let bundled: OpenApiDocument | undefined;
@@ -57,16 +75,18 @@ function basisOf(document: OpenApiDocument = (bundled ??= readContract())): Basi
   const { model, contracts } = judgeContexts(document).strict;
   const contract = contracts.strict;
   const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+  const answers = new Map(
+    model.operations.map((op) => [
+      op.operationId,
+      { schema: inlineSchema(contract.document, ref(op.successSchema)), validate: contract.keywordValidator(ref(op.successSchema)) },
+    ]),
+  );
   const made: Basis = {
     model,
     fixtures: loadFixtures(undefined, contract),
     validators: new Map(model.creates.map((op) => [op.operationId, contract.keywordValidator(ref(op.requestSchema ?? ''))])),
-    answers: new Map(
-      model.operations.map((op) => [
-        op.operationId,
-        { schema: inlineSchema(contract.document, ref(op.successSchema)), validate: contract.keywordValidator(ref(op.successSchema)) },
-      ]),
-    ),
+    answers,
+    header: headerMembers(model, answers.get(model.orderInfo.operationId)?.schema),
   };
   bases.set(document, made);
   return made;
@@ -224,7 +244,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   };
 
   const orderInfo = (req: http.IncomingMessage, res: http.ServerResponse, raw: string): void => {
-    const op = 'getOrderInfo';
+    const op = model.orderInfo.operationId;
     if (has('hang-order-info')) return; // never answers
     if (req.method !== 'GET') {
       problem(res, 405, 'use GET', {}, has('405-no-allow', op) ? {} : { allow: 'GET' });
@@ -246,20 +266,18 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       return problem(res, has('unknown-order-410') ? 410 : 404, `no order has the number "${number}"`);
     }
     if (has('order-always-404')) return problem(res, 404, 'no such order');
-    const answer = structuredClone(order) as unknown as { order: JsonObject };
-    if (has('order-number-changed')) answer.order['orderNumber'] = `${number}-X`;
-    if (has('order-wrong-type')) answer.order['customerId'] = JSON.stringify(answer.order['customerId']);
-    if (has('order-date-format')) answer.order['orderDate'] = '02.11.2026';
+    const answer = structuredClone(order) as unknown as JsonObject;
+    const header = answer[model.order.orderMember];
+    if (isObject(header)) {
+      const { numeric, date } = basis.header;
+      if (has('order-number-changed')) header[model.order.orderNumberMember] = `${number}-X`;
+      if (has('order-wrong-type') && numeric !== undefined) header[numeric] = JSON.stringify(header[numeric]);
+      if (has('order-date-format') && date !== undefined) header[date] = '02.11.2026';
+    }
     send(res, has('order-203') ? 203 : 200, answering ? brokenAnswer(basis, faults, op, answer) : answer);
   };
 
-  const create = (
-    req: http.IncomingMessage,
-    res: http.ServerResponse,
-    op: 'createLotTransfer' | 'createTestSample',
-    bytes: Buffer,
-    overLimit: boolean,
-  ): void => {
+  const create = (req: http.IncomingMessage, res: http.ServerResponse, op: CreateOperationId, bytes: Buffer, overLimit: boolean): void => {
     if (has('hang-creates')) return; // never answers
     if (req.method !== 'POST') {
       problem(res, 405, 'use POST', {}, has('405-no-allow', op) ? {} : { allow: 'POST' });

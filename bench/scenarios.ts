@@ -1,14 +1,15 @@
 /**
- * The three load scenarios of the bench, built from the fixture orders: GET order info, POST
- * lot-transfer create and POST test-sample create, each with a valid body naming a fixture lot and a
- * bearer token. Each scenario also carries the precomputed answer the bare server gives.
+ * The load scenarios of the bench, read from the contract's operations model and the fixture orders:
+ * GET order info, then a POST of each create (its body the contract's example, naming a fixture lot),
+ * with a bearer token. Each scenario also carries the precomputed answer the bare server gives.
  */
+import { isObject, readContract, type JsonObject } from '../contract/document.js';
 import { loadFixtures } from '../contract/fixtures.js';
+import { operationsModel, type OperationModel, type OperationsModel } from '../contract/operations-model.js';
 import { FIXTURES_DIR } from '../contract/paths.js';
 
-export type ScenarioId = 'get-order-info' | 'create-lot-transfer' | 'create-test-sample';
-
-export const SCENARIO_IDS: readonly ScenarioId[] = ['get-order-info', 'create-lot-transfer', 'create-test-sample'];
+/** A scenario's id: its operation's operationId in kebab case (`get-order-info`, `create-lot-transfer`). */
+export type ScenarioId = string;
 
 /** One request the load generator repeats, and what a correct server answers. */
 export interface Scenario {
@@ -33,7 +34,6 @@ export interface BenchFixture {
 }
 
 export const BENCH_TOKEN = 'bench-token';
-const CREATED_AT = '2026-11-21T10:00:00.000Z';
 
 /** The first fixture order (by number) that has lots, and its first lot. */
 export function benchFixture(dir: string = FIXTURES_DIR): BenchFixture {
@@ -47,54 +47,63 @@ export function benchFixture(dir: string = FIXTURES_DIR): BenchFixture {
   throw new Error(`no fixture order in ${dir} has a lot; the create scenarios need one`);
 }
 
-/** The scenarios for `fixture`, in a fixed order. */
-export function buildScenarios(fixture: BenchFixture): Scenario[] {
+/** The scenario of an operation: its operationId in kebab case (`getOrderInfo` → `get-order-info`). */
+function scenarioIdOf(operationId: string): ScenarioId {
+  return operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** The scenarios of the bundled contract: order info, then each create (in contract order). */
+export const SCENARIO_IDS: readonly ScenarioId[] = (() => {
+  const model = operationsModel(readContract());
+  return [model.orderInfo, ...model.creates].map((op) => scenarioIdOf(op.operationId));
+})();
+
+/**
+ * A create's body: the contract's example of it with every member naming a lot set to the fixture's lot,
+ * or, without an example, its required members from their schemas' examples or defaults.
+ */
+function createBody(op: OperationModel, fixture: BenchFixture): JsonObject {
+  const example = op.requestExample;
+  const body: JsonObject = isObject(example) ? { ...example } : {};
+  for (const member of op.members) {
+    if (member.namesLot) body[member.name] = fixture.lotId;
+    else if (!(member.name in body) && member.required) {
+      const examples = member.schema['examples'];
+      const value = Array.isArray(examples) ? examples[0] : member.schema['default'];
+      if (value !== undefined) body[member.name] = value;
+    }
+  }
+  return body;
+}
+
+/** The scenarios for `fixture`, in a fixed order: order info, then each create of the contract (in contract order). */
+export function buildScenarios(fixture: BenchFixture, model: OperationsModel = operationsModel(readContract())): Scenario[] {
   const auth = { authorization: `Bearer ${BENCH_TOKEN}` };
   const json = { ...auth, 'content-type': 'application/json' };
-  const transfer = { fk_lot_id: fixture.lotId, source_scancode: 'BENCH-SRC-1', target_scancode: 'BENCH-TGT-1', amount: 12.5 };
-  const sample = { fk_lot_id: fixture.lotId, fk_user_id: 42 };
-  return [
+  const order = model.orderInfo;
+  const scenarios: Scenario[] = [
     {
-      id: 'get-order-info',
+      id: scenarioIdOf(order.operationId),
       method: 'GET',
-      path: `/manualProduction/rest/v1/orders/info/${encodeURIComponent(fixture.orderNumber)}`,
+      path: model.pathOf(order.operationId, { [model.order.numberParam]: fixture.orderNumber }),
       headers: auth,
-      expectStatus: 200,
+      expectStatus: order.successStatus,
       bareAnswer: fixture.orderBody,
     },
-    {
-      id: 'create-lot-transfer',
-      method: 'POST',
-      path: '/goodsReception/rest/v1/lot-transfers/create',
-      headers: json,
-      body: JSON.stringify(transfer),
-      expectStatus: 201,
-      bareAnswer: JSON.stringify({
-        id: 1,
-        ...transfer,
-        completed: false,
-        lotnumber: fixture.lotNumber,
-        created: CREATED_AT,
-        modified: CREATED_AT,
-      }),
-    },
-    {
-      id: 'create-test-sample',
-      method: 'POST',
-      path: '/goodsReception/rest/v1/test-samples/create',
-      headers: json,
-      body: JSON.stringify(sample),
-      expectStatus: 201,
-      bareAnswer: JSON.stringify({
-        id: 1,
-        ...sample,
-        lotnumber: fixture.lotNumber,
-        sample_number: 'S-000001',
-        status: 'NEW',
-        notes: '',
-        created: CREATED_AT,
-        modified: CREATED_AT,
-      }),
-    },
   ];
+  for (const op of model.creates) {
+    const body = createBody(op, fixture);
+    // The bare server answers the contract's example of the created record (the same shape the mock answers).
+    const answer = isObject(op.successExample) ? { ...op.successExample, ...body } : { ...body };
+    scenarios.push({
+      id: scenarioIdOf(op.operationId),
+      method: 'POST',
+      path: op.path,
+      headers: json,
+      body: JSON.stringify(body),
+      expectStatus: op.successStatus,
+      bareAnswer: JSON.stringify(answer),
+    });
+  }
+  return scenarios;
 }

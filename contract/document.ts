@@ -130,8 +130,8 @@ export interface OperationSpec {
   path: string;
   /** The names of the path parameters, in order. */
   pathParams: string[];
-  /** Media type → request body schema (a `$ref` object or an inline schema). */
-  requestBody?: { required: boolean; content: Map<string, JsonObject> };
+  /** Media type → request body schema (a `$ref` object or an inline schema), and its first example. */
+  requestBody?: { required: boolean; content: Map<string, JsonObject>; examples: Map<string, JsonValue> };
   responses: ResponseSpec[];
   /** True when the operation requires a security scheme (operation-level or document-level). */
   secured: boolean;
@@ -189,10 +189,14 @@ export function listOperations(doc: OpenApiDocument): OperationSpec[] {
       const body = deref(doc, operation['requestBody']);
       if (body && isObject(body['content'])) {
         const content = new Map<string, JsonObject>();
+        const examples = new Map<string, JsonValue>();
         for (const [mediaType, mediaValue] of Object.entries(body['content'])) {
-          if (isObject(mediaValue) && isObject(mediaValue['schema'])) content.set(mediaType, mediaValue['schema']);
+          if (!isObject(mediaValue)) continue;
+          if (isObject(mediaValue['schema'])) content.set(mediaType, mediaValue['schema']);
+          const example = firstExample(doc, mediaValue);
+          if (example !== undefined) examples.set(mediaType, example);
         }
-        requestBody = { required: body['required'] === true, content };
+        requestBody = { required: body['required'] === true, content, examples };
       }
       const security = operation['security'];
       operations.push({

@@ -57,6 +57,10 @@ export interface OperationModel {
   errorStatuses: number[];
   /** The largest request body accepted (`x-max-body-bytes` of its documented 413), when stated. */
   maxBodyBytes?: number;
+  /** The contract's first example of the JSON request body, when it gives one. */
+  requestExample?: JsonValue;
+  /** The contract's first example of the JSON success body, when it gives one. */
+  successExample?: JsonValue;
 }
 
 /** How an order-info answer links to the create bodies (all read from the contract). */
@@ -211,6 +215,8 @@ export function operationsModel(doc: OpenApiDocument): OperationsModel {
       const success = spec.responses.find((r) => /^2\d\d$/.test(r.status)) ?? fail(`a success response of ${spec.operationId}`);
       const successSchema = refName(success.content.get('application/json')) ?? fail(`the success body of ${spec.operationId}`);
       const requestSchema = refName(spec.requestBody?.content.get('application/json'));
+      const requestExample = spec.requestBody?.examples.get('application/json');
+      const successExample = success.examples.get('application/json');
       return {
         operationId: spec.operationId as OperationId,
         method: spec.method.toUpperCase(),
@@ -223,6 +229,8 @@ export function operationsModel(doc: OpenApiDocument): OperationsModel {
         members: requestSchema !== undefined ? membersOf(doc, requestSchema, lotIdSchema) : [],
         errorStatuses: spec.responses.filter((r) => /^[45]\d\d$/.test(r.status)).map((r) => Number(r.status)),
         ...maxBody(spec.responses),
+        ...(requestExample !== undefined ? { requestExample } : {}),
+        ...(successExample !== undefined ? { successExample } : {}),
       };
     });
   const firstPass = build(undefined);

@@ -1,43 +1,37 @@
 /**
- * The mock's request path, built once from the contract at start-up:
- * framing (RFC 9112, `framing.ts`) → route (contract paths) → security (bearer) → validate input
- * (media type, size, JSON, schema) → handle (stateful handlers, or Prism for operations without one)
- * → answer.
- * `/__mock` (state inspection and control) and CORS preflight are answered before routing.
+ * The mock's wiring: built once from the contract at start-up, then the stages of the request
+ * pipeline (`pipeline.ts`, shared with the proxy; `stages.ts`):
+ * framing → target and Host → control paths (`/__mock`) or CORS → route → security → validate input
+ * → prefer and latency → answer (a stateful handler, or Prism for an operation without one).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listOperations, readContract, type JsonObject, type OperationSpec } from '../contract/document.js';
+import { operationsModel, resourceOf } from '../contract/operations-model.js';
 import { loadFixtures } from '../contract/fixtures.js';
 import { CONTRACT_JSON_PATH } from '../contract/paths.js';
 import { compileContract } from '../contract/schemas.js';
-import { ADMIN_PREFIX, adminAllowed, handleAdmin, type AdminContext } from './admin.js';
+import { adminAllowed, handleAdmin, type AdminContext } from './admin.js';
 import { authPolicy, checkBearer } from './auth.js';
 import { readBody } from './body.js';
 import { BodyBudget } from './body-budget.js';
 import type { MockConfig } from './config.js';
 import { controlPolicy, guardControl, RESET_HEADER } from './control-guard.js';
-import { checkFraming } from './framing.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
 import { orderBodies, type CreateContext, type CreateOperation } from './handlers.js';
-import { checkHost, hostPolicy } from './host.js';
+import { hostPolicy } from './host.js';
 import { choosePreference, preferredAnswers, type Preference, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
-import { problem, ProblemError, PROBLEMS } from './problems.js';
+import { problem } from './problems.js';
 import { recordModel } from './record-model.js';
-import { sendBody, sendEmpty, sendProblem } from './respond.js';
+import { pipelineHandler, printable, type Stage } from './pipeline.js';
+import { sendBody, sendEmpty } from './respond.js';
 import { allowHeader, createRouter, routeRequest } from './router.js';
 import { openStore } from './store/index.js';
 import { counterSlots, recordPlanner } from './store/plan.js';
 import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
-import { parseTarget, type Target } from './target.js';
-
-/** The operations with a stateful handler, by operationId; every other operation goes to Prism. */
-const STATEFUL: Record<string, { kind: 'order-info' } | { kind: 'create'; resource: string }> = {
-  getOrderInfo: { kind: 'order-info' },
-  createLotTransfer: { kind: 'create', resource: 'lot-transfers' },
-  createTestSample: { kind: 'create', resource: 'test-samples' },
-};
+import { answered, framingStage, isControlPath, targetStage, untargeted, type TargetedExchange } from './stages.js';
+import type { Target } from './target.js';
 
 /** What the mock serves, as the server and the CLI banner tell it. */
 export interface ServedContent {
@@ -49,14 +43,22 @@ export interface ServedContent {
   prismOperations: string[];
 }
 
+/** What the mock's stages learn about a request, stage by stage. */
+interface MockExchange extends TargetedExchange {
+  operation: OperationSpec | undefined;
+  params: Record<string, string>;
+  step: OperationSteps | undefined;
+  input: unknown;
+  preference: Preference | undefined;
+}
+
+function newExchange(req: IncomingMessage, res: ServerResponse): MockExchange {
+  return { ...untargeted({ req, res }), operation: undefined, params: {}, step: undefined, input: undefined, preference: undefined };
+}
+
 export interface MockApp extends ServedContent {
   handle(req: IncomingMessage, res: ServerResponse): void;
   close(): Promise<void>;
-}
-
-function printable(text: string): string {
-  const clean = text.replace(/[^\x20-\x7e]/g, '?');
-  return clean.length > 200 ? `${clean.slice(0, 200)}...` : clean;
 }
 
 function sendPreferred(res: ServerResponse, answer: PreferredAnswer): void {
@@ -117,14 +119,18 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   const bodies = orderBodies(fixtures);
   const orderNumbers = [...fixtures.orders.keys()];
 
+  // The operations with a stateful handler, read from the operations model: order info and the creates
+  // (each kept under its resource name); every other operation goes to Prism.
+  const api = operationsModel(compiled.document);
   const creates = new Map<string, CreateOperation>();
   for (const operation of operations) {
-    const stateful = STATEFUL[operation.operationId];
-    if (stateful?.kind !== 'create') continue;
+    const createModel = api.creates.find((op) => op.operationId === operation.operationId);
+    if (createModel === undefined) continue;
+    const stateful = { resource: resourceOf(createModel) };
     const requestSchema = operation.requestBody?.content.get('application/json');
-    const answerSchema = operation.responses.find((r) => r.status === '201')?.content.get('application/json');
+    const answerSchema = operation.responses.find((r) => r.status === String(createModel.successStatus))?.content.get('application/json');
     if (!requestSchema || !answerSchema)
-      throw new Error(`${operation.operationId}: the contract has no application/json request body or 201 answer`);
+      throw new Error(`${operation.operationId}: the contract has no application/json request body or ${createModel.successStatus} answer`);
     const model = recordModel(compiled.document, operation.operationId, requestSchema, answerSchema);
     creates.set(operation.operationId, {
       resource: stateful.resource,
@@ -173,9 +179,8 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   const fallbackOperations: OperationSpec[] = [];
   for (const operation of operations) {
     preferred.set(operation, preferredAnswers(operation));
-    const stateful = STATEFUL[operation.operationId];
     const createOp = creates.get(operation.operationId);
-    if (stateful?.kind === 'order-info') {
+    if (operation.operationId === api.orderInfo.operationId) {
       steps.set(operation, orderInfoSteps(bodies, operation.pathParams[0] ?? 'number'));
     } else if (createOp) {
       steps.set(operation, createSteps(createContext, createOp, config.bodyLimitBytes, bodyBudget));
@@ -190,94 +195,109 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     for (const operation of fallbackOperations) fallbacks.set(operation, prism);
   }
 
-  /** Prefer and latency act only on a request that would be served; then the real answer or the preferred error. */
-  const serve = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    operation: OperationSpec,
-    step: OperationSteps,
-    input: unknown,
-  ): void | Promise<void> => {
-    const preference = choosePreference(
-      preferred.get(operation) ?? new Map<string, PreferredAnswer>(),
-      req.headers.prefer,
-      operation.operationId,
-    );
-    if (config.latencyMs > 0) return sleep(config.latencyMs).then(() => answerWith(res, step, input, preference));
-    return answerWith(res, step, input, preference);
+  const fromModel = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the pipeline reached its ${what} stage without it`);
+    return value;
   };
+  /** The stages of the mock (see the module comment); each throws the problem it stands for. */
+  const stages: Stage<MockExchange>[] = [
+    framingStage(),
+    targetStage(hosts),
+    {
+      name: 'control paths',
+      run(x) {
+        if (!isControlPath(x.pathname)) return undefined;
+        guardControl(control, x.req, x.res, x.host);
+        if (x.method === 'OPTIONS') {
+          answerOptions(x.req, x.res, adminAllowed(adminContext, x.pathname), x.pathname, [RESET_HEADER]);
+          return 'answered';
+        }
+        return handleAdmin(adminContext, x.req, x.res, x.pathname).then(answered);
+      },
+    },
+    {
+      name: 'CORS',
+      run(x) {
+        applyCors(x.req, x.res, cors);
+        if (x.method !== 'OPTIONS') return undefined;
+        answerOptions(x.req, x.res, router.allowed(x.pathname), x.pathname, []);
+        return 'answered';
+      },
+    },
+    {
+      name: 'route',
+      run(x) {
+        const route = routeRequest(router, x.method, x.pathname);
+        x.operation = route.operation;
+        x.params = route.params;
+        // Prism answers an operation without a stateful handler (its own security, validation and Prefer).
+        const fallback = fallbacks.get(route.operation);
+        if (fallback)
+          return answerByPrism(
+            fallback,
+            route.operation,
+            x.req,
+            x.res,
+            fromModel(x.target, 'target'),
+            config.bodyLimitBytes,
+            bodyBudget,
+          ).then(answered);
+        x.step = fromModel(steps.get(route.operation), `handler of ${route.operation.operationId}`);
+        return undefined;
+      },
+    },
+    {
+      name: 'security',
+      run(x) {
+        checkBearer(x.req.headers.authorization, auth);
+        return undefined;
+      },
+    },
+    {
+      name: 'validate',
+      run(x) {
+        const validated = fromModel(x.step, 'operation').validate(x.req, x.params, x.res);
+        // Order info validates at once: no promise on the hot GET path.
+        if (!(validated instanceof Promise)) {
+          x.input = validated;
+          return undefined;
+        }
+        return validated.then((input) => {
+          x.input = input;
+          return undefined;
+        });
+      },
+    },
+    {
+      // Prefer and latency act only on a request that would be served.
+      name: 'prefer and latency',
+      run(x) {
+        const operation = fromModel(x.operation, 'route');
+        x.preference = choosePreference(
+          preferred.get(operation) ?? new Map<string, PreferredAnswer>(),
+          x.req.headers.prefer,
+          operation.operationId,
+        );
+        return config.latencyMs > 0 ? sleep(config.latencyMs).then(() => undefined) : undefined;
+      },
+    },
+    {
+      // The real, stateful answer, or the preferred error.
+      name: 'answer',
+      run(x) {
+        const pending = answerWith(x.res, fromModel(x.step, 'operation'), x.input, fromModel(x.preference, 'prefer'));
+        return pending instanceof Promise ? pending.then(answered) : 'answered';
+      },
+    },
+  ];
 
-  /**
-   * The request path. Synchronous up to the first step that has to wait (reading a body, the store),
-   * then a plain promise chain: a create is the hot path, and every async function on it would add a
-   * promise and a turn of the microtask queue. Throws (or rejects with) a ProblemError for the client.
-   */
-  const dispatch = (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
-    // The framing RFC 9112 forbids (no version, no or two Host lines, chunked on HTTP/1.0): 400.
-    checkFraming(req);
-    // Route: the target (origin- or absolute-form), the Host it names, then the contract's paths.
-    const target = parseTarget(req.url ?? '/');
-    const host = target.authority ?? req.headers.host;
-    checkHost(hosts, host);
-    const pathname = target.pathname;
-    const method = req.method ?? 'GET';
-    const isAdmin = pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`);
-    if (isAdmin) {
-      guardControl(control, req, res, host);
-      if (method === 'OPTIONS') return answerOptions(req, res, adminAllowed(adminContext, pathname), pathname, [RESET_HEADER]);
-      return handleAdmin(adminContext, req, res, pathname);
-    }
-    applyCors(req, res, cors);
-    if (method === 'OPTIONS') return answerOptions(req, res, router.allowed(pathname), pathname, []);
-    const route = routeRequest(router, method, pathname);
-    const fallback = fallbacks.get(route.operation);
-    if (fallback) return answerByPrism(fallback, route.operation, req, res, target, config.bodyLimitBytes, bodyBudget);
-    const step = steps.get(route.operation);
-    if (!step) throw new Error(`no handler for ${route.operation.operationId}`);
-    // Security, then input validation: a refused request is answered as such whatever it prefers.
-    checkBearer(req.headers.authorization, auth);
-    const validated = step.validate(req, route.params, res);
-    // Order info validates at once: no promise on the hot GET path.
-    if (validated instanceof Promise) return validated.then((input) => serve(req, res, route.operation, step, input));
-    return serve(req, res, route.operation, step, validated);
-  };
-
-  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
-    if (error instanceof ProblemError) {
-      // No 'Connection: close': Node reads and drops the rest of the body (bounded by the request
-      // time-out), so a client still uploading reads this answer instead of a reset connection.
-      sendProblem(res, error);
-      return;
-    }
-    log(
-      `internal error on ${printable(req.method ?? '?')} ${printable(req.url ?? '')}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    sendProblem(
-      res,
-      new ProblemError(PROBLEMS.internal, 'The mock failed unexpectedly on this request; it was logged and the mock keeps running.'),
-    );
-  };
-
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    if (!config.quiet) {
-      const started = performance.now();
-      res.on('finish', () => {
-        log(`${printable(req.method ?? '?')} ${printable(req.url ?? '')} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
-      });
-    }
-    let pending: void | Promise<void>;
-    try {
-      pending = dispatch(req, res);
-    } catch (error) {
-      fail(req, res, error);
-      return;
-    }
-    pending?.catch((error: unknown) => fail(req, res, error));
-  };
+  const handle = pipelineHandler<MockExchange>({
+    stages,
+    exchange: (req, res) => newExchange(req, res),
+    log,
+    quiet: config.quiet,
+    who: 'mock',
+  });
 
   return {
     handle,

@@ -76,8 +76,7 @@ export function pipelineHandler<X extends BaseExchange>(options: PipelineOptions
     if (error instanceof ProblemError) {
       // No 'Connection: close' unless the problem asks for it: Node reads and drops the rest of a body
       // (bounded by the request time-out), so a client still uploading reads this answer.
-      if (res.headersSent) res.destroy();
-      else sendProblem(res, error);
+      sendProblem(res, error);
       return;
     }
     log(

@@ -24,7 +24,7 @@ import type { ProxyExchange, Violation } from './exchange.js';
 import { createForwarder } from './forward.js';
 import { createJudge } from './judge.js';
 import { Recorder } from './recorder.js';
-import { printable, Redactor } from './redact.js';
+import { escapeControlsUnicode as printable, LearningRedactor, type Redactor } from '../../redaction/redactor.js';
 import { writeReports } from './report.js';
 import { ViolationLog } from './violations.js';
 import { messageOf } from '../../contract/errors.js';
@@ -33,6 +33,8 @@ const VIOLATIONS_PATH = `${ADMIN_PREFIX}/violations`;
 const REPORT_PATH = `${ADMIN_PREFIX}/report`;
 const HEALTH_PATH = `${ADMIN_PREFIX}/health`;
 const NOT_JUDGED = new Set(['OPTIONS', 'HEAD']);
+/** Credentials the proxy keeps hiding: the latest ones win. */
+const MAX_LEARNT_SECRETS = 256;
 
 /** The upstream URL without userinfo (for logs, reports and the dashboard). */
 export function publicUrl(url: URL): string {
@@ -45,9 +47,9 @@ export function publicUrl(url: URL): string {
 /** One log line per violation: side, operation, rule, where, reason (and the request it came from). */
 export function violationLine(v: Violation, exchange: ProxyExchange, redactor: Redactor): string {
   const where = v.in === 'body' ? `body ${v.pointer === '' ? '""' : v.pointer}` : v.in === 'header' ? `header ${v.pointer}` : v.in;
-  const target = redactor.text(exchange.target).slice(0, 120);
+  const target = redactor.redact(exchange.target).slice(0, 120);
   return printable(
-    redactor.text(
+    redactor.redact(
       `proxy: ${v.side} violation ${v.operation} ${v.rule} [${v.level}] ${where}: ${v.reason} (${exchange.method} ${target} → ${exchange.answer.status})`,
     ),
   );
@@ -56,7 +58,8 @@ export function violationLine(v: Violation, exchange: ProxyExchange, redactor: R
 export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<MockApp> {
   const log = config.log;
   const upstream = new URL(proxy.upstream);
-  const redactor = new Redactor();
+  // Learnt from traffic: the latest secrets, whole (a piece of one is not hidden: too many texts to scan).
+  const redactor = new LearningRedactor({ pieces: false, maxSecrets: MAX_LEARNT_SECRETS });
   if (upstream.password !== '') redactor.learn(decodeURIComponent(upstream.password));
   // Read once: the document judged against, and the file and SHA-256 the reports name.
   const contractFile = readContractFile(config.contractPath ?? CONTRACT_JSON_PATH);
@@ -71,7 +74,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     redactor,
   });
   const recorder = proxy.recordDir !== undefined ? new Recorder({ dir: proxy.recordDir, judge, redactor, log }) : undefined;
-  const forwarder = createForwarder({ upstream, timeoutMs: proxy.timeoutMs, log: (line) => log(printable(redactor.text(line))) });
+  const forwarder = createForwarder({ upstream, timeoutMs: proxy.timeoutMs, log: (line) => log(printable(redactor.redact(line))) });
   const report = () =>
     writeReports({
       dir: proxy.outputDir,
@@ -100,7 +103,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
       recorder?.consider(exchange, operation);
     } catch (error) {
       log(
-        `proxy: internal error while judging ${printable(exchange.method)} ${printable(redactor.text(exchange.target)).slice(0, 200)}: ${error instanceof Error && error.stack !== undefined ? error.stack : messageOf(error)}`,
+        `proxy: internal error while judging ${printable(exchange.method)} ${printable(redactor.redact(exchange.target)).slice(0, 200)}: ${error instanceof Error && error.stack !== undefined ? error.stack : messageOf(error)}`,
       );
       return;
     }
@@ -192,7 +195,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     const isAdmin = forwardTo === undefined;
     if (!config.quiet) {
       res.on('finish', () => {
-        const line = `${req.method ?? '?'} ${redactor.text(req.url ?? '').slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`;
+        const line = `${req.method ?? '?'} ${redactor.redact(req.url ?? '').slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`;
         log(printable(isAdmin ? line : `${line} (proxied)`));
       });
     }

@@ -2,10 +2,12 @@
  * `goods-mock --proxy URL`: the same bin, dashboard and `/__mock`, but every API request is forwarded
  * to URL and its answer returned unchanged (forward.ts); each exchange is then judged (judge.ts) and
  * its violations logged (one line each), counted and kept (violations.ts), optionally recorded as a
- * fixture (recorder.ts); the reports are written on stop and on `POST /__mock/report` (report.ts).
+ * fixture (recorder.ts); the reports are written on `POST /__mock/report` and on stop, when an exchange
+ * was judged or `--output` was given (report.ts).
  * Nothing is recorded in the mock's own state. Judging runs after the answer was sent.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
 import { readContractFile } from '../../contract/document.js';
 import { CONTRACT_JSON_PATH, shownPath } from '../../contract/paths.js';
 import { ADMIN_PREFIX } from '../admin.js';
@@ -19,7 +21,7 @@ import { checkHost, hostPolicy, namesThisServer } from '../host.js';
 import { problem, ProblemError, PROBLEMS } from '../problems.js';
 import { sendEmpty, sendJson, sendProblem } from '../respond.js';
 import { parseTarget, proxiedTarget } from '../target.js';
-import type { ProxyConfig } from './config.js';
+import { DEFAULT_OUTPUT_DIR, type ProxyConfig } from './config.js';
 import type { ProxyExchange, Violation } from './exchange.js';
 import { createForwarder } from './forward.js';
 import { createJudge } from './judge.js';
@@ -75,9 +77,10 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
   });
   const recorder = proxy.recordDir !== undefined ? new Recorder({ dir: proxy.recordDir, judge, redactor, log }) : undefined;
   const forwarder = createForwarder({ upstream, timeoutMs: proxy.timeoutMs, log: (line) => log(printable(redactor.redact(line))) });
+  const outputDir = proxy.outputDir ?? DEFAULT_OUTPUT_DIR;
   const report = () =>
     writeReports({
-      dir: proxy.outputDir,
+      dir: outputDir,
       violations,
       judge,
       redactor,
@@ -225,13 +228,19 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
       closing ??= (async () => {
         forwarder.close();
         await recorder?.flush();
+        const { total, exchanges } = violations.snapshot();
+        // Written when there is something to report, or when asked (an explicit --output).
+        if (exchanges === 0 && proxy.outputDir === undefined) {
+          log(
+            `proxy: no reports written: no exchange of the contract's operations went through the proxy (with --output DIR they are written on every stop; POST ${REPORT_PATH} writes them at any time)`,
+          );
+          return;
+        }
         try {
           const files = await report();
-          log(
-            `proxy: ${violations.snapshot().total} violation(s) in ${violations.snapshot().exchanges} exchange(s); reports: ${files.join(', ')}`,
-          );
+          log(`proxy: ${total} violation(s) in ${exchanges} exchange(s); reports written: ${files.join(', ')}`);
         } catch (error) {
-          log(`proxy: cannot write the reports into ${proxy.outputDir}: ${messageOf(error)}`);
+          log(`proxy: cannot write the reports into ${resolve(outputDir)}: ${messageOf(error)}`);
         }
       })();
       return closing;

@@ -7,7 +7,7 @@
  * renderers are loaded when a report is written, not at start-up.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { CheckResult, CoverageRow, JudgedContract, Verdict } from '../../conformance/report/results.js';
 import { REPORT_FILES } from './config.js';
 import { UNKNOWN_OPERATION } from './exchange.js';
@@ -135,7 +135,7 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 }
 
 /**
- * Writes the JSON and JUnit reports; answers the files written. Credentials are
+ * Writes the JSON and JUnit reports; answers the files written, as absolute paths. Credentials are
  * hidden in the verdict, before rendering (as the suite does): the rendered texts are not redacted
  * again, so the marker is escaped as each format needs (`&lt;redacted&gt;` in XML) and the project's
  * own texts (rules, titles) are written as they are.
@@ -147,8 +147,8 @@ export async function writeReports(input: ReportInput): Promise<string[]> {
   ]);
   const verdict = proxyVerdict(input);
   await mkdir(input.dir, { recursive: true });
-  const json = join(input.dir, REPORT_FILES.json);
-  const junit = join(input.dir, REPORT_FILES.junit);
+  const json = resolve(input.dir, REPORT_FILES.json);
+  const junit = resolve(input.dir, REPORT_FILES.junit);
   await writeAtomically(json, renderJson(verdict));
   await writeAtomically(junit, renderJunit(verdict));
   return [json, junit];

@@ -9,10 +9,10 @@
 import {
   createRedactor,
   escapeControls,
-  hideCredential,
+  hiddenHeaderValue,
   userinfoSecrets,
   withoutUserinfo,
-  DEFAULT_PLACEHOLDER,
+  REDACTED,
   type Redactor,
 } from '../redaction/redactor.js';
 import { basicCredentials } from './checks/auth.js';
@@ -31,7 +31,8 @@ export {
   type Redactor,
 } from '../redaction/redactor.js';
 
-export const PLACEHOLDER = DEFAULT_PLACEHOLDER;
+/** The one marker (the proxy writes the same). */
+export const PLACEHOLDER = REDACTED;
 
 /** The credentials of a run: what the suite was given and what it builds and sends. */
 export function credentialsOf(config: Pick<ConformanceConfig, 'token' | 'rejectedToken' | 'baseUrl'>): string[] {
@@ -54,14 +55,13 @@ export function sanitizeText(text: string, redactor: Redactor): string {
   return escapeControls(redactor.redact(text));
 }
 
-const CREDENTIAL_HEADER = /^(?:proxy-)?authorization$/i;
-
 /**
  * Every string (and object key) of a JSON-like value passed through `clean`; numbers, booleans kept.
- * The value of a member named like an Authorization header is hidden whatever its length.
+ * The value of a member named like a credential header (`Authorization`, `Cookie`, ...) is hidden
+ * whatever its length.
  */
 function mapStrings(value: unknown, clean: (text: string) => string, key = ''): unknown {
-  if (typeof value === 'string') return CREDENTIAL_HEADER.test(key) ? clean(hideCredential(value)) : clean(value);
+  if (typeof value === 'string') return clean(hiddenHeaderValue(key, value) ?? value);
   if (Array.isArray(value)) return value.map((item) => mapStrings(item, clean));
   if (typeof value === 'object' && value !== null) {
     return Object.fromEntries(Object.entries(value).map(([name, item]) => [clean(name), mapStrings(item, clean, name)]));

@@ -46,8 +46,9 @@ Options:
   --level L            with --proxy: spec (default; only what the specification says) or strict (plus the profile)
   --record DIR         with --proxy: write every order-info answer that passes the strict judgments to DIR as a
                        fixture file for --fixtures (one file per order number, newest answer wins)
-  --output DIR         with --proxy: where the JSON and JUnit reports go on stop and on POST /__mock/report
-                       (default reports; files proxy-report.json, proxy-junit.xml)
+  --output DIR         with --proxy: write the JSON and JUnit reports (proxy-report.json, proxy-junit.xml) into DIR
+                       on POST /__mock/report and on every stop (default: into reports, on POST /__mock/report,
+                       and on stop only when an exchange was judged)
   --keep N             with --proxy: latest exchanges with violations kept for /__mock/violations (default 50)
   --proxy-timeout MS   with --proxy: wait this long for the upstream's answer, then 504 (default 30000)
   -h, --help           show this help

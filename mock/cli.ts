@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** `goods-mock` / `npm start`: a thin CLI over createMockServer (see `--help`). */
 import { exampleToken, HELP, parseMockArgs, UsageError } from './cli-args.js';
+import { DEFAULT_OUTPUT_DIR } from './proxy/config.js';
 import { createMockServer } from './server.js';
 import { messageOf } from '../contract/errors.js';
 
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       [
         `goods-mock proxying ${server.url} to ${proxyTarget(proxy.upstream)} (judged at the ${proxy.level} level)`,
-        `Violations: ${server.url}/__mock/violations; dashboard ${server.url}/__mock/; reports into ${proxy.outputDir} on stop and on POST ${server.url}/__mock/report`,
+        `Violations: ${server.url}/__mock/violations; dashboard ${server.url}/__mock/; reports into ${proxy.outputDir ?? DEFAULT_OUTPUT_DIR} on POST ${server.url}/__mock/report and on stop${proxy.outputDir === undefined ? ' (when an exchange was judged)' : ''}`,
         ...(proxy.recordDir !== undefined ? [`Recording order-info answers that pass the strict judgments into ${proxy.recordDir}`] : []),
         '',
       ].join('\n'),

@@ -1,16 +1,20 @@
-/** The one redactor: the options each tool uses (placeholder, pieces, a cap on learnt secrets) on the same engine. */
+/** The one redactor: one marker, every form of a known secret, the options each tool uses (pieces, a cap on learnt secrets). */
 import assert from 'node:assert/strict';
-import { createRedactor, escapeControls, escapeControlsUnicode, LearningRedactor } from './redactor.js';
+import { createRedactor, escapeControls, escapeControlsUnicode, LearningRedactor, REDACTED } from './redactor.js';
 
 describe('redaction: the shared redactor', () => {
   const token = 'tok_Abc123/xyz+Q';
 
-  it('hides every form of a secret behind the chosen placeholder (the suite <redacted>, the proxy [REDACTED])', () => {
+  it('hides every form of a secret behind the one marker <redacted>, as the suite and the proxy use it', () => {
+    assert.equal(REDACTED, '<redacted>');
     const suite = createRedactor([token]);
-    const proxy = createRedactor([token], { placeholder: '[REDACTED]' });
+    const proxy = new LearningRedactor({ pieces: false, maxSecrets: 256 });
+    proxy.learnAuthorization(`Bearer ${token}`);
     for (const form of [token, encodeURIComponent(token), Buffer.from(`user:${token}`).toString('base64'), JSON.stringify(token)]) {
-      assert.ok(!suite.redact(form).includes(token) && suite.redact(form).includes('<redacted>'), form);
-      assert.ok(proxy.redact(form).includes('[REDACTED]'), form);
+      for (const redactor of [suite, proxy]) {
+        const out = redactor.redact(`x ${form} y`);
+        assert.ok(!out.includes(token) && out.includes('<redacted>') && !out.includes('[REDACTED]'), `${form} → ${out}`);
+      }
     }
     assert.equal(suite.redact('https://user:pw@host/x'), 'https://host/x');
   });
@@ -62,5 +66,72 @@ describe('redaction: the shared redactor', () => {
   it('escapes control characters as \\xHH or, for the proxy, \\uHHHH', () => {
     assert.equal(escapeControls('a\u001b[31m'), 'a\\x1b[31m');
     assert.equal(escapeControlsUnicode('a\u001b[31m\u202e'), 'a\\u001b[31m\\u202e');
+  });
+});
+
+describe('redaction: what the proxy learns from traffic', () => {
+  const token = 'tok_Abc123/xyz+Q';
+  const proxyRedactor = (): LearningRedactor => new LearningRedactor({ pieces: false, maxSecrets: 256 });
+
+  it('hides a learnt bearer token in plain, percent-encoded, JSON-escaped (also \\u in any mix) and base64 forms (at any offset, standard and URL-safe)', () => {
+    const redactor = proxyRedactor();
+    redactor.learnAuthorization(`Bearer ${token}`);
+    const forms = [
+      token,
+      encodeURIComponent(token),
+      encodeURIComponent(token).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+      JSON.stringify(token).slice(1, -1),
+      Buffer.from(token).toString('base64'),
+      Buffer.from(`x${token}`).toString('base64'),
+      Buffer.from(`xy${token}`).toString('base64'),
+      Buffer.from(`user:${token}`).toString('base64url'),
+      // JSON \u escapes: every character, upper-case hex, and a mix with plain characters.
+      [...token].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+      [...token].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`).join(''),
+      [...token].map((c, i) => (i % 2 === 0 ? `\\u00${c.charCodeAt(0).toString(16)}` : c)).join(''),
+    ];
+    for (const form of forms) {
+      const text = redactor.redact(`before ${form} after`);
+      assert.ok(text.includes('<redacted>'), `${form} → ${text}`);
+      assert.ok(!text.includes(token), text);
+    }
+    // the base64 core of the token is gone: no 8 characters of its plain base64 remain
+    const encoded = Buffer.from(`xy${token}`).toString('base64');
+    assert.ok(!redactor.redact(encoded).includes(encoded.slice(4, 12)));
+  });
+
+  it('learns Basic credentials whole, as user:password and as the password; hides credential headers whatever their value', () => {
+    const redactor = proxyRedactor();
+    const basic = Buffer.from('alice:pa55word!').toString('base64');
+    redactor.learnAuthorization(`Basic ${basic}`);
+    assert.equal(redactor.redact('pw: pa55word!'), 'pw: <redacted>');
+    assert.equal(redactor.redact('alice:pa55word!'), '<redacted>');
+    assert.deepEqual(
+      redactor.headers({ authorization: 'Basic x', cookie: 'a=b', 'set-cookie': 'sid=1; Path=/', 'x-other': basic, 'x-plain': 'stays' }),
+      { authorization: 'Basic <redacted>', cookie: '<redacted>', 'set-cookie': '<redacted>', 'x-other': '<redacted>', 'x-plain': 'stays' },
+    );
+  });
+
+  it('hides credential-named JSON members and query parameters, and learns their values for every other form', () => {
+    const redactor = proxyRedactor();
+    redactor.learnFromText('{"user":"bob","client_secret":"s3cr3t-value-1","apiKey":"k3y-value-22"}');
+    redactor.learnFromText('/path?access_token=q%2Btok-33333&x=1');
+    assert.equal(redactor.redact('{"client_secret": "s3cr3t-value-1", "n": 1}'), '{"client_secret": "<redacted>", "n": 1}');
+    assert.equal(redactor.redact('?access_token=abcdef&x=1'), '?access_token=<redacted>&x=1');
+    for (const secret of ['s3cr3t-value-1', 'k3y-value-22', 'q+tok-33333']) {
+      assert.equal(redactor.redact(`echo ${Buffer.from(secret).toString('base64')}`), 'echo <redacted>', secret);
+      assert.equal(redactor.redact(`echo ${secret} end`), 'echo <redacted> end', secret);
+    }
+    assert.equal(redactor.redact('{"tokenCount": 3, "name": "x"}'), '{"tokenCount": 3, "name": "x"}', 'numbers and other members stay');
+  });
+
+  it('keeps at most its cap of secrets (the latest) and does not learn very short ones from traffic', () => {
+    const redactor = proxyRedactor();
+    for (let i = 0; i < 300; i++) redactor.learn(`secret-number-${i}`);
+    assert.equal(redactor.redact('secret-number-299'), '<redacted>');
+    assert.equal(redactor.redact('secret-number-0'), 'secret-number-0', 'the oldest secret was let go');
+    redactor.learnAuthorization('Bearer abc');
+    assert.ok(!redactor.secrets.includes('abc'));
+    assert.equal(redactor.redact('abc Bearer abc'), 'abc Bearer abc');
   });
 });

@@ -1,24 +1,39 @@
 /**
  * THE redactor: the one place that knows how a credential can appear in a text and hides it, shared
  * by the conformance suite (`conformance/secrets.ts`: the credentials of a run, in everything it
- * prints or writes) and the validating proxy (`mock/proxy/redact.ts`: the credentials it sees in
- * traffic, in its log, listings, dashboard and reports). Imports nothing of the project.
+ * prints or writes) and the validating proxy (`mock/proxy/app.ts`: the credentials it learns from
+ * traffic, in its log, listings, dashboard and reports). Imports nothing of the project. One marker
+ * for both: `<redacted>` (`REDACTED`).
  *
- * Each secret is replaced by a placeholder in every form a server or a report can carry it: plain,
- * percent-encoded (upper- and lower-case hex, form encoding, every byte encoded), JSON-escaped (any
- * character written as itself, as its short escape such as `\/` or `\"`, or as `\uXXXX` in either
- * case of hex, in any mix: `hideJsonEscaped`), HTML-escaped, and base64 (standard and url-safe, at
- * each of the three byte alignments, so `base64("user:" + token)` and any other base64 text that
- * embeds the secret loses it too). Optionally
- * (`pieces`), a piece of MIN_PARTIAL or more characters of a longer secret is hidden as well (cut
- * excerpts, parser messages). URL userinfo is removed from every text.
+ * What is hidden, and nothing else:
  *
- * Secrets shorter than MIN_SCANNED_SECRET characters are hidden only where credentials go (after an
- * auth scheme such as `Bearer`/`Basic`, in an `Authorization` header, in URL userinfo): replacing a
- * 1-letter token in every text would garble every message while hiding nothing.
+ * 1. Known secrets: what the suite was given, and what the proxy learns from requests (the
+ *    credential of an `Authorization` header, a Basic credential's `user:password` and password, the
+ *    values of credential-named JSON members and query/form parameters). Each is replaced in every
+ *    form a server or a report can carry it: plain, percent-encoded (upper- and lower-case hex, form
+ *    encoding, every byte encoded), JSON-escaped (any character written as itself, as its short
+ *    escape such as `\/` or `\"`, or as `\uXXXX` in either case of hex, in any mix:
+ *    `hideJsonEscaped`), HTML-escaped, and base64 (standard and url-safe, at each of the three byte
+ *    alignments, so `base64("user:" + token)` and any other base64 text that embeds the secret loses
+ *    it too). Optionally (`pieces`), a piece of MIN_PARTIAL or more characters of a longer secret is
+ *    hidden as well (cut excerpts, parser messages). Secrets shorter than MIN_SCANNED_SECRET
+ *    characters are hidden only where credentials go (after an auth scheme such as `Bearer`/`Basic`,
+ *    after `authorization`/`token`/`password`/`secret` and `:` or `=`): replacing a 1-letter token in
+ *    every text would garble every message while hiding nothing.
+ * 2. Credential positions (`positions.ts`), known or not: the values of credential headers
+ *    (`Authorization`, `Proxy-Authorization` with the scheme kept, `Cookie`, `Set-Cookie`, ...), in
+ *    a text the credential after `Authorization:` (or `"authorization":"`, `authorization=`), the
+ *    value after `Cookie:`/`Set-Cookie:`, and the values of credential-named JSON members and
+ *    parameters. An unknown `Bearer <something>` anywhere else is NOT hidden: the text after the word
+ *    `Bearer` in a challenge (`WWW-Authenticate: Bearer realm="goods-mock"`) or in the project's own
+ *    rule texts ("requires bearer credentials") is no credential.
+ * 3. URL userinfo, removed from every text.
  *
  * `escapeControls` makes any text safe for a terminal (and XML 1.0).
  */
+import { hiddenHeaderValue, hidePositions, REDACTED, SECRET_MEMBER, SECRET_PARAMETER } from './positions.js';
+
+export { hideCredential, hiddenHeaderValue, isCredentialHeader, REDACTED } from './positions.js';
 
 /** Secrets shorter than this are hidden only where credentials go (a 1-letter token would garble every text). */
 export const MIN_SCANNED_SECRET = 6;
@@ -30,8 +45,6 @@ export const MIN_SCANNED_SECRET = 6;
 export const MIN_PARTIAL = 8;
 
 export interface RedactorOptions {
-  /** What replaces a secret (`<redacted>` by default). */
-  placeholder?: string;
   /** Also hide pieces of MIN_PARTIAL or more characters of a longer secret (default true). */
   pieces?: boolean;
   /** At most this many secrets are kept; learning one more lets the oldest go (default: no cap). */
@@ -39,13 +52,13 @@ export interface RedactorOptions {
 }
 
 export interface Redactor {
-  /** The text with every known form of every secret replaced by the placeholder, and URL userinfo removed. */
+  /** The text with every known form of every secret and every credential position's value replaced by `<redacted>`, and URL userinfo removed. */
   redact(text: string): string;
+  /** Headers with credential headers' values hidden (whatever their length) and the others redacted. */
+  headers(headers: Readonly<Record<string, string>>): Record<string, string>;
   /** The secrets it hides (for tests). */
   readonly secrets: readonly string[];
 }
-
-export const DEFAULT_PLACEHOLDER = '<redacted>';
 
 /** The user and password of a URL's userinfo, raw and decoded, and the Basic credential a client builds from them. */
 export function userinfoSecrets(url: string): string[] {
@@ -153,7 +166,7 @@ function jsonEscapeOf(secrets: readonly string[]): JsonEscape {
  * at every position: 9 times slower on JSON with 256 secrets); a text without an escape is returned
  * as it is, after one `includes`.
  */
-function hideJsonEscaped(text: string, escape: JsonEscape, secrets: RegExp, placeholder: string): string {
+function hideJsonEscaped(text: string, escape: JsonEscape, secrets: RegExp): string {
   if (!text.includes(escape.mark)) return text;
   let decoded = '';
   /** For the n-th escape: its index in `decoded` and the index in `text` right after it. */
@@ -188,7 +201,7 @@ function hideJsonEscaped(text: string, escape: JsonEscape, secrets: RegExp, plac
   let from = 0;
   for (const match of decoded.matchAll(secrets)) {
     const start = rawIndex(match.index);
-    out += `${text.slice(from, start)}${placeholder}`;
+    out += `${text.slice(from, start)}${REDACTED}`;
     from = rawIndex(match.index + match[0].length);
   }
   return from === 0 ? text : `${out}${text.slice(from)}`;
@@ -200,13 +213,11 @@ const TOKEN_CHAR = '[A-Za-z0-9\\-._~+/=]';
 /** A redactor that can learn more secrets as it goes (the proxy learns them from traffic). */
 export class LearningRedactor implements Redactor {
   private readonly known = new Set<string>();
-  private readonly placeholder: string;
   private readonly pieces: boolean;
   private readonly maxSecrets: number;
   private compiled: ((text: string) => string) | undefined;
 
   constructor(options: RedactorOptions = {}) {
-    this.placeholder = options.placeholder ?? DEFAULT_PLACEHOLDER;
     this.pieces = options.pieces ?? true;
     this.maxSecrets = options.maxSecrets ?? Infinity;
   }
@@ -231,13 +242,55 @@ export class LearningRedactor implements Redactor {
     this.compiled = undefined;
   }
 
+  /**
+   * Learns the credentials of a request's Authorization header: the credential after the scheme and,
+   * for Basic, the decoded `user:password` and the password. From traffic: values shorter than
+   * MIN_SCANNED_SECRET are not learnt (a proxy sees many; the header itself is a credential position).
+   */
+  learnAuthorization(header: string | undefined): void {
+    if (header === undefined) return;
+    const [scheme = '', ...rest] = header.trim().split(/\s+/);
+    const credential = rest.join(' ');
+    if (credential === '') return;
+    this.learnSeen(credential);
+    if (scheme.toLowerCase() === 'basic') {
+      const decoded = Buffer.from(credential, 'base64').toString('utf8');
+      this.learnSeen(decoded);
+      const colon = decoded.indexOf(':');
+      if (colon >= 0) this.learnSeen(decoded.slice(colon + 1));
+    }
+  }
+
+  /** Learns the values of credential-named JSON members and query/form parameters of a text (a request body, a target). */
+  learnFromText(text: string): void {
+    for (const match of text.matchAll(SECRET_MEMBER)) this.learnSeen(match[2] ?? '');
+    for (const match of text.matchAll(SECRET_PARAMETER)) {
+      const value = match[2] ?? '';
+      this.learnSeen(value);
+      try {
+        this.learnSeen(decodeURIComponent(value.replace(/\+/g, ' ')));
+      } catch {
+        // not percent-encoded: learnt as it is
+      }
+    }
+  }
+
+  private learnSeen(secret: string): void {
+    if (secret.length >= MIN_SCANNED_SECRET) this.learn(secret);
+  }
+
   redact(text: string): string {
     this.compiled ??= this.compile();
     return this.compiled(text);
   }
 
+  headers(headers: Readonly<Record<string, string>>): Record<string, string> {
+    const result: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) result[name] = hiddenHeaderValue(name, value) ?? this.redact(value);
+    return result;
+  }
+
   private compile(): (text: string) => string {
-    const placeholder = this.placeholder;
     const unique = [...this.known];
     const long = unique.filter((s) => s.length >= MIN_SCANNED_SECRET);
     const short = unique.filter((s) => s.length < MIN_SCANNED_SECRET);
@@ -273,16 +326,16 @@ export class LearningRedactor implements Redactor {
     return (text) => {
       let out = withoutUserinfo(text);
       // Before the plain forms: a secret that holds another one is then still found whole.
-      if (escaped) out = hideJsonEscaped(out, jsonEscape, escaped, placeholder);
-      if (anywhere) out = out.replace(anywhere, placeholder);
-      if (grams.size > 0) out = hidePieces(out, partial, grams, placeholder);
+      if (escaped) out = hideJsonEscaped(out, jsonEscape, escaped);
+      if (anywhere) out = out.replace(anywhere, REDACTED);
+      if (grams.size > 0) out = hidePieces(out, partial, grams);
       if (credentialPlace) {
         out = out.replace(credentialPlace, (match, place: string, secret: string) =>
           // The regex is case-insensitive for the place; the secret itself must match exactly.
-          short.includes(secret) ? `${place}${placeholder}` : match,
+          short.includes(secret) ? `${place}${REDACTED}` : match,
         );
       }
-      return out;
+      return hidePositions(out);
     };
   }
 }
@@ -295,7 +348,7 @@ export function createRedactor(secrets: readonly string[], options: RedactorOpti
 }
 
 /** Every run of MIN_PARTIAL or more characters of a secret (`grams`: its MIN_PARTIAL-character pieces) replaced. */
-function hidePieces(text: string, secrets: readonly string[], grams: ReadonlySet<string>, placeholder: string): string {
+function hidePieces(text: string, secrets: readonly string[], grams: ReadonlySet<string>): string {
   let out = '';
   let i = 0;
   let from = 0;
@@ -306,7 +359,7 @@ function hidePieces(text: string, secrets: readonly string[], grams: ReadonlySet
     }
     let end = i + MIN_PARTIAL;
     while (end < text.length && secrets.some((s) => s.includes(text.slice(i, end + 1)))) end += 1;
-    out += `${text.slice(from, i)}${placeholder}`;
+    out += `${text.slice(from, i)}${REDACTED}`;
     i = end;
     from = end;
   }
@@ -336,10 +389,4 @@ export function escapeControls(text: string): string {
 /** As escapeControls, every escape written `\\uHHHH` (the proxy's log lines and listings, JSON-like). */
 export function escapeControlsUnicode(text: string): string {
   return escapeWith(text, true);
-}
-
-/** An Authorization value with its credential hidden, whatever its length: `Bearer abc` → `Bearer <redacted>`. */
-export function hideCredential(value: string, placeholder = DEFAULT_PLACEHOLDER): string {
-  const scheme = /^\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s+\S/.exec(value)?.[1];
-  return scheme === undefined ? placeholder : `${scheme} ${placeholder}`;
 }

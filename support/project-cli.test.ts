@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../contract/paths.js';
-import { cliFromDist, DIST_IS_CURRENT, FROM_SOURCE, projectCli } from './project-cli.js';
+import { cliFromDist, DIST_IS_CURRENT, FROM_SOURCE, projectCli, tsxLoader } from './project-cli.js';
 
 describe('support/project-cli', () => {
   const saved = process.env[DIST_IS_CURRENT];
@@ -19,7 +20,8 @@ describe('support/project-cli', () => {
     delete process.env[DIST_IS_CURRENT];
     const source = projectCli('mock/cli', ['--port', '0'], ['--expose-gc']);
     assert.equal(source.command, process.execPath);
-    assert.deepEqual(source.args, ['--expose-gc', '--import', 'tsx', join(PROJECT_ROOT, 'mock/cli.ts'), '--port', '0']);
+    assert.deepEqual(source.args, ['--expose-gc', '--import', tsxLoader(), join(PROJECT_ROOT, 'mock/cli.ts'), '--port', '0']);
+    assert.ok(existsSync(fileURLToPath(source.args[2] ?? '')), 'tsx is named by its file, so a child in any folder finds it');
     assert.ok(existsSync(source.args[3] ?? ''), 'the source CLI exists');
   });
 

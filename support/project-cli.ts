@@ -5,7 +5,9 @@
  * source through tsx, so a test file run on its own always runs the current source. Compiled, a CLI
  * starts in about 0.3 s on 2 cores; through tsx in 0.6-2 s, and the tests start about 50 of them.
  */
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PROJECT_ROOT } from '../contract/paths.js';
 import type { CommandLine } from './processes.js';
 
@@ -20,6 +22,11 @@ export function cliFromDist(env: NodeJS.ProcessEnv = process.env): boolean {
   return !FROM_SOURCE || env[DIST_IS_CURRENT] === '1';
 }
 
+/** tsx's loader by its file URL: a child started in another folder (`cwd`) finds it too. */
+export function tsxLoader(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+}
+
 /** `node [nodeOptions] <the CLI> ...args`, compiled or through tsx (see above). */
 export function projectCli(
   name: 'mock/cli' | 'conformance/cli',
@@ -31,7 +38,7 @@ export function projectCli(
     command: process.execPath,
     args: [
       ...nodeOptions,
-      ...(compiled ? [] : ['--import', 'tsx']),
+      ...(compiled ? [] : ['--import', tsxLoader()]),
       compiled ? join(PROJECT_ROOT, 'dist', `${name}.js`) : join(PROJECT_ROOT, `${name}.ts`),
       ...args,
     ],

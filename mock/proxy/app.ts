@@ -2,10 +2,12 @@
  * `goods-mock --proxy URL`: the same bin, dashboard and `/__mock`, but every API request is forwarded
  * to URL and its answer returned unchanged (forward.ts); each exchange is then judged (judge.ts) and
  * its violations logged (one line each), counted and kept (violations.ts), optionally recorded as a
- * fixture (recorder.ts); the reports are written on stop and on `POST /__mock/report` (report.ts).
+ * fixture (recorder.ts); the reports are written on `POST /__mock/report` and on stop, when an exchange
+ * was judged or `--output` was given (report.ts).
  * Nothing is recorded in the mock's own state. Judging runs after the answer was sent.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
 import { readContractFile } from '../../contract/document.js';
 import { CONTRACT_JSON_PATH, shownPath } from '../../contract/paths.js';
 import { ADMIN_PREFIX } from '../admin.js';
@@ -19,12 +21,12 @@ import { checkHost, hostPolicy, namesThisServer } from '../host.js';
 import { problem, ProblemError, PROBLEMS } from '../problems.js';
 import { sendEmpty, sendJson, sendProblem } from '../respond.js';
 import { parseTarget, proxiedTarget } from '../target.js';
-import type { ProxyConfig } from './config.js';
+import { DEFAULT_OUTPUT_DIR, type ProxyConfig } from './config.js';
 import type { ProxyExchange, Violation } from './exchange.js';
 import { createForwarder } from './forward.js';
 import { createJudge } from './judge.js';
 import { Recorder } from './recorder.js';
-import { printable, Redactor } from './redact.js';
+import { escapeControlsUnicode as printable, LearningRedactor, type Redactor } from '../../redaction/redactor.js';
 import { writeReports } from './report.js';
 import { ViolationLog } from './violations.js';
 import { messageOf } from '../../contract/errors.js';
@@ -33,6 +35,8 @@ const VIOLATIONS_PATH = `${ADMIN_PREFIX}/violations`;
 const REPORT_PATH = `${ADMIN_PREFIX}/report`;
 const HEALTH_PATH = `${ADMIN_PREFIX}/health`;
 const NOT_JUDGED = new Set(['OPTIONS', 'HEAD']);
+/** Credentials the proxy keeps hiding: the latest ones win. */
+const MAX_LEARNT_SECRETS = 256;
 
 /** The upstream URL without userinfo (for logs, reports and the dashboard). */
 export function publicUrl(url: URL): string {
@@ -45,9 +49,9 @@ export function publicUrl(url: URL): string {
 /** One log line per violation: side, operation, rule, where, reason (and the request it came from). */
 export function violationLine(v: Violation, exchange: ProxyExchange, redactor: Redactor): string {
   const where = v.in === 'body' ? `body ${v.pointer === '' ? '""' : v.pointer}` : v.in === 'header' ? `header ${v.pointer}` : v.in;
-  const target = redactor.text(exchange.target).slice(0, 120);
+  const target = redactor.redact(exchange.target).slice(0, 120);
   return printable(
-    redactor.text(
+    redactor.redact(
       `proxy: ${v.side} violation ${v.operation} ${v.rule} [${v.level}] ${where}: ${v.reason} (${exchange.method} ${target} → ${exchange.answer.status})`,
     ),
   );
@@ -56,7 +60,8 @@ export function violationLine(v: Violation, exchange: ProxyExchange, redactor: R
 export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<MockApp> {
   const log = config.log;
   const upstream = new URL(proxy.upstream);
-  const redactor = new Redactor();
+  // Learnt from traffic: the latest secrets, whole (a piece of one is not hidden: too many texts to scan).
+  const redactor = new LearningRedactor({ pieces: false, maxSecrets: MAX_LEARNT_SECRETS });
   if (upstream.password !== '') redactor.learn(decodeURIComponent(upstream.password));
   // Read once: the document judged against, and the file and SHA-256 the reports name.
   const contractFile = readContractFile(config.contractPath ?? CONTRACT_JSON_PATH);
@@ -71,10 +76,11 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     redactor,
   });
   const recorder = proxy.recordDir !== undefined ? new Recorder({ dir: proxy.recordDir, judge, redactor, log }) : undefined;
-  const forwarder = createForwarder({ upstream, timeoutMs: proxy.timeoutMs, log: (line) => log(printable(redactor.text(line))) });
+  const forwarder = createForwarder({ upstream, timeoutMs: proxy.timeoutMs, log: (line) => log(printable(redactor.redact(line))) });
+  const outputDir = proxy.outputDir ?? DEFAULT_OUTPUT_DIR;
   const report = () =>
     writeReports({
-      dir: proxy.outputDir,
+      dir: outputDir,
       violations,
       judge,
       redactor,
@@ -100,7 +106,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
       recorder?.consider(exchange, operation);
     } catch (error) {
       log(
-        `proxy: internal error while judging ${printable(exchange.method)} ${printable(redactor.text(exchange.target)).slice(0, 200)}: ${error instanceof Error && error.stack !== undefined ? error.stack : messageOf(error)}`,
+        `proxy: internal error while judging ${printable(exchange.method)} ${printable(redactor.redact(exchange.target)).slice(0, 200)}: ${error instanceof Error && error.stack !== undefined ? error.stack : messageOf(error)}`,
       );
       return;
     }
@@ -192,7 +198,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     const isAdmin = forwardTo === undefined;
     if (!config.quiet) {
       res.on('finish', () => {
-        const line = `${req.method ?? '?'} ${redactor.text(req.url ?? '').slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`;
+        const line = `${req.method ?? '?'} ${redactor.redact(req.url ?? '').slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`;
         log(printable(isAdmin ? line : `${line} (proxied)`));
       });
     }
@@ -222,13 +228,19 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
       closing ??= (async () => {
         forwarder.close();
         await recorder?.flush();
+        const { total, exchanges } = violations.snapshot();
+        // Written when there is something to report, or when asked (an explicit --output).
+        if (exchanges === 0 && proxy.outputDir === undefined) {
+          log(
+            `proxy: no reports written: no exchange of the contract's operations went through the proxy (with --output DIR they are written on every stop; POST ${REPORT_PATH} writes them at any time)`,
+          );
+          return;
+        }
         try {
           const files = await report();
-          log(
-            `proxy: ${violations.snapshot().total} violation(s) in ${violations.snapshot().exchanges} exchange(s); reports: ${files.join(', ')}`,
-          );
+          log(`proxy: ${total} violation(s) in ${exchanges} exchange(s); reports written: ${files.join(', ')}`);
         } catch (error) {
-          log(`proxy: cannot write the reports into ${proxy.outputDir}: ${messageOf(error)}`);
+          log(`proxy: cannot write the reports into ${resolve(outputDir)}: ${messageOf(error)}`);
         }
       })();
       return closing;

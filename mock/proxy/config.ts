@@ -8,8 +8,12 @@ export interface ProxyConfig {
   level: Level;
   /** `--record DIR`: where order-info answers that pass the strict judgments are written as fixtures. */
   recordDir?: string;
-  /** `--output DIR`: where the JSON and JUnit reports are written (on stop and on POST /__mock/report). */
-  outputDir: string;
+  /**
+   * `--output DIR`: where the JSON and JUnit reports are written, on POST /__mock/report and on every
+   * stop. Without it: into DEFAULT_OUTPUT_DIR, on POST /__mock/report, and on stop only when an
+   * exchange was judged (a proxy that saw nothing leaves no folder behind).
+   */
+  outputDir?: string;
   /** Exchanges with violations kept for `GET /__mock/violations` (the latest ones). */
   keep: number;
   /** Characters of each body kept in those exchanges. */
@@ -20,11 +24,13 @@ export interface ProxyConfig {
 
 export const DEFAULT_PROXY: Omit<ProxyConfig, 'upstream'> = {
   level: 'spec',
-  outputDir: 'reports',
   keep: 50,
   bodyChars: 2048,
   timeoutMs: 30_000,
 };
+
+/** Where the reports go without `--output` (relative to the current folder). */
+export const DEFAULT_OUTPUT_DIR = 'reports';
 
 /** The report files written into `outputDir`. */
 export const REPORT_FILES = { json: 'proxy-report.json', junit: 'proxy-junit.xml' } as const;

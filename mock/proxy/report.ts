@@ -7,12 +7,12 @@
  * renderers are loaded when a report is written, not at start-up.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { CheckResult, CoverageRow, JudgedContract, Verdict } from '../../conformance/report/results.js';
 import { REPORT_FILES } from './config.js';
 import { UNKNOWN_OPERATION } from './exchange.js';
 import type { Judge } from './judge.js';
-import { printable, type Redactor } from './redact.js';
+import { escapeControlsUnicode as printable, type Redactor } from '../../redaction/redactor.js';
 import type { ViolationLog } from './violations.js';
 
 export interface ReportInput {
@@ -31,7 +31,7 @@ type Target = CheckResult['operation'];
 /** The run marker of the proxy's reports (the suite puts its run's marker there). */
 export const PROXY_RUN_MARKER = 'goods-mock --proxy';
 
-/** What the proxy saw so far, as the suite's results model. */
+/** What the proxy saw so far, as the suite's results model; every text from traffic redacted. */
 export function proxyVerdict(input: ReportInput): Verdict {
   const { violations, judge, redactor } = input;
   const isTarget = (id: string): id is Target => id === 'server' || judge.operations.includes(id);
@@ -54,7 +54,7 @@ export function proxyVerdict(input: ReportInput): Verdict {
         durationMs: 0,
       };
       if (tally) {
-        const latest = tally.latest.map((line) => printable(redactor.text(line)));
+        const latest = tally.latest.map((line) => printable(redactor.redact(line)));
         checks.push({
           ...base,
           status: 'failed',
@@ -100,7 +100,7 @@ export function proxyVerdict(input: ReportInput): Verdict {
     level: judge.level,
     seed: 0,
     runMarker: PROXY_RUN_MARKER,
-    target: input.upstream,
+    target: redactor.redact(input.upstream),
     contract: { ...input.contract },
     startedAt: violations.startedAt.toISOString(),
     durationMs: Date.now() - violations.startedAt.getTime(),
@@ -134,7 +134,12 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   await rename(temporary, path);
 }
 
-/** Writes the JSON and JUnit reports (credentials redacted); answers the files written. */
+/**
+ * Writes the JSON and JUnit reports; answers the files written, as absolute paths. Credentials are
+ * hidden in the verdict, before rendering (as the suite does): the rendered texts are not redacted
+ * again, so the marker is escaped as each format needs (`&lt;redacted&gt;` in XML) and the project's
+ * own texts (rules, titles) are written as they are.
+ */
 export async function writeReports(input: ReportInput): Promise<string[]> {
   const [{ renderJson }, { renderJunit }] = await Promise.all([
     import('../../conformance/report/json.js'),
@@ -142,9 +147,9 @@ export async function writeReports(input: ReportInput): Promise<string[]> {
   ]);
   const verdict = proxyVerdict(input);
   await mkdir(input.dir, { recursive: true });
-  const json = join(input.dir, REPORT_FILES.json);
-  const junit = join(input.dir, REPORT_FILES.junit);
-  await writeAtomically(json, input.redactor.text(renderJson(verdict)));
-  await writeAtomically(junit, input.redactor.text(renderJunit(verdict)));
+  const json = resolve(input.dir, REPORT_FILES.json);
+  const junit = resolve(input.dir, REPORT_FILES.junit);
+  await writeAtomically(json, renderJson(verdict));
+  await writeAtomically(junit, renderJunit(verdict));
   return [json, junit];
 }

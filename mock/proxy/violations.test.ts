@@ -1,7 +1,7 @@
 /** The violation log stays bounded however many exchanges it sees: the latest `keep` kept, counters per rule and operation. */
 import assert from 'node:assert/strict';
 import type { ProxyExchange, Violation } from './exchange.js';
-import { Redactor } from './redact.js';
+import { LearningRedactor } from '../../redaction/redactor.js';
 import { ViolationLog } from './violations.js';
 
 const exchange = (i: number): ProxyExchange => ({
@@ -23,7 +23,7 @@ const violation = (i: number): Violation => ({
 
 describe('proxy violation log', () => {
   it('keeps the latest N exchanges, cut bodies and bounded tallies after 20,000 exchanges', () => {
-    const log = new ViolationLog({ level: 'spec', upstream: 'http://u', keep: 5, bodyChars: 100, redactor: new Redactor() });
+    const log = new ViolationLog({ level: 'spec', upstream: 'http://u', keep: 5, bodyChars: 100, redactor: new LearningRedactor() });
     for (let i = 0; i < 20_000; i++) log.add(exchange(i), 'getOrderInfo', i % 4 === 0 ? [] : [violation(i)]);
     const snapshot = log.snapshot();
     assert.equal(snapshot.exchanges, 20_000);

@@ -5,7 +5,7 @@
  */
 import type { Level } from '../../contract/levels.js';
 import type { ProxyExchange, Violation } from './exchange.js';
-import { printable, type Redactor } from './redact.js';
+import { escapeControlsUnicode as printable, type Redactor } from '../../redaction/redactor.js';
 
 export interface KeptMessage {
   headers: Record<string, string>;
@@ -89,7 +89,11 @@ export class ViolationLog {
     this.byOperationExchanges.set(operation, (this.byOperationExchanges.get(operation) ?? 0) + 1);
     if (violations.length === 0) return undefined;
     const redact = this.options.redactor;
-    const clean = violations.map((v) => ({ ...v, reason: printable(redact.text(v.reason)), pointer: printable(redact.text(v.pointer)) }));
+    const clean = violations.map((v) => ({
+      ...v,
+      reason: printable(redact.redact(v.reason)),
+      pointer: printable(redact.redact(v.pointer)),
+    }));
     const rulesHit = new Set<string>();
     for (const v of clean) {
       this.total++;
@@ -112,7 +116,7 @@ export class ViolationLog {
       rulesHit.add(key);
       if (v.level === 'spec') tally.level = 'spec';
       tally.latest.push(
-        `${exchange.method} ${redact.text(exchange.target)} → ${exchange.answer.status}: ${v.in}${v.pointer === '' ? '' : ` ${v.pointer}`}: ${v.reason}`,
+        `${exchange.method} ${redact.redact(exchange.target)} → ${exchange.answer.status}: ${v.in}${v.pointer === '' ? '' : ` ${v.pointer}`}: ${v.reason}`,
       );
       if (tally.latest.length > LATEST_REASONS) tally.latest.shift();
       this.tallies.set(key, tally);
@@ -121,7 +125,7 @@ export class ViolationLog {
       seq: this.exchanges,
       at: new Date().toISOString(),
       method: printable(exchange.method),
-      target: printable(redact.text(exchange.target)),
+      target: printable(redact.redact(exchange.target)),
       operation,
       status: exchange.answer.status,
       durationMs: Math.round(exchange.durationMs * 10) / 10,
@@ -143,7 +147,7 @@ export class ViolationLog {
     const raw =
       encoding !== undefined && encoding !== 'identity'
         ? `(${message.body.length} bytes, Content-Encoding ${encoding})`
-        : printable(redact.text(window));
+        : printable(redact.redact(window));
     const truncated = raw.length > this.options.bodyChars || !message.complete || message.body.length > windowBytes;
     return {
       headers: redact.headers(message.headers),

@@ -14,6 +14,7 @@ import { CONTRACT_JSON_PATH, shownPath } from '../../contract/paths.js';
 import type { Verdict } from '../../conformance/report/results.js';
 import { REFERENCE_TOKEN, startReferenceServer } from '../../conformance/self-test/reference-server.js';
 import { REPORT_FILES } from '../../mock/proxy/config.js';
+import { startMock } from '../../mock/testing.js';
 import { startProxy, usualFlow } from './support.js';
 
 describe('validating proxy: reports', () => {
@@ -57,5 +58,17 @@ describe('validating proxy: reports', () => {
       assert.ok(!text.includes(REFERENCE_TOKEN), 'no token');
       assert.ok(!text.includes(Buffer.from(REFERENCE_TOKEN).toString('base64')), 'no base64 token');
     }
+  });
+
+  it('an explicit --output is asked for: a stop writes the reports even after no exchange, and the log names them', async () => {
+    const upstream = await startMock();
+    const proxy = await startProxy(upstream.url, 'spec');
+    await proxy.close();
+    await upstream.close();
+    const files = [join(proxy.outputDir, REPORT_FILES.json), join(proxy.outputDir, REPORT_FILES.junit)];
+    assert.ok(proxy.lines.includes(`proxy: 0 violation(s) in 0 exchange(s); reports written: ${files.join(', ')}`), proxy.lines.join('\n'));
+    const verdict = JSON.parse(readFileSync(files[0] ?? '', 'utf8')) as Verdict;
+    assert.deepEqual(reportProblems(verdict), []);
+    assert.equal(verdict.counts.skipped, verdict.counts.total, 'every check skipped: no exchange went through');
   });
 });

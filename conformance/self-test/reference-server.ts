@@ -46,7 +46,10 @@ interface Basis {
   validators: Map<OperationId, KeywordValidator>;
   /** Each operation's success body schema (inlined) and its strict validator. */
   answers: Map<OperationId, { schema: JsonObject; validate: KeywordValidator }>;
-  /** Members of the order header the hand-written faults break: the first numeric one, the first `format: date` one. */
+  /**
+   * Members of the order header the hand-written faults break: the last numeric one (the first is
+   * usually the record's id, which other checks read), the first `format: date` one.
+   */
   header: { numeric?: string; date?: string };
 }
 
@@ -61,7 +64,7 @@ function headerMembers(model: OperationsModel, answer: JsonObject | undefined): 
     const type = isObject(schema) ? schema['type'] : undefined;
     return Array.isArray(type) ? type : [type ?? null];
   };
-  const numeric = members.find(([, schema]) => types(schema).some((t) => t === 'integer' || t === 'number'))?.[0];
+  const numeric = members.findLast(([, schema]) => types(schema).some((t) => t === 'integer' || t === 'number'))?.[0];
   const date = members.find(([, schema]) => isObject(schema) && schema['format'] === 'date')?.[0];
   return { ...(numeric !== undefined ? { numeric } : {}), ...(date !== undefined ? { date } : {}) };
 }

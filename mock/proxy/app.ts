@@ -16,11 +16,12 @@ import type { MockConfig } from '../config.js';
 import { controlPolicy, guardControl } from '../control-guard.js';
 import { isPreflight, preflightHeaders } from '../cors.js';
 import { isDashboardPath, serveDashboard } from '../dashboard.js';
-import { checkFraming } from '../framing.js';
-import { checkHost, hostPolicy, namesThisServer } from '../host.js';
-import { problem, ProblemError, PROBLEMS } from '../problems.js';
-import { sendEmpty, sendJson, sendProblem } from '../respond.js';
-import { parseTarget, proxiedTarget } from '../target.js';
+import { hostPolicy, namesThisServer } from '../host.js';
+import { pipelineHandler, type Stage } from '../pipeline.js';
+import { answered, framingStage, isControlPath, targetStage, untargeted, type TargetedExchange } from '../stages.js';
+import { problem } from '../problems.js';
+import { sendEmpty, sendJson } from '../respond.js';
+import { proxiedTarget } from '../target.js';
 import { DEFAULT_OUTPUT_DIR, type ProxyConfig } from './config.js';
 import type { ProxyExchange, Violation } from './exchange.js';
 import { createForwarder } from './forward.js';
@@ -55,6 +56,12 @@ export function violationLine(v: Violation, exchange: ProxyExchange, redactor: R
       `proxy: ${v.side} violation ${v.operation} ${v.rule} [${v.level}] ${where}: ${v.reason} (${exchange.method} ${target} → ${exchange.answer.status})`,
     ),
   );
+}
+
+/** What the proxy's stages learn about a request. */
+interface ProxyState extends TargetedExchange {
+  /** The forward stage sent it upstream (the access log marks it). */
+  forwarded: boolean;
 }
 
 export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<MockApp> {
@@ -159,64 +166,52 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
   const control = controlPolicy(config.corsOrigins);
 
   /**
-   * What a request is, or the problem that refuses it before anything is forwarded: framing (RFC 9112),
-   * the target (an absolute-form one must name this proxy, not another server), the Host, and for
-   * `/__mock` the browser guard; an API request gets the target it is forwarded to, rebuilt.
+   * The proxy's stages of the shared pipeline (`../pipeline.ts`, `../stages.ts`): framing → target and
+   * Host (an absolute-form target must name this proxy, not another server) → control paths (`/__mock`,
+   * behind the browser guard) → forward (the target rebuilt: origin-form under the --proxy URL's path).
+   * Nothing is forwarded before every earlier stage passed.
    */
-  const accept = (req: IncomingMessage, res: ServerResponse): { pathname: string; forwardTo?: string } => {
-    checkFraming(req);
-    const target = parseTarget(req.url ?? '/');
-    const host = target.authority ?? req.headers.host;
-    checkHost(hosts, host);
-    if (target.authority !== undefined && !namesThisServer(hosts, target.scheme ?? '', target.authority, req.socket)) {
-      throw problem(
-        'misdirectedRequest',
-        `The target names ${printable(`${target.scheme ?? ''}://${target.authority}`).slice(0, 100)}, not this proxy: it forwards only to its --proxy URL (it is no forward proxy); send the path alone ("GET /path HTTP/1.1").`,
-      );
-    }
-    const pathname = target.pathname;
-    if (pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`)) {
-      guardControl(control, req, res, host);
-      return { pathname };
-    }
-    return { pathname, forwardTo: proxiedTarget(target) };
-  };
-
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const started = performance.now();
-    let accepted: { pathname: string; forwardTo?: string };
-    try {
-      accepted = accept(req, res);
-    } catch (error) {
-      if (error instanceof ProblemError) {
-        sendProblem(res, error);
-        return;
+  const stages: Stage<ProxyState>[] = [
+    framingStage(),
+    targetStage(hosts, (x) => {
+      const target = x.target;
+      if (target?.authority !== undefined && !namesThisServer(hosts, target.scheme ?? '', target.authority, x.req.socket)) {
+        throw problem(
+          'misdirectedRequest',
+          `The target names ${printable(`${target.scheme ?? ''}://${target.authority}`).slice(0, 100)}, not this proxy: it forwards only to its --proxy URL (it is no forward proxy); send the path alone ("GET /path HTTP/1.1").`,
+        );
       }
-      throw error;
-    }
-    const { pathname, forwardTo } = accepted;
-    const isAdmin = forwardTo === undefined;
-    if (!config.quiet) {
-      res.on('finish', () => {
-        const line = `${req.method ?? '?'} ${redactor.redact(req.url ?? '').slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`;
-        log(printable(isAdmin ? line : `${line} (proxied)`));
-      });
-    }
-    if (isAdmin) {
-      admin(req, res, pathname).catch((error: unknown) => {
-        if (error instanceof ProblemError) return sendProblem(res, error);
-        log(
-          `proxy: internal error on ${printable(pathname).slice(0, 200)}: ${error instanceof Error && error.stack !== undefined ? error.stack : messageOf(error)}`,
-        );
-        sendProblem(
-          res,
-          new ProblemError(PROBLEMS.internal, 'The proxy failed unexpectedly on this request; it was logged and the proxy keeps running.'),
-        );
-      });
-      return;
-    }
-    forwarder.forward(req, res, forwardTo, judged);
-  };
+    }),
+    {
+      name: 'control paths',
+      run(x) {
+        if (!isControlPath(x.pathname)) return undefined;
+        guardControl(control, x.req, x.res, x.host);
+        return admin(x.req, x.res, x.pathname).then(answered);
+      },
+    },
+    {
+      name: 'forward',
+      run(x) {
+        if (x.target === undefined) throw new Error('the pipeline reached its forward stage without a target');
+        const forwardTo = proxiedTarget(x.target);
+        x.forwarded = true;
+        forwarder.forward(x.req, x.res, forwardTo, judged);
+        return 'answered';
+      },
+    },
+  ];
+
+  const handle = pipelineHandler<ProxyState>({
+    stages,
+    exchange: (req, res) => ({ ...untargeted({ req, res }), forwarded: false }),
+    log: (line) => log(printable(line)),
+    quiet: config.quiet,
+    who: 'proxy',
+    // The target as logged: learned secrets hidden.
+    shownTarget: (req) => redactor.redact(req.url ?? ''),
+    note: (x) => (x.forwarded ? ' (proxied)' : ''),
+  });
 
   let closing: Promise<void> | undefined;
   return Promise.resolve({

@@ -1,0 +1,83 @@
+/**
+ * The front stages the mock and the proxy share (issue 23): the same request refused by the same stage
+ * gets the same answer from both, and nothing reaches the upstream before every front stage passed.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_PROXY } from './proxy/config.js';
+import type { MockServer } from './server.js';
+import { isControlPath } from './stages.js';
+import { ORDER_PATH, startMock } from './testing.js';
+
+/** Sends raw bytes and resolves with the status line and the problem type of the answer. */
+function raw(server: MockServer, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, server.host);
+    let text = '';
+    socket.on('data', (data: Buffer) => (text += data.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(`${/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 'none'} ${/"type":"([^"]+)"/.exec(text)?.[1] ?? ''}`));
+    socket.end(bytes);
+  });
+}
+
+describe('mock/stages: the front stages of the pipeline', () => {
+  it('the control paths are /__mock and below it, nothing else', () => {
+    assert.ok(isControlPath('/__mock') && isControlPath('/__mock/health'));
+    assert.ok(!isControlPath('/__mocked') && !isControlPath('/api/__mock'));
+  });
+
+  describe('the mock and the proxy in front of it answer a refused request alike', () => {
+    let upstream: Server;
+    let reached = 0;
+    let mock: MockServer;
+    let proxy: MockServer;
+    before(async () => {
+      mock = await startMock();
+      upstream = createServer((req, res) => {
+        reached++;
+        res.end('{}');
+      });
+      await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+      const { port } = upstream.address() as AddressInfo;
+      proxy = await startMock({
+        proxy: { ...DEFAULT_PROXY, outputDir: mkdtempSync(join(tmpdir(), 'stages-test-')), upstream: `http://127.0.0.1:${port}` },
+      });
+    });
+    after(async () => {
+      await proxy.close();
+      await mock.close();
+      await new Promise((resolve) => upstream.close(resolve));
+    });
+
+    const cases: [string, (server: MockServer) => string][] = [
+      ['no version on the request line (framing)', () => `GET ${ORDER_PATH}X\r\n\r\n`],
+      [
+        'two Host lines (framing)',
+        (s) => `GET ${ORDER_PATH}X HTTP/1.1\r\nHost: ${s.host}:${s.port}\r\nHost: other\r\nConnection: close\r\n\r\n`,
+      ],
+      [
+        'chunked on HTTP/1.0 (framing)',
+        (s) => `POST ${ORDER_PATH}X HTTP/1.0\r\nHost: ${s.host}:${s.port}\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      ],
+      [
+        'a Host that does not name the server (target and Host)',
+        () => `GET ${ORDER_PATH}X HTTP/1.1\r\nHost: rebind.example\r\nConnection: close\r\n\r\n`,
+      ],
+    ];
+    for (const [label, request] of cases) {
+      it(label, async () => {
+        const before = reached;
+        const fromMock = await raw(mock, request(mock));
+        const fromProxy = await raw(proxy, request(proxy));
+        assert.match(fromMock, /^4\d\d https:\/\/goods\.example\/problems\//);
+        assert.equal(fromProxy, fromMock, 'the same stage answers the same problem');
+        assert.equal(reached, before, 'nothing was forwarded');
+      });
+    }
+  });
+});

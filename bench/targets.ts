@@ -12,7 +12,7 @@ import { sequentialOf, type TimeToVerdictResult } from './time-to-verdict.js';
 
 export interface TargetResult {
   id: string;
-  /** The target, as the README's "Targets" section states it. */
+  /** The target, as docs/performance.md ("Targets, honestly") states it. */
   target: string;
   /** The measured value, formatted with its unit. */
   measured: string;

@@ -78,7 +78,7 @@ export const MOCK_ORDER_NUMBER = 'ORD-2026-0001';
  * staging server answering in 1 s, 8 at a time finish it in well under a minute (one at a time: over
  * four minutes), while 8 open requests are less than one browser with a few tabs open against the
  * same server, and far below what any server pool, load balancer or rate limiter we know refuses.
- * Lower it for rate-limited servers (see the README's "Testing your server").
+ * Lower it for rate-limited servers (see docs/conformance.md, "Concurrency").
  */
 export const DEFAULT_CONCURRENCY = 8;
 /** The largest `--concurrency` accepted (more would only hide a mistake). */

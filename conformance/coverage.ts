@@ -62,7 +62,7 @@ export function coverageTable(results: readonly CheckResult[]): CoverageRow[] {
   return [...rows.values()];
 }
 
-/** The README's coverage table (kept equal by `npm run generate` / its drift check): checks and documented cases per operation and level. */
+/** The coverage table of docs/conformance.md (kept equal by `npm run generate` / its drift check): checks and documented cases per operation and level. */
 export function coverageMarkdown(checks: readonly Check[] = CHECKS): string {
   const rows = ['| operation | level | checks | documented cases |', '| --- | --- | --- | --- |'];
   let checkTotal = 0;

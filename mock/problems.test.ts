@@ -13,7 +13,7 @@ const BASE = 'https://goods.example/problems/';
 /** `type slug → "status title"` from the README's table. */
 function documented(): Map<string, string> {
   const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
-  const section = /^### Errors the mock answers\n([\s\S]*?)^#/m.exec(readme)?.[1] ?? '';
+  const section = /^#{2,3} Errors the mock answers\n([\s\S]*?)^#/m.exec(readme)?.[1] ?? '';
   const rows = new Map<string, string>();
   for (const match of section.matchAll(/^\| `([a-z-]+)` +\| (\d{3}) +\| ([^|]+?) +\|/gm))
     rows.set(match[1] ?? '', `${match[2]} ${match[3]}`);

@@ -2,11 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONTRACT_JSON_PATH, CONTRACT_YAML_PATH, PROJECT_ROOT } from '../contract/paths.js';
+import { CONTRACT_JSON_PATH, CONTRACT_YAML_PATH } from '../contract/paths.js';
 import { TYPES_PATH } from './generated-paths.js';
-import { findDrift, renderArtifacts } from './render-artifacts.js';
-
-const README_PATH = join(PROJECT_ROOT, 'README.md');
+import { COVERAGE_DOC_PATH, findDrift, renderArtifacts } from './render-artifacts.js';
 
 describe('generated artifacts (scripts/render-artifacts.ts)', () => {
   let dir: string;
@@ -17,9 +15,9 @@ describe('generated artifacts (scripts/render-artifacts.ts)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the committed contract/generated files and the README coverage table equal their rendering', async () => {
+  it('the committed contract/generated files and the coverage table of docs/conformance.md equal their rendering', async () => {
     const artifacts = await renderArtifacts();
-    assert.deepEqual([...artifacts.keys()].sort(), [CONTRACT_JSON_PATH, TYPES_PATH, README_PATH].sort());
+    assert.deepEqual([...artifacts.keys()].sort(), [CONTRACT_JSON_PATH, TYPES_PATH, COVERAGE_DOC_PATH].sort());
     const drift = findDrift(artifacts);
     assert.deepEqual(
       drift.map((d) => d.message),
@@ -37,8 +35,8 @@ describe('generated artifacts (scripts/render-artifacts.ts)', () => {
     writeFileSync(copy, changed);
     const drift = findDrift(await renderArtifacts(copy));
     assert.deepEqual(drift.map((d) => d.name).sort(), ['contract/generated/openapi.json', 'contract/generated/types.ts']);
-    // The README's coverage table comes from the check list, not from this copy: it does not drift.
-    assert.ok(!drift.some((d) => d.name === 'README.md'));
+    // The coverage table comes from the check list, not from this copy: it does not drift.
+    assert.ok(!drift.some((d) => d.name === 'docs/conformance.md'));
     for (const stale of drift) assert.match(stale.message, /run `npm run generate`/);
   });
 
@@ -46,7 +44,11 @@ describe('generated artifacts (scripts/render-artifacts.ts)', () => {
     const artifacts = await renderArtifacts();
     const edited = (path: string): string | undefined => (path === TYPES_PATH ? `${artifacts.get(path) ?? ''}// edited\n` : undefined);
     const drift = findDrift(artifacts, edited);
-    assert.deepEqual(drift.map((d) => d.name).sort(), ['README.md', 'contract/generated/openapi.json', 'contract/generated/types.ts']);
+    assert.deepEqual(drift.map((d) => d.name).sort(), [
+      'contract/generated/openapi.json',
+      'contract/generated/types.ts',
+      'docs/conformance.md',
+    ]);
     const exact = findDrift(artifacts, (path) => artifacts.get(path));
     assert.deepEqual(exact, []);
   });

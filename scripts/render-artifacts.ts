@@ -2,7 +2,7 @@
  * Renders the artifacts generated from the contract, without writing anything:
  * - `contract/generated/openapi.json`: the contract as JSON (what the runtime loads, no YAML parse);
  * - `contract/generated/types.ts`: TypeScript types (openapi-typescript);
- * - the coverage table of `README.md` (between its coverage markers), from the suite's check list.
+ * - the coverage table of `docs/conformance.md` (between its coverage markers), from the suite's check list.
  *
  * `scripts/generate.ts` (the CLI) writes or checks them; `render-artifacts.test.ts` checks them too.
  */
@@ -15,7 +15,8 @@ import { CONTRACT_JSON_PATH, CONTRACT_YAML_PATH, PROJECT_ROOT } from '../contrac
 import { withCoverageTable } from '../conformance/coverage.js';
 import { TYPES_PATH } from './generated-paths.js';
 
-const README_PATH = `${PROJECT_ROOT}/README.md`;
+/** The page that carries the suite's coverage table (README.md links to it). */
+export const COVERAGE_DOC_PATH = `${PROJECT_ROOT}/docs/conformance.md`;
 
 const HEADER = '// Generated from contract/openapi.yaml by `npm run generate`. Do not edit.\n';
 
@@ -25,11 +26,11 @@ export async function renderArtifacts(yamlPath: string = CONTRACT_YAML_PATH): Pr
   const json = `${JSON.stringify(document, null, 2)}\n`;
   const ast = await openapiTS(pathToFileURL(yamlPath), { alphabetize: false, exportType: false, defaultNonNullable: false });
   const types = `${HEADER}${astToString(ast)}`;
-  const readme = readIfPresent(README_PATH);
+  const coverageDoc = readIfPresent(COVERAGE_DOC_PATH);
   return new Map([
     [CONTRACT_JSON_PATH, json],
     [TYPES_PATH, types],
-    ...(readme !== undefined ? ([[README_PATH, withCoverageTable(readme)]] as const) : []),
+    ...(coverageDoc !== undefined ? ([[COVERAGE_DOC_PATH, withCoverageTable(coverageDoc)]] as const) : []),
   ]);
 }
 

@@ -8,7 +8,7 @@
  *   the proxy's redaction go through it.
  * - `support/` (the bench's and the tests' helpers: child processes, free ports, polling) imports only `contract/`;
  * - `bench/` imports `contract/`, `support/` and the mock's public API (`mock/index.ts`, and the proxy's options);
- * - `scripts/` imports only `contract/` and `conformance/coverage.ts` (the README's coverage table);
+ * - `scripts/` imports only `contract/` and `conformance/coverage.ts` (the coverage table of docs/conformance.md);
  * - no shipped code imports `bench/`, `scripts/`, `support/` or `test/` (only tests and `test/` do);
  * - `test/` never imports `bench/` or `scripts/`;
  * - every folder of the project is covered by one of these rules.
@@ -148,7 +148,7 @@ describe('architecture: the dependency rule', () => {
     );
   });
 
-  it('scripts/ imports only contract/ (and the coverage table of conformance/coverage.ts for the README)', () => {
+  it('scripts/ imports only contract/ (and the coverage table of conformance/coverage.ts for docs/conformance.md)', () => {
     assert.deepEqual(
       violations('scripts', (e) => ['scripts', 'contract'].includes(top(e.target)) || e.target === 'conformance/coverage.ts', true),
       [],

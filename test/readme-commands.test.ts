@@ -1,13 +1,15 @@
 /**
- * Every shell command shown in the README runs as written (in a fresh folder, so relative paths such
- * as `.state/mock.jsonl` start from nothing): each one is either run here or listed in SKIPPED with
- * the reason, so a new command in the README needs a decision. Servers get a free port (`--port N`
- * replaced, or PORT set) and must answer; one-shot commands must exit 0. A command of a block that
- * addresses the mock's default URL (http://127.0.0.1:4010, e.g. the suite in the quick start) runs
- * against the server started earlier in that block, which stays up until the block ends.
+ * Every shell command shown in the README and in docs/*.md runs as written (in a fresh folder, so
+ * relative paths such as `.state/mock.jsonl` start from nothing): each one is either run here or
+ * listed in SKIPPED with the reason, so a new command in the documentation needs a decision. Servers
+ * get a free port (`--port N` replaced, or PORT set) and must answer; one-shot commands must exit 0. A
+ * command of a block that addresses the mock's default URL (http://127.0.0.1:4010, e.g. the quick
+ * start's `curl` lines and the suite) runs against the server started earlier in that block, which
+ * stays up until the block ends; a `curl` must say `--fail-with-body`, so that a refused request fails.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../contract/paths.js';
@@ -42,13 +44,25 @@ const skippedKind = (command: string): string | undefined => SKIPPED_KINDS.find(
 /** The mock's default URL: commands addressing it run against the server started earlier in their block. */
 const MOCK_URL = 'http://127.0.0.1:4010';
 
-/** One README command and the fenced block it is in (its index). */
+/** A `curl` that runs here: it fails on an error status (exit 22) and shows the answer's body. */
+const CURL = /^curl --fail-with-body /;
+
+/** One documented command and the fenced block it is in (its index in its page). */
 interface ReadmeCommand {
   command: string;
   block: number;
 }
 
-/** The README's shell commands: fenced sh blocks, continuation lines joined, comments and `&&` split. */
+/** README.md and every docs/*.md, as paths relative to the repository root. */
+function documentationPages(): string[] {
+  const docs = readdirSync(join(PROJECT_ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`);
+  return ['README.md', ...docs];
+}
+
+/** The shell commands of a Markdown page: fenced sh blocks, continuation lines joined, comments and `&&` split. */
 function readmeCommands(markdown: string): ReadmeCommand[] {
   const commands: ReadmeCommand[] = [];
   let index = 0;
@@ -102,13 +116,13 @@ async function run(command: string, cwd: string, env: NodeJS.ProcessEnv, keep = 
   }
 }
 
-describe('README: every shell command runs as written', function () {
+describe('README and docs/: every shell command runs as written', function () {
   this.timeout(240_000);
+  const pages = documentationPages();
+  const commandsOf = new Map(pages.map((page) => [page, readmeCommands(readFileSync(join(PROJECT_ROOT, page), 'utf8'))]));
   let folder: string;
-  let commands: ReadmeCommand[];
 
   before(async () => {
-    commands = readmeCommands(await readFile(join(PROJECT_ROOT, 'README.md'), 'utf8'));
     // A fresh folder that sees the project (package.json, scripts, the build, the dependencies) but none of its state.
     folder = await mkdtemp(join(tmpdir(), 'goods-readme-'));
     for (const entry of ['package.json', 'scripts', 'dist', 'node_modules']) await symlink(join(PROJECT_ROOT, entry), join(folder, entry));
@@ -117,54 +131,75 @@ describe('README: every shell command runs as written', function () {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
-  it('finds the commands of the README', () => {
-    const written = commands.map((c) => c.command);
-    assert.ok(written.includes('npm start'), written.join('\n'));
-    assert.ok(written.some((c) => c.includes('--state-file .state/mock.jsonl')));
-    // The quick start: the suite at strict against the mock started with --token.
-    assert.ok(written.includes('npm start -- --token dev-token'), written.join('\n'));
+  it('finds the commands of the README (the quick start) and of docs/', () => {
+    const readme = (commandsOf.get('README.md') ?? []).map((c) => c.command);
+    // The quick start: the mock with --token, one curl per operation, the suite at strict against it.
+    assert.ok(readme.includes('npm start -- --token dev-token'), readme.join('\n'));
+    assert.equal(readme.filter((c) => CURL.test(c) && c.includes(MOCK_URL)).length, 3, readme.join('\n'));
     assert.ok(
-      written.some((c) => c.startsWith(`npm run conformance -- --base-url ${MOCK_URL} --token dev-token `) && c.includes('--level strict')),
-      written.join('\n'),
+      readme.some((c) => c.startsWith(`npm run conformance -- --base-url ${MOCK_URL} --token dev-token `) && c.includes('--level strict')),
+      readme.join('\n'),
     );
+    const mock = (commandsOf.get('docs/mock.md') ?? []).map((c) => c.command);
+    assert.ok(mock.includes('npm start') && mock.some((c) => c.includes('--state-file .state/mock.jsonl')), mock.join('\n'));
   });
 
-  it('runs each one that is not skipped for a stated reason: servers answer, the others exit 0', async () => {
-    const ran: string[] = [];
-    /** The server of the current block kept up for a later command addressing MOCK_URL. */
-    let serving: { block: number; port: string; stop: () => Promise<void> } | undefined;
-    const stopServing = async (): Promise<void> => {
-      await serving?.stop();
-      serving = undefined;
-    };
-    try {
-      for (const [index, { command: written, block }] of commands.entries()) {
-        if (serving && serving.block !== block) await stopServing();
-        if (SKIPPED[written] !== undefined || skippedKind(written) !== undefined) continue;
-        assert.match(written, /^npm (start|run)( |$)/, `no decision for the README command "${written}": run it here or add it to SKIPPED`);
-        const server = /^npm start(?!.*--help)/.test(written);
-        const port = String(await getPort({ host: '127.0.0.1' }));
-        let command = written.replace(/--port \d+/, `--port ${port}`);
-        if (!server && written.includes(MOCK_URL)) {
-          assert.ok(serving, `"${written}" addresses ${MOCK_URL}: a server must be started earlier in its block`);
-          command = command.replaceAll(MOCK_URL, `http://127.0.0.1:${serving.port}`);
-        }
-        // A server stays up while a later command of its block addresses it.
-        const keep = server && commands.slice(index + 1).some((c) => c.block === block && c.command.includes(MOCK_URL));
-        if (keep) await stopServing();
-        const outcome = await run(command, folder, { ...process.env, PORT: port }, keep);
-        if (server) assert.equal(outcome.health, 200, `${written}: ${outcome.output}`);
-        else assert.equal(outcome.code, 0, `${written}: ${outcome.output}`);
-        if (outcome.stop) serving = { block, port, stop: outcome.stop };
-        ran.push(written);
+  for (const page of pages) {
+    const commands = commandsOf.get(page) ?? [];
+    // A page whose commands are all skipped for a stated reason has nothing to run here.
+    if (!commands.some(({ command }) => SKIPPED[command] === undefined && skippedKind(command) === undefined)) continue;
+    it(`${page}: runs each command not skipped for a stated reason: servers answer, the others exit 0`, async () => {
+      const ran = await runAll(commands, folder);
+      assert.ok(ran.length > 0, `ran: ${ran.join(' | ')}`);
+      if (page === 'README.md') {
+        assert.ok(ran.filter((c) => CURL.test(c)).length === 3, `the quick start's curl lines ran: ${ran.join(' | ')}`);
+        assert.ok(
+          ran.some((c) => c.startsWith('npm run conformance -- --base-url')),
+          `the quick start ran: ${ran.join(' | ')}`,
+        );
       }
-    } finally {
-      await stopServing();
-    }
-    assert.ok(ran.length >= 3, `ran: ${ran.join(' | ')}`);
-    assert.ok(
-      ran.some((c) => c.startsWith('npm run conformance -- --base-url')),
-      `the quick start ran: ${ran.join(' | ')}`,
-    );
-  });
+    });
+  }
 });
+
+/**
+ * Runs the commands of one page in `folder` (skipping those SKIPPED for a reason) and answers those it
+ * ran; a command it has no decision for fails the test.
+ */
+async function runAll(commands: ReadmeCommand[], folder: string): Promise<string[]> {
+  const ran: string[] = [];
+  /** The server of the current block kept up for a later command addressing MOCK_URL. */
+  let serving: { block: number; port: string; stop: () => Promise<void> } | undefined;
+  const stopServing = async (): Promise<void> => {
+    await serving?.stop();
+    serving = undefined;
+  };
+  try {
+    for (const [index, { command: written, block }] of commands.entries()) {
+      if (serving && serving.block !== block) await stopServing();
+      if (SKIPPED[written] !== undefined || skippedKind(written) !== undefined) continue;
+      assert.ok(
+        /^npm (start|run)( |$)/.test(written) || (CURL.test(written) && written.includes(MOCK_URL)),
+        `no decision for the documented command "${written}": run it here (npm start, npm run, or curl --fail-with-body to ${MOCK_URL}) or add it to SKIPPED`,
+      );
+      const server = /^npm start(?!.*--help)/.test(written);
+      const port = String(await getPort({ host: '127.0.0.1' }));
+      let command = written.replace(/--port \d+/, `--port ${port}`);
+      if (!server && written.includes(MOCK_URL)) {
+        assert.ok(serving, `"${written}" addresses ${MOCK_URL}: a server must be started earlier in its block`);
+        command = command.replaceAll(MOCK_URL, `http://127.0.0.1:${serving.port}`);
+      }
+      // A server stays up while a later command of its block addresses it.
+      const keep = server && commands.slice(index + 1).some((c) => c.block === block && c.command.includes(MOCK_URL));
+      if (keep) await stopServing();
+      const outcome = await run(command, folder, { ...process.env, PORT: port }, keep);
+      if (server) assert.equal(outcome.health, 200, `${written}: ${outcome.output}`);
+      else assert.equal(outcome.code, 0, `${written}: ${outcome.output}`);
+      if (outcome.stop) serving = { block, port, stop: outcome.stop };
+      ran.push(written);
+    }
+  } finally {
+    await stopServing();
+  }
+  return ran;
+}

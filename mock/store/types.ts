@@ -40,7 +40,7 @@ export function isSlot(field: FixedField | CounterSlot): field is CounterSlot {
   return 'counter' in field;
 }
 
-/** The limits every store enforces (see README "Limits"). */
+/** The limits every store enforces (see docs/mock.md, "Limits"). */
 export interface StoreLimits {
   /** Sessions besides the default one. */
   maxSessions: number;

@@ -19,7 +19,7 @@ const TOKEN = 'flood-token';
 const MiB = 1024 * 1024;
 /**
  * The stated ceiling of the mock's peak resident memory under each flood with the default limits
- * (128 MiB of recorded JSON, 32 MiB of bodies held, 1,024 connections); see README "Limits".
+ * (128 MiB of recorded JSON, 32 MiB of bodies held, 1,024 connections); see docs/mock.md, "Limits".
  */
 export const RSS_CEILING = 512 * MiB;
 

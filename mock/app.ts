@@ -1,8 +1,8 @@
 /**
  * The mock's request path, built once from the contract at start-up:
  * framing (RFC 9112, `framing.ts`) → route (contract paths) → security (bearer) → validate input
- * (media type, size, JSON, schema) → handle (stateful handlers, or Prism for operations without one)
- * → answer.
+ * (media type, size, JSON, schema) → Prefer, injected faults (`fault-stage.ts`) and latency → handle
+ * (stateful handlers, or Prism for operations without one) → answer.
  * `/__mock` (state inspection and control) and CORS preflight are answered before routing.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -21,12 +21,16 @@ import { checkFraming } from './framing.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
 import { orderBodies, type CreateContext, type CreateOperation } from './handlers.js';
 import { checkHost, hostPolicy } from './host.js';
+import type { FaultAdmin } from './fault-admin.js';
+import { FaultRules } from './fault-rules.js';
+import { chooseInjection, inject, type FaultStageContext } from './fault-stage.js';
 import { choosePreference, preferredAnswers, type Preference, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
 import { problem, ProblemError, PROBLEMS } from './problems.js';
 import { recordModel } from './record-model.js';
 import { sendBody, sendEmpty, sendProblem } from './respond.js';
 import { allowHeader, createRouter, routeRequest } from './router.js';
+import { SESSION_HEADER } from './state.js';
 import { openStore } from './store/index.js';
 import { counterSlots, recordPlanner } from './store/plan.js';
 import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
@@ -153,11 +157,16 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   });
   const bodyBudget = new BodyBudget(config.maxBodyBytesInFlight);
   const createContext: CreateContext = { store, lots: fixtures.lots, log };
+  // Session fault rules live in this process (docs/faults.md): at most one session more than --max-sessions (the default one).
+  const faultRules = new FaultRules(config.maxSessions + 1);
+  const faultStage: FaultStageContext = { rules: faultRules, log, quiet: config.quiet };
+  const faultAdmin: FaultAdmin = { rules: faultRules, operations: [] };
   const adminContext: AdminContext = {
     store,
     orderNumbers,
     lots: [...fixtures.lots.values()].map(({ lot, orderNumber }) => ({ id: lot.id, lotNumber: lot.lotNumber, orderNumber })),
     resources: [...byResource.keys()],
+    faults: faultAdmin,
     log,
     ...(config.contractPath !== undefined ? { contractPath: config.contractPath } : {}),
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
@@ -183,6 +192,8 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       fallbackOperations.push(operation);
     }
   }
+  // Faults act in `serve`, so on the operations with a stateful handler (Prism answers the others).
+  faultAdmin.operations = [...steps.keys()].map((operation) => operation.operationId);
 
   const fallbacks = new Map<OperationSpec, Fallback>();
   if (fallbackOperations.length > 0) {
@@ -190,7 +201,10 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     for (const operation of fallbackOperations) fallbacks.set(operation, prism);
   }
 
-  /** Prefer and latency act only on a request that would be served; then the real answer or the preferred error. */
+  /**
+   * Prefer, faults and latency act only on a request that would be served; then the real answer, the
+   * preferred error, or the injected fault (`fault-stage.ts`).
+   */
   const serve = (
     req: IncomingMessage,
     res: ServerResponse,
@@ -203,6 +217,12 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       req.headers.prefer,
       operation.operationId,
     );
+    const injection = chooseInjection(faultRules, req.headers.prefer, req.headers[SESSION_HEADER], operation.operationId);
+    if (injection) {
+      const answer = () => answerWith(res, step, input, preference);
+      const faulted = () => inject(faultStage, injection, req, res, creates.has(operation.operationId), answer);
+      return config.latencyMs > 0 ? sleep(config.latencyMs).then(faulted) : faulted();
+    }
     if (config.latencyMs > 0) return sleep(config.latencyMs).then(() => answerWith(res, step, input, preference));
     return answerWith(res, step, input, preference);
   };

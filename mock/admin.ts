@@ -1,11 +1,13 @@
 /**
  * State inspection and control under `/__mock` (no bearer auth): health, the fixture order numbers,
- * the recorded objects of the session, and reset (optionally protected by an admin token). Every
+ * the recorded objects of the session, reset (optionally protected by an admin token), and the
+ * session's fault rules (`fault-admin.ts`). Every
  * route takes the `X-Mock-Session` header. Listings page (`?limit=`, `?after=`, `Link: rel="next"`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkResetConfirmed } from './control-guard.js';
+import { checkAdminToken, checkResetConfirmed } from './control-guard.js';
 import { isDashboardPath, serveDashboard } from './dashboard.js';
+import { faultAdminAllowed, handleFaultAdmin, type FaultAdmin } from './fault-admin.js';
 import { problem } from './problems.js';
 import { sendBody, sendEmpty, sendJson } from './respond.js';
 import { SESSION_HEADER, sessionName } from './state.js';
@@ -24,6 +26,8 @@ export interface AdminContext {
   /** The recorded resources, by their listing name (`lot-transfers`, `test-samples`). */
   resources: string[];
   adminToken?: string;
+  /** The session fault rules (`/__mock/faults`). */
+  faults: FaultAdmin;
   /** The contract the dashboard shows (default: the bundled one). */
   contractPath?: string;
   log: (line: string) => void;
@@ -35,7 +39,7 @@ export function adminAllowed(ctx: AdminContext, pathname: string): string[] | un
   const rest = pathname.slice(ADMIN_PREFIX.length);
   if (rest === '/health' || rest === '/orders' || rest === '/lots' || ctx.resources.some((r) => rest === `/${r}`)) return ['GET', 'HEAD'];
   if (rest === '/reset') return ['POST'];
-  return undefined;
+  return faultAdminAllowed(rest);
 }
 
 export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
@@ -64,17 +68,9 @@ export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: 
   }
   if (rest === '/orders') return sendJson(res, 200, ctx.orderNumbers);
   if (rest === '/lots') return sendJson(res, 200, ctx.lots);
+  if (faultAdminAllowed(rest)) return handleFaultAdmin(ctx.faults, req, res, rest, session, ctx.adminToken);
   if (rest === '/reset') {
-    if (ctx.adminToken !== undefined && req.headers.authorization !== `Bearer ${ctx.adminToken}`) {
-      throw problem(
-        'unauthorized',
-        'POST /__mock/reset needs "Authorization: Bearer <admin token>" (the --admin-token of this mock).',
-        undefined,
-        {
-          'WWW-Authenticate': 'Bearer realm="goods-mock-admin"',
-        },
-      );
-    }
+    checkAdminToken(req, ctx.adminToken, 'POST /__mock/reset');
     checkResetConfirmed(req);
     await ctx.store.reset(session);
     return sendEmpty(res, 204);

@@ -2,7 +2,8 @@
  * The mock's wiring: built once from the contract at start-up, then the stages of the request
  * pipeline (`pipeline.ts`, shared with the proxy; `stages.ts`):
  * framing → target and Host → control paths (`/__mock`) or CORS → route → security → validate input
- * → prefer and latency → answer (a stateful handler, or Prism for an operation without one).
+ * → prefer, injected faults (`fault-stage.ts`) and latency → answer (a stateful handler, or Prism for
+ * an operation without one).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,6 +21,9 @@ import { controlPolicy, guardControl, RESET_HEADER } from './control-guard.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
 import { orderBodies, type CreateContext, type CreateOperation } from './handlers.js';
 import { hostPolicy } from './host.js';
+import type { FaultAdmin } from './fault-admin.js';
+import { FaultRules } from './fault-rules.js';
+import { chooseInjection, inject, type FaultStageContext, type Injection } from './fault-stage.js';
 import { choosePreference, preferredAnswers, type Preference, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
 import { problem } from './problems.js';
@@ -27,6 +31,7 @@ import { recordModel } from './record-model.js';
 import { pipelineHandler, printable, type Stage } from './pipeline.js';
 import { sendBody, sendEmpty } from './respond.js';
 import { allowHeader, createRouter, routeRequest } from './router.js';
+import { SESSION_HEADER } from './state.js';
 import { openStore } from './store/index.js';
 import { counterSlots, recordPlanner } from './store/plan.js';
 import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
@@ -50,10 +55,12 @@ interface MockExchange extends TargetedExchange {
   step: OperationSteps | undefined;
   input: unknown;
   preference: Preference | undefined;
+  /** The fault to inject (`Prefer: fault=` or a session rule), if any. */
+  injection: Injection | undefined;
 }
 
 function newExchange(req: IncomingMessage, res: ServerResponse): MockExchange {
-  return { ...untargeted({ req, res }), operation: undefined, params: {}, step: undefined, input: undefined, preference: undefined };
+  return { ...untargeted({ req, res }), operation: undefined, params: {}, step: undefined, input: undefined, preference: undefined, injection: undefined };
 }
 
 export interface MockApp extends ServedContent {
@@ -159,11 +166,16 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   });
   const bodyBudget = new BodyBudget(config.maxBodyBytesInFlight);
   const createContext: CreateContext = { store, lots: fixtures.lots, log };
+  // Session fault rules live in this process (docs/faults.md): at most one session more than --max-sessions (the default one).
+  const faultRules = new FaultRules(config.maxSessions + 1);
+  const faultStage: FaultStageContext = { rules: faultRules, log, quiet: config.quiet };
+  const faultAdmin: FaultAdmin = { rules: faultRules, operations: [] };
   const adminContext: AdminContext = {
     store,
     orderNumbers,
     lots: [...fixtures.lots.values()].map(({ lot, orderNumber }) => ({ id: lot.id, lotNumber: lot.lotNumber, orderNumber })),
     resources: [...byResource.keys()],
+    faults: faultAdmin,
     log,
     ...(config.contractPath !== undefined ? { contractPath: config.contractPath } : {}),
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
@@ -188,6 +200,8 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       fallbackOperations.push(operation);
     }
   }
+  // Faults act in `serve`, so on the operations with a stateful handler (Prism answers the others).
+  faultAdmin.operations = [...steps.keys()].map((operation) => operation.operationId);
 
   const fallbacks = new Map<OperationSpec, Fallback>();
   if (fallbackOperations.length > 0) {
@@ -269,10 +283,11 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       },
     },
     {
-      // Prefer and latency act only on a request that would be served.
-      name: 'prefer and latency',
+      // Prefer, injected faults and latency act only on a request that would be served.
+      name: 'prefer, faults and latency',
       run(x) {
         const operation = fromModel(x.operation, 'route');
+        x.injection = chooseInjection(faultRules, x.req.headers.prefer, x.req.headers[SESSION_HEADER], operation.operationId);
         x.preference = choosePreference(
           preferred.get(operation) ?? new Map<string, PreferredAnswer>(),
           x.req.headers.prefer,
@@ -282,10 +297,17 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       },
     },
     {
-      // The real, stateful answer, or the preferred error.
+      // The real, stateful answer, the preferred error, or the injected fault.
       name: 'answer',
       run(x) {
-        const pending = answerWith(x.res, fromModel(x.step, 'operation'), x.input, fromModel(x.preference, 'prefer'));
+        const step = fromModel(x.step, 'operation');
+        const preference = fromModel(x.preference, 'prefer');
+        const answer = () => answerWith(x.res, step, x.input, preference);
+        const injection = x.injection;
+        const pending =
+          injection === undefined
+            ? answer()
+            : inject(faultStage, injection, x.req, x.res, creates.has(fromModel(x.operation, 'route').operationId), answer);
         return pending instanceof Promise ? pending.then(answered) : 'answered';
       },
     },

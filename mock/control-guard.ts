@@ -52,3 +52,14 @@ export function checkResetConfirmed(req: IncomingMessage): void {
     'POST /__mock/reset needs the header "X-Mock-Reset: 1" (so that no web page can reset the mock with a plain form).',
   );
 }
+
+/**
+ * Refuses (401) a change of the mock's state without the `--admin-token` (when one is set); `what`
+ * names the request (`POST /__mock/reset`).
+ */
+export function checkAdminToken(req: IncomingMessage, adminToken: string | undefined, what: string): void {
+  if (adminToken === undefined || req.headers.authorization === `Bearer ${adminToken}`) return;
+  throw problem('unauthorized', `${what} needs "Authorization: Bearer <admin token>" (the --admin-token of this mock).`, undefined, {
+    'WWW-Authenticate': 'Bearer realm="goods-mock-admin"',
+  });
+}

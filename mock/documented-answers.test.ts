@@ -173,6 +173,17 @@ function nonJsonComplaints(method: string, path: string, status: number, type: s
 const controlDocument = readContract(CONTROL_CONTRACT_PATH);
 const apiDocument = readContract();
 
+/**
+ * An answer of an injected fault the mock-control contract lists as out of contract (`x-faults`): a
+ * complete HTTP answer no contract describes (the real status without its body), marked by its
+ * `X-Mock-Fault` header. The battery checks those answers itself instead of validating them.
+ */
+function outOfContract(answer: RawAnswer): boolean {
+  const listed = (controlDocument['x-faults'] as Record<string, string[]> | undefined)?.['out-of-contract'] ?? [];
+  const kind = /^([a-z]+)(?::[^;]*)?; /.exec(String(answer.headers['x-mock-fault'] ?? ''))?.[1];
+  return kind !== undefined && listed.includes(kind);
+}
+
 describe('every answer of the mock is documented (express-openapi-validator)', function () {
   this.timeout(120_000);
   const answers = new Map<string, RawAnswer>();
@@ -391,6 +402,99 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
       await record(`HEAD ${path}`, mock, 'HEAD', path);
     }
     await record('POST dashboard', mock, 'POST', '/__mock/');
+    // Injected faults (docs/faults.md), per request and per session rule; the fault rules' endpoints.
+    const creates = [
+      [TRANSFERS_PATH, transfer],
+      [SAMPLES_PATH, sample],
+    ] as const;
+    for (const status of ['500', '502', '503', '504']) {
+      const prefer = { Prefer: `fault=status:${status}` };
+      await record(`order fault status:${status}`, mock, 'GET', order, { ...AUTH, ...prefer });
+      await record(`HEAD order fault status:${status}`, mock, 'HEAD', order, { ...AUTH, ...prefer });
+      for (const [path, body] of creates)
+        await record(`create fault status:${status}`, mock, 'POST', path, { ...JSON_AUTH, ...prefer }, body);
+    }
+    for (const fault of ['delay:10', 'delay:5-20', 'drip:100000', 'empty']) {
+      await record(`order fault ${fault}`, mock, 'GET', order, { ...AUTH, Prefer: `fault=${fault}` });
+      for (const [path, body] of creates)
+        await record(`create fault ${fault}`, mock, 'POST', path, { ...JSON_AUTH, Prefer: `fault=${fault}` }, body);
+    }
+    for (const prefer of ['fault=status:418', 'fault=', 'code=404, fault=drop', 'code=500']) {
+      await record(`order Prefer ${prefer}`, mock, 'GET', order, { ...AUTH, Prefer: prefer });
+      await record(`create Prefer ${prefer}`, mock, 'POST', SAMPLES_PATH, { ...JSON_AUTH, Prefer: prefer }, sample);
+    }
+    await record('fault without a token', mock, 'GET', order, { Prefer: 'fault=status:503' });
+    // The faults that leave no complete answer: nothing a contract could describe arrives.
+    const noAnswer = (controlDocument['x-faults'] as Record<string, string[]>)['no-answer'] ?? [];
+    for (const fault of noAnswer)
+      await assert.rejects(
+        rawRequest(mock.url, { path: order, headers: { ...AUTH, Prefer: `fault=${fault}` } }),
+        `${fault}: no complete answer`,
+      );
+    const faulted = { 'X-Mock-Session': 'faulted' };
+    const rule = await record(
+      'add a fault rule',
+      mock,
+      'POST',
+      '/__mock/faults',
+      { ...faulted, 'Content-Type': 'application/json' },
+      '{"fault":"status:503","count":2}',
+    );
+    await record('create under a fault rule', mock, 'POST', TRANSFERS_PATH, { ...JSON_AUTH, ...faulted }, transfer);
+    await record('order under a fault rule', mock, 'GET', order, { ...AUTH, ...faulted });
+    await record('order after the fault rule', mock, 'GET', order, { ...AUTH, ...faulted });
+    for (const body of ['{"fault":"drip:1","count":0}', '{', '[]', `{"fault":"drop","x":"${'y'.repeat(20_000)}"}`])
+      await record('add a bad fault rule', mock, 'POST', '/__mock/faults', { 'Content-Type': 'application/json' }, body);
+    await record('add a fault rule as text/plain', mock, 'POST', '/__mock/faults', { 'Content-Type': 'text/plain' }, '{"fault":"drop"}');
+    await record(
+      'add a fault rule in an invalid session',
+      mock,
+      'POST',
+      '/__mock/faults',
+      { 'Content-Type': 'application/json', 'X-Mock-Session': 'a b' },
+      '{"fault":"drop"}',
+    );
+    for (let n = 0; n <= 20; n++)
+      await record(
+        'add fault rules to the most',
+        mock,
+        'POST',
+        '/__mock/faults',
+        { 'Content-Type': 'application/json', 'X-Mock-Session': 'fault-full' },
+        '{"fault":"empty"}',
+      );
+    const id = (JSON.parse(rule.body) as { id: number }).id;
+    for (const method of ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH'])
+      await record(`${method} faults`, mock, method, '/__mock/faults', faulted);
+    for (const method of ['GET', 'HEAD', 'OPTIONS', 'POST'])
+      await record(`${method} a fault rule`, mock, method, `/__mock/faults/${id}`, faulted);
+    await record('delete a fault rule', mock, 'DELETE', `/__mock/faults/${id}`, faulted);
+    await record('delete a fault rule again', mock, 'DELETE', `/__mock/faults/${id}`, faulted);
+    await record('delete every fault rule', mock, 'DELETE', '/__mock/faults', { 'X-Mock-Session': 'fault-full' });
+    await record('faults from a foreign origin', mock, 'GET', '/__mock/faults', { Origin: 'http://evil.test' });
+    await record(
+      'add a fault rule without the admin token',
+      guarded,
+      'POST',
+      '/__mock/faults',
+      { 'Content-Type': 'application/json' },
+      '{"fault":"drop"}',
+    );
+    await record('delete fault rules without the admin token', guarded, 'DELETE', '/__mock/faults');
+    await record(
+      'add a fault rule with the admin token',
+      guarded,
+      'POST',
+      '/__mock/faults',
+      { 'Content-Type': 'application/json', Authorization: 'Bearer sesame' },
+      '{"fault":"drop"}',
+    );
+    await record('delete fault rules with the admin token', guarded, 'DELETE', '/__mock/faults', { Authorization: 'Bearer sesame' });
+    await record('preflight faults (listed origin)', guarded, 'OPTIONS', '/__mock/faults', {
+      Origin: 'http://localhost:5173',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'content-type',
+    });
     // Unknown paths and raw HTTP.
     for (const path of ['/', '/nope', '/a/b/c', '/__mock/nope', '/__mockx/']) {
       await record(`GET ${path}`, mock, 'GET', path, AUTH, undefined, UNKNOWN);
@@ -532,6 +636,9 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
       ['POST', '/__mock/reset'],
       ['GET', '/__mock/'],
       ['GET', '/__mock/control.json'],
+      ['GET', '/__mock/faults'],
+      ['POST', '/__mock/faults'],
+      ['DELETE', '/__mock/faults'],
     ] as const)
       await record(`proxy mode ${method} ${path}`, proxy, method, path);
     await record('proxy mode unknown /__mock path', proxy, 'GET', '/__mock/nope', {}, undefined, UNKNOWN);
@@ -574,15 +681,23 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
     );
     assert.equal(refused.length, 14);
     const undocumented: string[] = [];
+    const outside = exchanges.filter((e) => outOfContract(e.answer));
+    assert.deepEqual(
+      outside.map((e) => `${e.label} ${e.answer.status} ${String(e.answer.headers['content-length'])} ${e.answer.body}`),
+      outside.map((e) => `${e.label} ${e.label.startsWith('order') ? 200 : 201} 0 `),
+      'the out-of-contract faults (x-faults of the mock-control contract): the real status, no body',
+    );
+    assert.equal(outside.length, 3);
     for (const exchange of exchanges) {
       assert.ok(exchange.answer.status >= 200, `${exchange.label}: answered`);
+      if (outOfContract(exchange.answer)) continue;
       const found = await complaints(exchange.method, exchange.path, exchange.answer);
       if (found.length > 0)
         undocumented.push(`${exchange.label} (${exchange.method} ${exchange.path} -> ${exchange.answer.status}): ${found.join(' | ')}`);
     }
     assert.deepEqual(undocumented, [], `${undocumented.length} of ${exchanges.length} answers are undocumented`);
     const statuses = new Set(exchanges.map((e) => e.answer.status));
-    for (const status of [200, 201, 204, 400, 401, 403, 404, 405, 408, 413, 415, 421, 422, 429, 431, 502, 503, 504, 507])
+    for (const status of [200, 201, 204, 400, 401, 403, 404, 405, 408, 413, 415, 421, 422, 429, 431, 500, 502, 503, 504, 507])
       assert.ok(statuses.has(status), `the battery reaches ${status}`);
     const types = new Set(exchanges.map((e) => /"type":"https:\/\/goods\.example\/problems\/([a-z-]+)"/.exec(e.answer.body)?.[1]));
     for (const type of [
@@ -594,9 +709,21 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
       'store-outcome-unknown',
       'upstream-unreachable',
       'upstream-timeout',
+      'invalid-fault',
+      'fault-rules-full',
+      'injected-server-error',
+      'injected-bad-gateway',
+      'injected-unavailable',
+      'injected-timeout',
     ])
       assert.ok(types.has(type), `the battery reaches the problem ${type}`);
-    for (const exchange of exchanges.filter((e) => /^\{"type":"[^"]+\/(mock-busy|store-unavailable)"/.test(e.answer.body)))
+    const marked = exchanges.filter((e) => e.answer.headers['x-mock-fault'] !== undefined);
+    assert.ok(marked.length >= 30, `${marked.length} faulted answers, each marked`);
+    for (const exchange of exchanges.filter((e) => /"type":"[^"]+\/injected-/.test(e.answer.body)))
+      assert.match(String(exchange.answer.headers['x-mock-fault']), /^status:5\d\d; (prefer|rule=\d+)$/, `${exchange.label}: X-Mock-Fault`);
+    for (const exchange of exchanges.filter((e) =>
+      /^\{"type":"[^"]+\/(mock-busy|store-unavailable|injected-unavailable)"/.test(e.answer.body),
+    ))
       assert.match(String(exchange.answer.headers['retry-after']), /^\d+$/, `${exchange.label}: Retry-After`);
     assert.ok(exchanges.length >= 240, `${exchanges.length} exchanges`);
   });
@@ -651,9 +778,55 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
         { status: 200, headers: { 'content-type': 'application/json', link: '</x>; rel="prev"' }, body: '[]' },
       ],
       ['POST', '/__mock/report', { status: 200, headers: { 'content-type': 'application/json' }, body: '{"files":[]}' }],
+      // An injected server error is documented only with its own type; a real answer without its body only as a marked fault.
+      [
+        'GET',
+        `${ORDER_PATH}X`,
+        {
+          status: 503,
+          headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
+          body: problem('injected-server-error', 503),
+        },
+      ],
+      [
+        'POST',
+        SAMPLES_PATH,
+        { status: 500, headers: { 'content-type': 'application/problem+json' }, body: problem('injected-unavailable', 500) },
+      ],
+      ['GET', `${ORDER_PATH}X`, { status: 200, headers: { 'content-type': 'application/json', 'content-length': '0' }, body: '' }],
+      ['GET', '/__mock/faults', { status: 200, headers: { 'content-type': 'application/json' }, body: '{"session":"default","rules":[]}' }],
+      [
+        'POST',
+        '/__mock/faults',
+        {
+          status: 201,
+          headers: { 'content-type': 'application/json' },
+          body: '{"id":1,"fault":"drop","operations":[],"remaining":null,"hits":0,"expiresAt":"2026-01-01T00:00:00Z"}',
+        },
+      ],
+      [
+        'POST',
+        '/__mock/faults',
+        { status: 429, headers: { 'content-type': 'application/problem+json' }, body: problem('too-many-sessions', 429) },
+      ],
+      [
+        'GET',
+        `${ORDER_PATH}X`,
+        {
+          status: 503,
+          headers: { 'content-type': 'application/problem+json', 'retry-after': '1', 'x-mock-fault': 'status:503; always' },
+          body: problem('injected-unavailable', 503),
+        },
+      ],
     ];
     for (const [method, path, answer] of undocumented) {
+      assert.equal(outOfContract(answer), false);
       assert.notDeepEqual(await complaints(method, path, answer), [], `${method} ${path} ${answer.status} ${answer.body}`);
     }
+    // Only a marker naming an out-of-contract fault takes an answer out of the validation.
+    const empty = { status: 200, headers: { 'content-type': 'application/json', 'content-length': '0' }, body: '' };
+    assert.equal(outOfContract({ ...empty, headers: { ...empty.headers, 'x-mock-fault': 'empty; prefer' } }), true);
+    for (const marker of ['delay:10; prefer', 'drip:100; rule=2', 'status:503; prefer', 'emptyish; prefer', 'truncate; prefer'])
+      assert.equal(outOfContract({ ...empty, headers: { ...empty.headers, 'x-mock-fault': marker } }), false, marker);
   });
 });

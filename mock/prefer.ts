@@ -7,6 +7,7 @@
  */
 import type { JsonValue, OperationSpec } from '../contract/document.js';
 import { REALM } from './auth.js';
+import { INJECTED_STATUSES } from './faults.js';
 import { problem } from './problems.js';
 
 export interface PreferredAnswer {
@@ -66,8 +67,10 @@ const REAL: Preference = { kind: 'real' };
 export function pickPreferred(answers: Map<string, PreferredAnswer>, code: string, operationId: string): PreferredAnswer {
   const answer = answers.get(code);
   if (answer) return answer;
+  // A server error is no documented answer, but a fault the client may ask for: say how.
+  const fault = Object.hasOwn(INJECTED_STATUSES, code) ? ` To inject a ${code}, send Prefer: fault=status:${code} (docs/faults.md).` : '';
   throw problem(
     'invalidPrefer',
-    `Prefer: code=${code.slice(0, 10)} is not a documented status of ${operationId}; use one of ${[...answers.keys()].join(', ')}.`,
+    `Prefer: code=${code.slice(0, 10)} is not a documented status of ${operationId}; use one of ${[...answers.keys()].join(', ')}.${fault}`,
   );
 }

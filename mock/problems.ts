@@ -24,6 +24,8 @@ export const PROBLEMS = {
   invalidSession: { type: `${BASE}invalid-session`, status: 400, title: 'Invalid X-Mock-Session header' },
   invalidQuery: { type: `${BASE}invalid-query`, status: 400, title: 'Invalid query parameter' },
   invalidPrefer: { type: `${BASE}invalid-prefer`, status: 400, title: 'Prefer asks for an undocumented answer' },
+  /** A fault asked for (`Prefer: fault=`, a rule of `POST /__mock/faults`) that the catalogue of `faults.ts` does not allow. */
+  invalidFault: { type: `${BASE}invalid-fault`, status: 400, title: 'Invalid fault injection' },
   unauthorized: { type: `${BASE}unauthorized`, status: 401, title: 'Missing or rejected bearer token' },
   foreignOrigin: { type: `${BASE}foreign-origin`, status: 403, title: 'Origin not allowed to use the mock controls' },
   resetNotConfirmed: { type: `${BASE}reset-not-confirmed`, status: 403, title: 'Reset needs the X-Mock-Reset header' },
@@ -37,6 +39,7 @@ export const PROBLEMS = {
   unknownLot: { type: `${BASE}unknown-lot`, status: 422, title: 'Unknown lot' },
   headersTooLarge: { type: `${BASE}headers-too-large`, status: 431, title: 'Request Header Fields Too Large' },
   tooManySessions: { type: `${BASE}too-many-sessions`, status: 429, title: 'Too many mock sessions' },
+  faultRulesFull: { type: `${BASE}fault-rules-full`, status: 429, title: 'Too many fault rules' },
   sessionFull: { type: `${BASE}session-full`, status: 507, title: 'The mock session holds its most records' },
   mockFull: { type: `${BASE}mock-full`, status: 507, title: 'The mock holds its most recorded bytes' },
   internal: { type: `${BASE}internal-error`, status: 500, title: 'Internal error in the mock' },
@@ -45,6 +48,11 @@ export const PROBLEMS = {
   /** The shared store did not confirm a create or reset in time (or the connection broke after it was sent): it may have happened. */
   storeOutcomeUnknown: { type: `${BASE}store-outcome-unknown`, status: 504, title: 'The store did not say whether the change was made' },
   notDurable: { type: `${BASE}state-not-durable`, status: 503, title: 'The create could not be saved durably' },
+  /** Injected faults (`status:5xx`, `faults.ts`): asked for by the client, never a failure of the mock. */
+  injectedInternalError: { type: `${BASE}injected-server-error`, status: 500, title: 'Injected fault: internal server error' },
+  injectedBadGateway: { type: `${BASE}injected-bad-gateway`, status: 502, title: 'Injected fault: bad gateway' },
+  injectedUnavailable: { type: `${BASE}injected-unavailable`, status: 503, title: 'Injected fault: service unavailable' },
+  injectedGatewayTimeout: { type: `${BASE}injected-timeout`, status: 504, title: 'Injected fault: gateway timeout' },
   /** `--proxy` mode: the proxied (upstream) server refused the connection or broke it before answering. */
   upstreamUnreachable: { type: `${BASE}upstream-unreachable`, status: 502, title: 'The proxied server cannot be reached' },
   /** `--proxy` mode: the proxied server sent no answer in time. */

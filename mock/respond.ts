@@ -2,6 +2,19 @@
 import type { ServerResponse } from 'node:http';
 import type { ProblemError } from './problems.js';
 
+/**
+ * A deliberately damaged delivery of an answer with a body (an injected fault of `faults.ts`: empty,
+ * truncate, drip). It gets what `sendBody` would write: the status, every header, the body.
+ */
+export type Delivery = (res: ServerResponse, status: number, headers: Record<string, string | number>, body: Buffer) => void;
+
+const deliveries = new WeakMap<ServerResponse, Delivery>();
+
+/** Sends the answer of `res` (whatever `sendBody` is asked to send on it) through `delivery`. */
+export function deliverThrough(res: ServerResponse, delivery: Delivery): void {
+  deliveries.set(res, delivery);
+}
+
 export function sendBody(
   res: ServerResponse,
   status: number,
@@ -15,6 +28,8 @@ export function sendBody(
   const all: Record<string, string | number> = headers === undefined ? {} : { ...headers };
   all['Content-Length'] = length;
   if (contentType !== undefined) all['Content-Type'] = contentType;
+  const delivery = deliveries.get(res);
+  if (delivery) return delivery(res, status, all, typeof body === 'string' ? Buffer.from(body) : body);
   res.writeHead(status, all);
   // A string body goes out in one write with the header; a Buffer in a second one (writev).
   res.end(body);
@@ -38,10 +53,11 @@ export function sendEmpty(res: ServerResponse, status: number, headers: Record<s
 /**
  * Calls `undelivered` when the answer just sent (`sendBody`) did not reach the connection: the client
  * closed it before, or while, the answer was written. Free on the hot path: an answer written at once
- * (the usual case) adds no listener.
+ * (the usual case) adds no listener. Not for an answer sent through a `Delivery`, which says itself.
  */
 export function whenUndelivered(res: ServerResponse, undelivered: () => void): void {
-  if (res.writableFinished) return;
+  // A damaged delivery (an injected fault) reports what became of the answer itself.
+  if (res.writableFinished || deliveries.has(res)) return;
   if (res.destroyed || !res.writableEnded) {
     undelivered();
     return;

@@ -173,6 +173,100 @@
     $(`${kind}-empty`).hidden = records.length > 0 || state.after > 0;
   }
 
+  // ---- injected faults: the session's rules (GET/POST/DELETE /__mock/faults) -----------------
+
+  let shownFaults = '';
+  let catalogue = [];
+
+  function adminHeaders(headers) {
+    const admin = $('admin-token').value.trim();
+    return admin ? { ...headers, Authorization: `Bearer ${admin}` } : headers;
+  }
+
+  /** Fills the fault and operation choices from the mock's own catalogue (once). */
+  function fillFaultChoices(listing) {
+    if (catalogue.length > 0) return;
+    catalogue = listing.faults;
+    $('fault-kind').replaceChildren(...catalogue.map((f) => Object.assign(el('option', f.kind), { value: f.kind, title: f.does })));
+    for (const id of listing.operations) $('fault-operation').append(Object.assign(el('option', id), { value: id }));
+    showSyntax();
+  }
+
+  function showSyntax() {
+    const kind = catalogue.find((f) => f.kind === $('fault-kind').value);
+    $('fault-syntax').textContent = kind ? kind.syntax : '';
+    $('fault-param').disabled = kind !== undefined && kind.param === 'none';
+  }
+
+  function renderFaults(listing) {
+    fillFaultChoices(listing);
+    const text = JSON.stringify(listing.rules);
+    if (text === shownFaults) return;
+    shownFaults = text;
+    const rows = listing.rules.map((rule) => {
+      const row = el('tr');
+      row.dataset.id = rule.id;
+      const left = rule.remaining === null ? 'any' : rule.remaining;
+      const operations = rule.operations.length === 0 ? 'every operation' : rule.operations.join(', ');
+      for (const value of [rule.id, rule.fault, operations, left, rule.hits, new Date(rule.expiresAt).toLocaleTimeString()])
+        row.append(el('td', value));
+      const remove = el('button', 'Remove');
+      remove.type = 'button';
+      remove.addEventListener('click', () => void removeFault(rule.id));
+      const cell = el('td');
+      cell.append(remove);
+      row.append(cell);
+      return row;
+    });
+    $('faults').tBodies[0].replaceChildren(...rows);
+    $('faults-count').textContent = `(${rows.length})`;
+    $('faults-empty').hidden = rows.length > 0;
+  }
+
+  async function addFault(event) {
+    event.preventDefault();
+    const param = $('fault-param').disabled ? '' : $('fault-param').value.trim();
+    const rule = { fault: param ? `${$('fault-kind').value}:${param}` : $('fault-kind').value };
+    if ($('fault-operation').value) rule.operations = [$('fault-operation').value];
+    if ($('fault-count').value) rule.count = Number($('fault-count').value);
+    if ($('fault-seconds').value) rule.seconds = Number($('fault-seconds').value);
+    try {
+      const response = await fetch('/__mock/faults', {
+        method: 'POST',
+        headers: adminHeaders({ ...sessionHeaders(), 'Content-Type': 'application/json' }),
+        body: JSON.stringify(rule),
+      });
+      if (response.status === 201) {
+        const added = await response.json();
+        say(`Fault rule ${added.id} added: ${added.fault}.`, 'ok');
+        void poll();
+      } else {
+        say(`Fault rule refused: ${await describe(response)}`, 'error');
+      }
+    } catch (error) {
+      say(`Adding the fault rule failed: ${error.message}`, 'error');
+    }
+  }
+
+  async function removeFault(id) {
+    const path = id === undefined ? '/__mock/faults' : `/__mock/faults/${id}`;
+    try {
+      const response = await fetch(path, { method: 'DELETE', headers: adminHeaders(sessionHeaders()) });
+      if (response.status === 204) {
+        say(id === undefined ? `Every fault rule of session "${session() || 'default'}" removed.` : `Fault rule ${id} removed.`, 'ok');
+        void poll();
+      } else {
+        say(`Removing refused: ${await describe(response)}`, 'error');
+      }
+    } catch (error) {
+      say(`Removing failed: ${error.message}`, 'error');
+    }
+  }
+
+  $('fault-form').addEventListener('submit', (event) => void addFault(event));
+  $('fault-kind').addEventListener('change', showSyntax);
+  $('faults-clear').addEventListener('click', () => void removeFault(undefined));
+
   let timer;
   let polling = false;
   let again = false;
@@ -188,11 +282,17 @@
     clearTimeout(timer);
     try {
       const headers = sessionHeaders();
-      const [transfers, samples] = await Promise.all([fetchPage('transfers', headers), fetchPage('samples', headers)]);
+      const [transfers, samples, faults] = await Promise.all([
+        fetchPage('transfers', headers),
+        fetchPage('samples', headers),
+        fetch('/__mock/faults', { headers }),
+      ]);
       if (!transfers.ok) throw new Error(await describe(transfers));
       if (!samples.ok) throw new Error(await describe(samples));
+      if (!faults.ok) throw new Error(await describe(faults));
       renderRecords('transfers', await transfers.json(), nextAfter(transfers));
       renderRecords('samples', await samples.json(), nextAfter(samples));
+      renderFaults(await faults.json());
       $('health').textContent = 'up';
       $('health').className = 'badge ok';
       $('refreshed').textContent = new Date().toLocaleTimeString();
@@ -289,7 +389,7 @@
       return false;
     }
     $('violations-panel').hidden = false;
-    for (const id of ['orders-title', 'transfers-title', 'samples-title']) $(id).parentElement.hidden = true;
+    for (const id of ['orders-title', 'transfers-title', 'samples-title', 'faults-title']) $(id).parentElement.hidden = true;
     for (const id of ['reset', 'reload-orders']) $(id).hidden = true;
     $('session').parentElement.hidden = true;
     $('write-report').addEventListener('click', () => void writeReport());

@@ -150,6 +150,32 @@ describe('hardening: safe defaults of the mock CLI', function () {
       ['foreign origin', requestBytes({ method: 'GET', target: '/__mock/health', headers: [['Origin', 'http://evil.test']] })],
       ['reset not confirmed', requestBytes({ method: 'POST', target: '/__mock/reset', headers: [['Authorization', `Bearer ${ADMIN}`]] })],
       ['misdirected request', Buffer.from('GET /__mock/health HTTP/1.1\r\nHost: evil.test\r\nConnection: close\r\n\r\n')],
+      // Injected faults (docs/faults.md): a fault the catalogue refuses, each injected server error, a session's most rules.
+      ['invalid fault', requestBytes({ method: 'GET', target: order('ORD-2026-0001'), headers: [AUTH, ['Prefer', 'fault=teapot']] })],
+      ...['500', '502', '503', '504'].map((status): [string, Buffer] => [
+        `injected ${status}`,
+        requestBytes({ method: 'GET', target: order('ORD-2026-0001'), headers: [AUTH, ['Prefer', `fault=status:${status}`]] }),
+      ]),
+      ...Array.from({ length: 21 }, (_, n): [string, Buffer] => [
+        n < 20 ? 'a fault rule' : 'fault rules full',
+        requestBytes({
+          method: 'POST',
+          target: '/__mock/faults',
+          headers: [['Authorization', `Bearer ${ADMIN}`], JSON_TYPE, ['X-Mock-Session', 'faults']],
+          body: '{"fault":"drop","operations":["createTestSample"]}',
+        }),
+      ]),
+      [
+        'fault rules cleared',
+        requestBytes({
+          method: 'DELETE',
+          target: '/__mock/faults',
+          headers: [
+            ['Authorization', `Bearer ${ADMIN}`],
+            ['X-Mock-Session', 'faults'],
+          ],
+        }),
+      ],
     ];
     const seen = new Set<string>();
     /** Sends one request: it is answered, leaks nothing, and an error is a problem+json whose type is noted. */

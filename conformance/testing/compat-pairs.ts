@@ -39,6 +39,8 @@ function object(parent: JsonObject, key: string): JsonObject {
 }
 
 const schemas = (doc: OpenApiDocument): JsonObject => object(object(doc, 'components'), 'schemas');
+/** The component schema `name` of a contract (to edit it). */
+export const schemaNamed = (doc: OpenApiDocument, name: string): JsonObject => object(schemas(doc), name);
 const property = (doc: OpenApiDocument, schema: string, member: string): JsonObject =>
   object(object(object(schemas(doc), schema), 'properties'), member);
 

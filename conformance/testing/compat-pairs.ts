@@ -348,6 +348,18 @@ export const COMPAT_PAIRS: readonly CompatPair[] = [
   { name: 'no change', old: [], new: [], changes: [] },
 ];
 
+/**
+ * The pair of docs/compat.md's sample report: the bundled contract (v1) and an edit of it with four
+ * changes of different classes (a bound narrowed, a new optional request member, a default changed,
+ * an optional answer member added).
+ */
+export const SAMPLE_PAIR: CompatPair = {
+  name: 'the sample of docs/compat.md',
+  old: [],
+  new: [maximumOnAmount, evolution('a new optional member with bounds'), statusDefaultOpen, lotBatch],
+  changes: [],
+};
+
 /** The bundled contract with the edits applied (a fresh copy). */
 export function editedContract(edits: readonly Edit[]): OpenApiDocument {
   const document = structuredClone(readContract());

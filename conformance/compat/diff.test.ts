@@ -4,9 +4,9 @@
  * with the contract's own derivation of the spec level (`deriveLevel`).
  */
 import assert from 'node:assert/strict';
-import { resolvePointer } from '../../contract/document.js';
+import { isObject, resolvePointer } from '../../contract/document.js';
 import { deriveLevel } from '../../contract/levels.js';
-import { COMPAT_PAIRS, editedContract, pairNamed } from '../testing/compat-pairs.js';
+import { COMPAT_PAIRS, editedContract, pairNamed, schemaNamed, type Edit } from '../testing/compat-pairs.js';
 import { diffContracts } from './diff.js';
 
 describe('compat: the static comparison of two contracts', () => {
@@ -48,6 +48,24 @@ describe('compat: the static comparison of two contracts', () => {
     assert.deepEqual([request.old, request.new, request.direction], [undefined, 10000, 'narrowed']);
     assert.equal(request.operation, 'POST /goodsReception/rest/v1/lot-transfers/create');
     assert.match(request.reason, /^maximum 10000 added: a request a v1 client may send is refused now/);
+  });
+
+  it('a recursive schema (a lot of lots) is read once per path: compared by the name it refers to', () => {
+    const tree: Edit = (doc) => {
+      const properties = schemaNamed(doc, 'Lot')['properties'];
+      if (!isObject(properties)) throw new Error('Lot has no properties');
+      properties['parent'] = { $ref: '#/components/schemas/Lot' };
+      properties['children'] = { type: 'array', items: { $ref: '#/components/schemas/Lot' } };
+    };
+    const unitBound: Edit = (doc) => {
+      const properties = schemaNamed(doc, 'Lot')['properties'];
+      if (isObject(properties) && isObject(properties['unit'])) properties['unit']['maxLength'] = 10;
+    };
+    const changes = diffContracts(editedContract([tree]), editedContract([tree, unitBound]));
+    assert.deepEqual(
+      changes.map((c) => [c.id, c.clients, c.servers]),
+      [['getOrderInfo answer /lots/*/unit maxLength', 'compatible', 'breaking']],
+    );
   });
 
   it('the same contract twice has no change', () => {

@@ -86,8 +86,18 @@ function mergeInto(into: SchemaFacts, from: SchemaFacts): void {
   if (into.propertiesPointer === undefined && from.propertiesPointer !== undefined) into.propertiesPointer = from.propertiesPointer;
 }
 
-/** Reads the schema at `node` (written at `pointer` in `doc`). */
-export function locateSchema(doc: OpenApiDocument, node: JsonValue | undefined, pointer: string, depth = 0): SchemaFacts {
+/**
+ * Reads the schema at `node` (written at `pointer` in `doc`). A `$ref` already being read on the way
+ * here (a recursive schema: a tree, a list of itself) is not read again: it is kept as the keyword
+ * `$ref`, so two contracts compare it by the name it refers to.
+ */
+export function locateSchema(
+  doc: OpenApiDocument,
+  node: JsonValue | undefined,
+  pointer: string,
+  depth = 0,
+  reading: ReadonlySet<string> = new Set(),
+): SchemaFacts {
   if (!isObject(node) || depth > MAX_DEPTH) return empty(pointer);
   const facts = empty(pointer);
   const profile = marked(node);
@@ -108,19 +118,22 @@ export function locateSchema(doc: OpenApiDocument, node: JsonValue | undefined, 
   if (isObject(properties)) {
     facts.propertiesPointer = childPointer(pointer, 'properties');
     for (const [name, value] of Object.entries(properties)) {
-      facts.properties.set(name, locateSchema(doc, value, childPointer(childPointer(pointer, 'properties'), name), depth + 1));
+      facts.properties.set(name, locateSchema(doc, value, childPointer(childPointer(pointer, 'properties'), name), depth + 1, reading));
     }
   }
-  if (isObject(node['items'])) facts.items = locateSchema(doc, node['items'], childPointer(pointer, 'items'), depth + 1);
+  if (isObject(node['items'])) facts.items = locateSchema(doc, node['items'], childPointer(pointer, 'items'), depth + 1, reading);
   const ref = node['$ref'];
-  if (typeof ref === 'string' && ref.startsWith('#')) {
-    mergeInto(facts, locateSchema(doc, resolvePointer(doc, ref), decodeURIComponent(ref.slice(1)), depth + 1));
+  if (typeof ref === 'string' && reading.has(ref)) {
+    facts.keywords.set('$ref', { value: ref, pointer: childPointer(pointer, '$ref'), profile: false });
+  } else if (typeof ref === 'string' && ref.startsWith('#')) {
+    const target = decodeURIComponent(ref.slice(1));
+    mergeInto(facts, locateSchema(doc, resolvePointer(doc, ref), target, depth + 1, new Set([...reading, ref])));
     // The object a `$ref` names is where its keywords are written: report that place.
-    if (Object.keys(node).every((key) => key === '$ref' || key === 'description')) facts.pointer = decodeURIComponent(ref.slice(1));
+    if (Object.keys(node).every((key) => key === '$ref' || key === 'description')) facts.pointer = target;
   }
   if (Array.isArray(node['allOf'])) {
     node['allOf'].forEach((part, index) => {
-      mergeInto(facts, locateSchema(doc, part, childPointer(childPointer(pointer, 'allOf'), index), depth + 1));
+      mergeInto(facts, locateSchema(doc, part, childPointer(childPointer(pointer, 'allOf'), index), depth + 1, reading));
     });
   }
   return facts;

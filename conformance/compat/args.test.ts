@@ -1,7 +1,7 @@
 /** argv of `goods-conformance compat` → CompatConfig, and every refusal naming the argument and the fix. */
 import assert from 'node:assert/strict';
 import { StartError } from '../start-error.js';
-import { parseCompatArgs, type CompatConfig } from './args.js';
+import { COMPAT_HELP, COMPAT_OPTION_NAMES, parseCompatArgs, type CompatConfig } from './args.js';
 
 function config(argv: string[]): CompatConfig {
   const parsed = parseCompatArgs(argv);
@@ -81,5 +81,10 @@ describe('compat: the command line', () => {
     refused(['a', 'b', '--fixtures', ''], /--fixtures is empty/, /--fixtures VALUE/);
     refused(['a', 'b', '--base-url', 'http://x'], /unknown option --base-url/, /compat --help/);
     refused(['a', '  '], /the NEW contract path is empty/, /NEW contract file/);
+  });
+
+  it('--help documents every option and every exit code', () => {
+    for (const name of COMPAT_OPTION_NAMES) assert.match(COMPAT_HELP, new RegExp(`^ +(?:-h, )?--${name}\\b`, 'm'), `--${name}`);
+    for (const code of [0, 1, 2]) assert.match(COMPAT_HELP, new RegExp(`^ {2}${code} {2}\\S`, 'm'));
   });
 });

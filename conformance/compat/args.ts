@@ -74,6 +74,9 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** Every option the parser accepts (COMPAT_HELP documents each one). */
+export const COMPAT_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
+
 export type ParsedCompatArgs = { help: true } | { help: false; config: CompatConfig };
 
 function isFailOn(value: string): value is FailOn {

@@ -44,7 +44,14 @@ function push(
   level: ChangeLevel,
 ): void {
   out.push({
-    id: `${where.operationId} ${where.place} ${member === '' ? '(body)' : member} ${aspect}`,
+    id: [
+      where.operationId,
+      where.place,
+      member !== '' ? member : where.place === 'operation' ? '' : '(body)',
+      aspect === where.place ? '' : aspect,
+    ]
+      .filter((part) => part !== '')
+      .join(' '),
     operationId: where.operationId,
     operation: where.operation,
     place: where.place,
@@ -154,7 +161,11 @@ function operationFacts(op: OperationSurface): Record<string, { value: JsonValue
   return {
     'method-path': { value: `${op.method} ${op.path}`, level: 'spec' },
     security: { value: op.secured.value, fact: op.secured, level: 'spec' },
-    'success-status': { value: successes, level: op.successes.length > 0 && op.successes.every((s) => s.profile) ? 'profile' : 'spec' },
+    'success-status': {
+      value: successes,
+      ...(op.successes[0] ? { fact: { value: successes, pointer: op.successes[0].pointer, profile: op.successes[0].profile } } : {}),
+      level: op.successes.length > 0 && op.successes.every((s) => s.profile) ? 'profile' : 'spec',
+    },
     'max-body-bytes': {
       value: op.maxBodyBytes?.value,
       ...(op.maxBodyBytes ? { fact: op.maxBodyBytes } : {}),

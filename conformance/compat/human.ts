@@ -57,6 +57,5 @@ export function renderHuman(report: CompatReport): string {
     '',
     `Verdict: ${report.verdict.clients} for clients, ${report.verdict.servers} for servers; --fail-on ${report.failOn}: exit ${report.exitCode}`,
   );
-  if (report.error !== undefined) lines.push(`could not compare: ${report.error}`);
   return `${escapeControls(lines.join('\n'))}\n`;
 }

@@ -38,7 +38,7 @@ export type ProofStatus = 'confirmed' | 'not-shown' | 'agrees' | 'contradicted' 
 export type ChangeLevel = 'spec' | 'profile';
 
 export interface Change {
-  /** Stable: `<operationId> <place> <member> <aspect>`. */
+  /** Stable: `<operationId> <place> <member> <aspect>` (`createLotTransfer request /amount maximum`, `createTestSample operation success-status`). */
   id: string;
   operationId: string;
   /** `GET /manualProduction/rest/v1/orders/info/{number}` (of the new contract, or the old one when removed). */

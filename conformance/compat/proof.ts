@@ -112,7 +112,7 @@ async function oneRun(
   } catch (error) {
     return {
       ...base,
-      error: `the mock did not start on the ${base.mock} contract ${mockContract.path}: ${firstLine(messageOf(error), redactor)}; pass --fixtures DIR with fixture orders valid under both contracts`,
+      error: `the mock did not start on the ${base.mock} contract ${mockContract.path}: ${firstLine(messageOf(error), redactor)}; the proof needs the mock to serve both contracts (pass --fixtures DIR with orders valid under both), or leave --prove out`,
     };
   }
   const started = Date.now();

@@ -20,6 +20,7 @@ import { StartError } from './start-error.js';
 
 /** `--help`: every option with its default, the environment variables and the exit codes. */
 export const HELP = `Usage: goods-conformance [options]
+       goods-conformance compat OLD NEW [options]   compare two contracts (see compat --help)
 
 Checks that a server follows the goods-handling API's specification (level spec) and the project's
 profile (level strict). Without --base-url it starts the mock in-process and checks it.

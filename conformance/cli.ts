@@ -4,8 +4,11 @@
  * 0: every check of the level ran and passed; 1: a check failed; 2: a configuration error (one line on
  * stderr: the reason and the fix, naming the option): the run could not start, or the answers showed it
  * (then after the summary and the reports); 3: nothing failed, but checks were skipped or not run.
+ * `goods-conformance compat OLD NEW ...` compares two contracts instead (`compat/main.ts`: exit 0
+ * compatible, 1 breaking, 2 could not compare).
  */
 import { parseConformanceArgs, HELP } from './args.js';
+import { compatMain } from './compat/main.js';
 import { checksFor } from './checks/index.js';
 import { loadContract } from './contract-option.js';
 import { describeChecks } from './coverage.js';
@@ -20,6 +23,13 @@ let redactor: Redactor = createRedactor([]);
 const shown = (text: string): string => sanitizeText(text, redactor);
 
 async function main(): Promise<number> {
+  // `goods-conformance compat OLD NEW ...`: the compatibility of two contracts (conformance/compat/).
+  if (process.argv[2] === 'compat') {
+    return compatMain(process.argv.slice(3), {
+      stdout: (text) => void process.stdout.write(text),
+      stderr: (text) => void process.stderr.write(text),
+    });
+  }
   try {
     const parsed = parseConformanceArgs(process.argv.slice(2), process.env);
     if (parsed.help) {

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { runToExit, startChild, waitForLine, type Child } from '../../support/processes.js';
 import { PROJECT_ROOT } from '../../contract/paths.js';
+import { editedContract, pairNamed } from '../../conformance/testing/compat-pairs.js';
 import { parse } from 'yaml';
 
 /** The folders whose non-TypeScript files the code reads at run time (the contract, fixtures, dashboard, ...). */
@@ -356,6 +357,32 @@ describe('the package installed into a user project (npm pack → npm install <t
       } finally {
         await child.stop();
       }
+    });
+  });
+
+  describe('npx goods-conformance compat, from the project folder', () => {
+    it('compares two contract files of the project, proves the verdict on its own fixtures and writes compat.md (exit 1: breaking)', async () => {
+      const pair = pairNamed('a request bound narrowed (a maximum added)');
+      writeFileSync(join(project, 'api-v1.json'), JSON.stringify(editedContract(pair.old), null, 2));
+      writeFileSync(join(project, 'api-v2.json'), JSON.stringify(editedContract(pair.new), null, 2));
+      const { code, output } = await run(project, 'npx', [
+        '--no',
+        '--',
+        'goods-conformance',
+        'compat',
+        'api-v1.json',
+        'api-v2.json',
+        '--prove',
+        '--fixtures',
+        './my-orders',
+        '--reporter',
+        'markdown',
+        '--output',
+        './compat-reports',
+      ]);
+      assert.equal(code, 1, output);
+      assert.match(output, /no disagreement/);
+      assert.match(readFileSync(join(project, 'compat-reports', 'compat.md'), 'utf8'), /^## Contract compatibility: breaking for clients/);
     });
   });
 

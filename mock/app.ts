@@ -46,6 +46,10 @@ export interface ServedContent {
   lotIds: number[];
   /** Operations answered by Prism because they have no stateful handler. */
   prismOperations: string[];
+  /** The order-info path of the first fixture order (the banner's example); empty in proxy mode. */
+  exampleOrderPath: string;
+  /** The resources whose records `/__mock/<resource>` lists (one per create operation). */
+  resources: string[];
 }
 
 /** What the mock's stages learn about a request, stage by stage. */
@@ -60,7 +64,15 @@ interface MockExchange extends TargetedExchange {
 }
 
 function newExchange(req: IncomingMessage, res: ServerResponse): MockExchange {
-  return { ...untargeted({ req, res }), operation: undefined, params: {}, step: undefined, input: undefined, preference: undefined, injection: undefined };
+  return {
+    ...untargeted({ req, res }),
+    operation: undefined,
+    params: {},
+    step: undefined,
+    input: undefined,
+    preference: undefined,
+    injection: undefined,
+  };
 }
 
 export interface MockApp extends ServedContent {
@@ -326,6 +338,9 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     orderNumbers,
     lotIds: [...fixtures.lots.keys()],
     prismOperations: fallbackOperations.map((op) => op.operationId),
+    exampleOrderPath:
+      orderNumbers[0] === undefined ? '' : api.pathOf(api.orderInfo.operationId, { [api.order.numberParam]: orderNumbers[0] }),
+    resources: [...byResource.keys()],
     async close() {
       await store.close();
     },

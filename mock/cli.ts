@@ -35,7 +35,6 @@ async function main(): Promise<void> {
     process.stderr.write(`goods-mock: cannot start: ${messageOf(error)}\n`);
     process.exit(1);
   }
-  const first = server.orderNumbers[0] ?? 'ORD-2026-0001';
   const proxy = command.config.proxy;
   if (proxy) {
     process.stdout.write(
@@ -51,8 +50,8 @@ async function main(): Promise<void> {
       [
         `goods-mock listening on ${server.url}`,
         `Fixture orders: ${server.orderNumbers.join(', ')}`,
-        `Try: curl -H 'Authorization: Bearer ${exampleToken(command.config)}' ${server.url}/manualProduction/rest/v1/orders/info/${encodeURIComponent(first)}`,
-        `State: ${server.url}/__mock/lot-transfers, ${server.url}/__mock/test-samples; dashboard ${server.url}/__mock/`,
+        `Try: curl -H 'Authorization: Bearer ${exampleToken(command.config)}' ${server.url}${server.exampleOrderPath}`,
+        `State: ${server.resources.map((resource) => `${server.url}/__mock/${resource}`).join(', ')}; dashboard ${server.url}/__mock/`,
         '',
       ].join('\n'),
     );

@@ -188,6 +188,8 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
     orderNumbers: app.orderNumbers,
     lotIds: app.lotIds,
     prismOperations: app.prismOperations,
+    exampleOrderPath: app.exampleOrderPath,
+    resources: app.resources,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

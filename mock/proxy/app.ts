@@ -219,6 +219,8 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     orderNumbers: [],
     lotIds: [],
     prismOperations: [],
+    exampleOrderPath: '',
+    resources: [],
     close() {
       closing ??= (async () => {
         forwarder.close();

@@ -153,6 +153,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     const model = recordModel(compiled.document, operation.operationId, requestSchema, answerSchema);
     creates.set(operation.operationId, {
       resource: stateful.resource,
+      status: createModel.successStatus,
       model,
       plan: recordPlanner(stateful.resource, model),
       validate: compiled.validator(requestSchema),

@@ -36,6 +36,8 @@ export interface CreateContext {
 
 export interface CreateOperation {
   resource: string;
+  /** The contract's success status of the create (`201`). */
+  status: number;
   model: RecordModel;
   /** Plans a record from a checked body (`recordPlanner` of the resource and model). */
   plan: RecordPlanner;

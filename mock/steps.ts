@@ -64,12 +64,12 @@ export function createSteps(
     },
     handle(input, res) {
       return create(ctx, op, input.session, input.body).then((json) => {
-        sendBody(res, 201, 'application/json', json);
-        // Recorded, but the 201 did not go out (the client left while the store worked): the record
+        sendBody(res, op.status, 'application/json', json);
+        // Recorded, but the answer did not go out (the client left while the store worked): the record
         // stays (a create is never undone once another request may have seen it), and the log says so.
         whenUndelivered(res, () =>
           ctx.log(
-            `create recorded but its 201 answer could not be sent (the client closed the connection): ${op.resource} in session "${input.session}" ${json.length > 300 ? `${json.slice(0, 300)}...` : json}; it stays recorded (GET /__mock/${op.resource})`,
+            `create recorded but its ${op.status} answer could not be sent (the client closed the connection): ${op.resource} in session "${input.session}" ${json.length > 300 ? `${json.slice(0, 300)}...` : json}; it stays recorded (GET /__mock/${op.resource})`,
           ),
         );
       });

@@ -108,6 +108,10 @@ const statusDefaultOpen: Edit = (doc) => {
 const lotBatch: Edit = (doc) => {
   object(object(schemas(doc), 'Lot'), 'properties')['batch'] = { type: 'string' };
 };
+const orderRegionRequired: Edit = (doc) => {
+  object(object(schemas(doc), 'Order'), 'properties')['region'] = { type: 'string' };
+  setRequired(doc, 'Order', 'region', true);
+};
 const sampleOperationRemoved: Edit = (doc) => {
   const { path } = operation(doc, 'createTestSample');
   delete object(doc, 'paths')[path];
@@ -285,12 +289,9 @@ export const COMPAT_PAIRS: readonly CompatPair[] = [
         clients: 'breaking',
         servers: 'breaking',
         level: 'profile',
-        // The mock serves a create only with a 201 answer: the clients' run (against the mock of the
-        // new contract) cannot be made; the servers' run shows the change.
-        proof: { servers: 'confirmed' },
+        proof: { clients: 'confirmed', servers: 'confirmed' },
       },
     ],
-    mockRefuses: 'new',
   },
   {
     name: 'a read-only member made writable',
@@ -344,6 +345,29 @@ export const COMPAT_PAIRS: readonly CompatPair[] = [
         proof: { clients: 'confirmed', servers: 'agrees' },
       },
     ],
+  },
+  {
+    name: 'an order member newly required that the fixtures lack',
+    old: [],
+    new: [orderRegionRequired],
+    changes: [
+      {
+        id: 'getOrderInfo answer /order/region member',
+        clients: 'compatible',
+        servers: 'compatible',
+        level: 'spec',
+        proof: { servers: 'agrees' },
+      },
+      {
+        id: 'getOrderInfo answer /order/region required',
+        clients: 'compatible',
+        servers: 'breaking',
+        level: 'profile',
+        // The mock of the new contract refuses the fixture orders (they lack the member): the clients' run cannot be made.
+        proof: { servers: 'confirmed' },
+      },
+    ],
+    mockRefuses: 'new',
   },
   { name: 'no change', old: [], new: [], changes: [] },
 ];

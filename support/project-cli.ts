@@ -22,7 +22,7 @@ export function cliFromDist(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /** `node [nodeOptions] <the CLI> ...args`, compiled or through tsx (see above). */
 export function projectCli(
-  name: 'mock/cli' | 'conformance/cli',
+  name: 'mock/cli' | 'mock/team-cli' | 'conformance/cli',
   args: readonly string[] = [],
   nodeOptions: readonly string[] = [],
 ): CommandLine {

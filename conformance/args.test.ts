@@ -25,7 +25,7 @@ describe('conformance command line', () => {
     assert.equal(c.maxWrites, 100);
     assert.equal(c.timeoutMs, 5000);
     assert.equal(c.concurrency, DEFAULT_CONCURRENCY);
-    assert.deepEqual(c.reporters, ['spec']);
+    assert.deepEqual(c.reporters, ['console']);
     assert.equal(c.outputDir, 'reports');
     assert.equal(c.readOnly, false);
     assert.equal(c.contractPath, undefined);
@@ -133,7 +133,7 @@ describe('conformance command line', () => {
       ['seed', 'random'],
       ['timeout', '5000'],
       ['deadline', 'none'],
-      ['reporter', 'spec'],
+      ['reporter', 'console'],
       ['output', 'reports'],
       ['contract', 'the bundled contract'],
       ['ca', 'none'],
@@ -184,6 +184,19 @@ describe('conformance command line', () => {
           /pass --contract with a readable OpenAPI 3\.1 contract \(\.yaml or \.json\)/.test(error.fix),
       );
     });
+  });
+
+  it('--reporter console is the console report; spec, its former name, is still accepted for it; the file reporters keep their names', () => {
+    assert.deepEqual(config(['--reporter', 'console']).reporters, ['console']);
+    assert.deepEqual(config(['--reporter', 'spec']).reporters, ['console']);
+    assert.deepEqual(config(['--reporter', 'spec, junit,html']).reporters, ['console', 'junit', 'html']);
+    assert.deepEqual(config(['--reporter', 'json']).reporters, ['json']);
+    assert.match(HELP, /--reporter NAMES +console, json, junit, html, or a comma-separated list \(default console\)/);
+    assert.match(HELP, /spec: the former name of console/);
+    assert.throws(
+      () => parseConformanceArgs(['--reporter', 'console,xml']),
+      (error: unknown) => error instanceof StartError && /must be one of console, json, junit, html .*got "xml"/.test(error.message),
+    );
   });
 
   for (const [argv, pattern] of [

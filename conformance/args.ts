@@ -11,10 +11,11 @@ import {
   MAX_CONCURRENCY,
   MOCK_ORDER_NUMBER,
   MOCK_TOKEN,
+  REPORTER_ALIASES,
   REPORTERS,
+  reporterNamed,
   resolveConformanceConfig,
   type ConformanceConfig,
-  type ReporterName,
 } from './config.js';
 import { StartError } from './start-error.js';
 
@@ -63,9 +64,11 @@ Time:
                                  the verdicts do not depend on it
 
 Reports:
-  --reporter NAMES               spec, json, junit, html, or a comma-separated list (default spec). The
+  --reporter NAMES               ${REPORTERS.join(', ')}, or a comma-separated list (default console). The
                                  console always gets the human report; json writes conformance.json,
-                                 junit junit.xml, html conformance.html
+                                 junit junit.xml, html conformance.html (${Object.entries(REPORTER_ALIASES)
+                                   .map(([alias, name]) => `${alias}: the former name of ${name}`)
+                                   .join('; ')})
   --output DIR                   folder of the report files (default reports)
   -h, --help                     show this help
 
@@ -189,15 +192,17 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
     throw new StartError(`--level must be spec or strict, got "${level}"`, 'pass --level spec or --level strict');
   }
   const reporterText = str('reporter');
-  const reporters = reporterText?.split(',').map((name) => name.trim());
-  for (const reporter of reporters ?? []) {
-    if (!(REPORTERS as readonly string[]).includes(reporter)) {
+  const reporters = reporterText?.split(',').map((text) => {
+    const name = text.trim();
+    const reporter = reporterNamed(name);
+    if (reporter === undefined) {
       throw new StartError(
-        `--reporter must be one of ${REPORTERS.join(', ')} (or a comma-separated list), got "${reporter}"`,
+        `--reporter must be one of ${REPORTERS.join(', ')} (or a comma-separated list), got "${name}"`,
         'pass e.g. --reporter junit',
       );
     }
-  }
+    return reporter;
+  });
   const rejectedToken = nonEmpty('rejected-token', str('rejected-token'));
 
   const config = resolveConformanceConfig({
@@ -214,7 +219,7 @@ export function parseConformanceArgs(argv: readonly string[], env: Readonly<Reco
     timeoutMs: integer('timeout', str('timeout'), 1),
     concurrency: concurrencyOf(str('concurrency')),
     seed: integer('seed', str('seed'), 0),
-    reporters: reporters as ReporterName[] | undefined,
+    reporters,
     outputDir: nonEmpty('output', str('output')),
     deadlineMs: integer('deadline', str('deadline'), 1),
     listChecks: values['list-checks'] === true ? true : undefined,

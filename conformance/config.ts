@@ -5,8 +5,17 @@
  */
 import type { Level } from '../contract/levels.js';
 
-export const REPORTERS = ['spec', 'json', 'junit', 'html'] as const;
+/** `console`: the human report on the console (always printed); the others write a file each. */
+export const REPORTERS = ['console', 'json', 'junit', 'html'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
+
+/** Names `--reporter` still accepts for a reporter (`spec`, its name before `console`: it shared a word with `--level spec`). */
+export const REPORTER_ALIASES: Readonly<Record<string, ReporterName>> = { spec: 'console' };
+
+/** The reporter a `--reporter` name means (its own name or an alias), or undefined for an unknown name. */
+export function reporterNamed(name: string): ReporterName | undefined {
+  return REPORTERS.find((reporter) => reporter === name) ?? REPORTER_ALIASES[name];
+}
 
 export interface ConformanceConfig {
   /** The server under test. Absent: the mock is started in-process on a free loopback port. */
@@ -107,7 +116,7 @@ export function resolveConformanceConfig(partial: ConformanceConfigInput = {}): 
     timeoutMs: 5000,
     concurrency: DEFAULT_CONCURRENCY,
     seed: Math.floor(Math.random() * 1_000_000),
-    reporters: ['spec'],
+    reporters: ['console'],
     outputDir: 'reports',
     listChecks: false,
     selfTest: false,

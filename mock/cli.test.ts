@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { startChild, waitForLine, type Child } from '../support/processes.js';
 import { projectCli } from '../support/project-cli.js';
+import { startRedis } from '../support/redis.js';
 import { until } from '../support/wait.js';
 import { HELP } from './cli-args.js';
 
@@ -89,6 +91,38 @@ describe('goods-mock CLI (spawned process)', () => {
     assert.match(proc.stderr(), /GET \/nope 404 \d+\.\dms/);
     proc.child.process.kill('SIGTERM');
     assert.equal(await proc.exited, 0);
+  });
+
+  it('names the store in the banner: memory, the journal and its file, Redis and its key prefix (a password never shown)', async () => {
+    const memory = run(['--port', '0', '--quiet']);
+    running.push(memory);
+    await started(memory);
+    assert.match(memory.stdout(), /^Store: memory \(lost when the mock stops; --state-file FILE keeps it\)$/m);
+    const journal = run(['--port', '0', '--quiet', '--state-file', join(dir, 'banner.jsonl')]);
+    running.push(journal);
+    await started(journal);
+    assert.ok(journal.stdout().includes(`Store: journal ${join(dir, 'banner.jsonl')} (`), journal.stdout());
+    const redis = await startRedis();
+    try {
+      const password = 'banner-s3cret-pw';
+      const admin = new Redis(redis.url);
+      await admin.config('SET', 'requirepass', password);
+      admin.disconnect();
+      const shared = run(['--port', '0', '--store', `redis://:${password}@127.0.0.1:${redis.port}/0`, '--store-prefix', 'team-a']);
+      running.push(shared);
+      const url = await started(shared);
+      assert.match(
+        shared.stdout(),
+        new RegExp(`^Store: Redis redis://<redacted>@127\\.0\\.0\\.1:${redis.port}/0, key prefix team-a$`, 'm'),
+      );
+      const health = (await (await fetch(`${url}/__mock/health`)).json()) as { store: { up: boolean; detail: string } };
+      assert.equal(health.store.up, true, 'the password in the URL was used');
+      assert.equal(health.store.detail, `Redis at redis://<redacted>@127.0.0.1:${redis.port}/0, key prefix team-a`);
+      await stop(shared);
+      assert.ok(!`${shared.stdout()}${shared.stderr()}`.includes(password), 'the password is never printed');
+    } finally {
+      await redis.dispose();
+    }
   });
 
   it('--quiet prints no request lines', async () => {

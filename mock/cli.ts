@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /** `goods-mock` / `npm start`: a thin CLI over createMockServer (see `--help`). */
 import { exampleToken, HELP, parseMockArgs, UsageError } from './cli-args.js';
+import { resolveConfig } from './config.js';
 import { DEFAULT_OUTPUT_DIR } from './proxy/config.js';
 import { createMockServer } from './server.js';
+import { describeStore } from './store/describe.js';
 import { messageOf } from '../contract/errors.js';
 
 /** The upstream URL without userinfo (a password never reaches the terminal). */
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       [
         `goods-mock listening on ${server.url}`,
+        `Store: ${describeStore(resolveConfig(command.config))}`,
         `Fixture orders: ${server.orderNumbers.join(', ')}`,
         `Try: curl -H 'Authorization: Bearer ${exampleToken(command.config)}' ${server.url}${server.exampleOrderPath}`,
         `State: ${server.resources.map((resource) => `${server.url}/__mock/${resource}`).join(', ')}; dashboard ${server.url}/__mock/`,

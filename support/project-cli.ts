@@ -29,7 +29,7 @@ export function tsxLoader(): string {
 
 /** `node [nodeOptions] <the CLI> ...args`, compiled or through tsx (see above). */
 export function projectCli(
-  name: 'mock/cli' | 'conformance/cli',
+  name: 'mock/cli' | 'mock/team-cli' | 'conformance/cli',
   args: readonly string[] = [],
   nodeOptions: readonly string[] = [],
 ): CommandLine {

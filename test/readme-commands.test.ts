@@ -33,9 +33,9 @@ const SKIPPED_KINDS: { pattern: RegExp; reason: string }[] = [
     reason: "runs in a user's project with the package installed: test/package/install.test.ts runs these bins from it",
   },
   {
-    pattern: /^redis-server |--store redis:/,
+    pattern: /^npx goods-team-mock\b/,
     reason:
-      'starts Redis on the fixed port 6379 and replicas in the background: test/hardening/shared-store.test.ts runs the same with free ports',
+      'starts Redis and replicas on fixed ports until it is stopped: test/hardening/team-mock-recipe.test.ts runs it on free ports and stops it (SIGTERM, SIGINT, Ctrl-C), test/package/install.test.ts with npx from an installed package',
   },
   { pattern: /^curl .*\/__mock\/(violations|report)/, reason: 'asks a running proxy: test/proxy/*.test.ts and mock/proxy/*.test.ts do' },
 ];

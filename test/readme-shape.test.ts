@@ -18,7 +18,6 @@ const README_MAX_LINES = 320;
  * are merged they may be missing. The lead empties this list once they are merged.
  */
 const PENDING_DOCS_UNTIL_MERGED: readonly string[] = [
-  'docs/team-mock-recipe.md',
   'docs/proxy-performance.md',
 ];
 

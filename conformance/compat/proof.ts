@@ -126,7 +126,7 @@ async function oneRun(
       level: options.level,
       seed: options.seed,
       timeoutMs: options.timeoutMs,
-      reporters: ['spec'],
+      reporters: ['console'],
     });
     const result = await runConformance(config, { write: () => undefined, checks, document: suite.document });
     const inScope = counted(changes, options.level);

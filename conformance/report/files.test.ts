@@ -17,7 +17,7 @@ describe('report files (writeReports)', () => {
   it('writes only the reports asked for, into the output folder (created when missing)', () => {
     const out = join(dir, 'nested', 'reports');
     const files = writeReports(verdictOf(), {
-      reporters: ['spec', 'junit'],
+      reporters: ['console', 'junit'],
       outputDir: out,
       redactor: redactorFor({ token: TOKEN, rejectedToken: 'invalid' }),
     });
@@ -25,7 +25,7 @@ describe('report files (writeReports)', () => {
     assert.ok(!existsSync(join(out, 'conformance.json')));
     assert.deepEqual(
       writeReports(verdictOf(), {
-        reporters: ['spec'],
+        reporters: ['console'],
         outputDir: join(dir, 'none'),
         redactor: redactorFor({ token: TOKEN, rejectedToken: 'invalid' }),
       }),

@@ -13,7 +13,7 @@ import { renderJunit } from './junit.js';
 import type { Verdict } from './results.js';
 
 /** The file each file reporter writes, and its renderer (a pure function of the verdict). */
-export const REPORT_FILES: Record<Exclude<ReporterName, 'spec'>, { file: string; render: (verdict: Verdict) => string }> = {
+export const REPORT_FILES: Record<Exclude<ReporterName, 'console'>, { file: string; render: (verdict: Verdict) => string }> = {
   json: { file: 'conformance.json', render: renderJson },
   junit: { file: 'junit.xml', render: renderJunit },
   html: { file: 'conformance.html', render: renderHtml },

@@ -1,6 +1,8 @@
 /** The HTML report: failures first, then not run, skipped, passed; escaped; self-contained; the coverage table. */
 import assert from 'node:assert/strict';
-import { renderHtml } from './html.js';
+import { formatFailure, type FailureDetails } from '../failure.js';
+import { escapeHtml, renderHtml } from './html.js';
+import type { CheckResult } from './results.js';
 import { CHECKS, CONTRACT, HOSTILE_TEXT, configurationVerdictOf, rawControls, verdictOf } from './verdict-fixture.js';
 
 describe('HTML report (conformance.html)', () => {
@@ -25,9 +27,63 @@ describe('HTML report (conformance.html)', () => {
     assert.match(html, /not run: blocked by --max-writes 3 \(spent\)/);
   });
 
-  it('every failed case is shown, with the rule', () => {
-    assert.match(html, /lot 2002: the answer is another order/);
-    assert.match(html, /failed: order with a space/);
+  it('every failed case is shown by name, identical failures once with the list of their cases', () => {
+    assert.ok(
+      html.includes(
+        '<div class="failure"><p class="fc"><code>getOrderInfo.exact-order</code> · 2 cases <q>main order</q>, <q>order with a space</q></p><pre>another order</pre></div>',
+      ),
+    );
+    assert.match(html, /<li class="failed">failed: order with a space<\/li>/, 'the case list does not repeat the text');
+    assert.ok(
+      html.includes(
+        '<p class="fc"><code>createTestSample.auth-missing-no-2xx</code> · case <q>no header</q></p><pre>the check could not complete: ',
+      ),
+      'a case without a text of its own: the check message',
+    );
+  });
+
+  it("a real run's failures (each case's text is its whole failure): one block per distinct text, naming the check and its cases", () => {
+    const served: FailureDetails = {
+      rule: 'Profile: an unknown lot is 422',
+      expected: 'status 422',
+      actual: 'the answer is 500',
+      request: {
+        method: 'POST',
+        path: '/lot-transfers/create',
+        headers: { authorization: 'Bearer <redacted>' },
+        body: '{"fk_lot_id":999}',
+      },
+      status: 500,
+      answer: 'Internal Server Error',
+    };
+    const other: FailureDetails = { ...served, actual: 'the answer is 200', status: 200, answer: '{}' };
+    const check: CheckResult = {
+      id: 'createLotTransfer.unknown-lot-422',
+      level: 'strict',
+      operation: 'createLotTransfer',
+      operations: ['createLotTransfer'],
+      title: 'an unknown lot is refused with 422',
+      rule: served.rule,
+      status: 'failed',
+      message: `3 of 4 case(s) failed; first: lot 999\n${formatFailure(served)}`,
+      failure: served,
+      failures: [served, served, other],
+      cases: [
+        { name: 'lot 999', status: 'failed', message: formatFailure(served) },
+        { name: 'lot 0', status: 'passed' },
+        { name: 'lot -1', status: 'failed', message: formatFailure(served) },
+        { name: 'lot 2^53', status: 'failed', message: formatFailure(other) },
+      ],
+      durationMs: 5,
+    };
+    const page = renderHtml(verdictOf([check]));
+    const blocks = [...page.matchAll(/<div class="failure"><p class="fc">(.*?)<\/p><pre>([^<]*)<\/pre><\/div>/g)].map((m) => [m[1], m[2]]);
+    assert.deepEqual(blocks, [
+      ['<code>createLotTransfer.unknown-lot-422</code> · 2 cases <q>lot 999</q>, <q>lot -1</q>', escapeHtml(formatFailure(served))],
+      ['<code>createLotTransfer.unknown-lot-422</code> · case <q>lot 2^53</q>', escapeHtml(formatFailure(other))],
+    ]);
+    assert.equal(page.split('the answer is 500').length - 1, 1, 'the identical text is shown once');
+    assert.equal(page.split('the answer is 200').length - 1, 1);
   });
 
   it('has the coverage table: rule → cases sent → verdict', () => {

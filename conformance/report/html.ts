@@ -25,23 +25,47 @@ const OUTCOME: Record<Verdict['outcome'], string> = {
   incomplete: 'INCOMPLETE',
 };
 
-function detail(check: CheckResult): string {
-  if (check.status === 'failed') {
-    const failures = check.failures && check.failures.length > 0 ? check.failures : check.failure ? [check.failure] : [];
-    const text = failures.length > 0 ? failures.map(formatFailure).join('\n\n') : (check.message ?? 'the check failed');
-    return `<pre>${escapeHtml(text)}</pre>`;
+/**
+ * A failed check's failures, one block per distinct text: each block names the check and the cases that
+ * failed with that text (a case's message is its whole failure: what was wrong, expected, request,
+ * answer, rule), so identical failures are shown once with the list of their cases.
+ */
+function failureBlocks(check: CheckResult): string {
+  const groups = new Map<string, string[]>();
+  for (const c of check.cases) {
+    if (c.status !== 'failed') continue;
+    const text = c.message ?? check.message ?? 'the check failed';
+    groups.set(text, [...(groups.get(text) ?? []), c.name]);
   }
+  if (groups.size === 0) {
+    const failures = check.failures && check.failures.length > 0 ? check.failures : check.failure ? [check.failure] : [];
+    groups.set(failures.length > 0 ? failures.map(formatFailure).join('\n\n') : (check.message ?? 'the check failed'), []);
+  }
+  return [...groups]
+    .map(([text, names]) => {
+      const cases =
+        names.length === 0
+          ? ''
+          : ` · ${names.length === 1 ? 'case' : `${names.length} cases`} ${names.map((name) => `<q>${escapeHtml(name)}</q>`).join(', ')}`;
+      return `<div class="failure"><p class="fc"><code>${escapeHtml(check.id)}</code>${cases}</p><pre>${escapeHtml(text)}</pre></div>`;
+    })
+    .join('');
+}
+
+function detail(check: CheckResult): string {
+  if (check.status === 'failed') return failureBlocks(check);
   if (check.status === 'not-run') return `<p class="why">${escapeHtml(notRunMessage(check))}</p>`;
   if (check.status === 'skipped') return `<p class="why">skipped: ${escapeHtml(check.message ?? check.reason ?? 'not applicable')}</p>`;
   return '';
 }
 
+/** The cases sent, each with its status; a failed case's text is in its failure block above, not repeated. */
 function casesList(check: CheckResult): string {
   if (check.cases.length === 0) return '';
   const items = check.cases
     .map(
       (c) =>
-        `<li class="${c.status}">${escapeHtml(c.status)}: ${escapeHtml(c.name)}${c.message ? ` <span class="m">${escapeHtml(c.message)}</span>` : ''}</li>`,
+        `<li class="${c.status}">${escapeHtml(c.status)}: ${escapeHtml(c.name)}${c.message && c.status !== 'failed' ? ` <span class="m">${escapeHtml(c.message)}</span>` : ''}</li>`,
     )
     .join('');
   return `<details><summary>${check.cases.length} case(s) sent</summary><ul>${items}</ul></details>`;
@@ -87,7 +111,7 @@ export function renderHtml(verdict: Verdict): string {
 body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;width:100%;margin-bottom:1.5em}
 td,th{border-bottom:1px solid #ddd;padding:.4em;text-align:left;vertical-align:top}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5em;margin:.3em 0}
 .passed .v{color:#17732b;font-weight:bold}.failed .v{color:#b00020;font-weight:bold}.skipped .v{color:#8a6d00;font-weight:bold}.not-run .v{color:#6a1b9a;font-weight:bold}
-.t{color:#555}.r{color:#888;font-size:12px}.m{color:#777}.n{text-align:right}.summary{font-size:16px}.hints{background:#fff6d6;padding:.2em 1em}
+.fc{margin:.4em 0 0}.fc q{font-weight:bold}.t{color:#555}.r{color:#888;font-size:12px}.m{color:#777}.n{text-align:right}.summary{font-size:16px}.hints{background:#fff6d6;padding:.2em 1em}
 table.checks{table-layout:fixed}.c1{width:7em}.c2{width:11em}.c3{width:4em}
 h1.passed{color:#17732b}h1.failed,h1.configuration{color:#b00020}h1.incomplete{color:#8a6d00}.configuration{background:#fde7ea;padding:.5em 1em}
 </style></head><body>

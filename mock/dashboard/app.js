@@ -29,6 +29,11 @@
     return name ? { 'X-Mock-Session': name } : {};
   }
 
+  /** `1 container`, `0 containers`, `2 containers`: a count with its noun in the right number. */
+  function count(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+  }
+
   function say(text, kind) {
     const message = $('message');
     message.textContent = text;
@@ -87,7 +92,7 @@
       title,
       el(
         'p',
-        `customer ${order.customerId} · ordered ${order.orderDate} · delivery ${order.deliveryDate} · ${info.containers.length} containers · ${info.charges.length} charges`,
+        `customer ${order.customerId} · ordered ${order.orderDate} · delivery ${order.deliveryDate} · ${count(info.containers.length, 'container', 'containers')} · ${count(info.charges.length, 'charge', 'charges')}`,
         'meta',
       ),
     );

@@ -15,6 +15,10 @@
  *   `store-outcome-unknown`, saying that it may have happened and where to look, and the outcome, when
  *   it comes, is logged.
  * The client reconnects by itself, so the mock recovers when Redis is back.
+ *
+ * Health and log speak the project's words: while a connection is down, health says since when Redis
+ * has been unreachable and what the API answers meanwhile; the client library's own error text goes to
+ * the log once per change of state (down, up again), never into an answer.
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -24,6 +28,7 @@ import { planSegments } from './plan.js';
 import { CREATE_SCRIPT, RESET_SCRIPT } from './redis-scripts.js';
 import { DEFAULT_SESSION, type ListPage, type RecordPlan, type Store, type StoreHealth, type StoreLimits } from './types.js';
 import { messageOf } from '../../contract/errors.js';
+import { displayUrl } from './describe.js';
 
 export interface RedisStoreOptions {
   url: string;
@@ -44,14 +49,20 @@ class OutcomeUnknown extends Error {}
 /** ioredis's error for a command it did not send (not connected, offline queue off). */
 const NOT_SENT = "Stream isn't writeable and enableOfflineQueue options is false";
 
-/** The Redis URL without credentials, for messages (`redis://127.0.0.1:6379/0`). */
-export function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '' ? '' : parsed.pathname}`;
-  } catch {
-    return 'redis://(unparsable URL)';
-  }
+/** What the API answers while Redis is unreachable. */
+const DURING_OUTAGE = 'creates, listings and resets answer 503 store-unavailable until it is back (the mock reconnects by itself)';
+
+/** A change not sent: the writer's connection is not ready. */
+class NotConnected extends Error {}
+
+/** An instant for people, to the second (`2026-11-25T10:00:00Z`). */
+function instant(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A message from Redis or the client, safe for a log line or an answer (printable ASCII, at most 120 characters). */
+function printable(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 120);
 }
 
 const SHA1 = new Map<string, string>();
@@ -74,14 +85,20 @@ export class RedisStore implements Store {
   private readonly writer: Redis;
   private readonly where: string;
   private readonly outcomeWaitMs: number;
+  private readonly readTimeoutMs: number;
   /** The changes waiting for their answer: told when the writer's connection closes. */
   private readonly inFlight = new Set<(why: string) => void>();
   private lastError = '';
   private lastLogged = 0;
+  /** Since when a connection has been down (unset while both are ready). */
+  private downSince: Date | undefined;
+  /** Set by `close()`: connections closing then are not an outage. */
+  private closing = false;
 
   private constructor(private readonly options: RedisStoreOptions) {
     this.where = displayUrl(options.url);
     this.outcomeWaitMs = options.outcomeWaitMs ?? 30_000;
+    this.readTimeoutMs = options.commandTimeoutMs ?? 2000;
     const common = {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
@@ -90,14 +107,18 @@ export class RedisStore implements Store {
       retryStrategy: (times: number) => Math.min(50 * times, 500),
       lazyConnect: true,
     };
-    this.redis = new Redis(options.url, { ...common, commandTimeout: options.commandTimeoutMs ?? 2000 });
+    this.redis = new Redis(options.url, { ...common, commandTimeout: this.readTimeoutMs });
     this.writer = new Redis(options.url, { ...common, autoResendUnfulfilledCommands: false });
     for (const connection of [this.redis, this.writer]) {
-      connection.on('error', (error: Error) => this.note(error.message));
+      connection.on('error', (error: Error) => this.wentDown(error.message));
+      connection.on('close', () => this.wentDown('the connection closed'));
       connection.on('ready', () => {
-        if (this.lastError !== '' && this.redis.status === 'ready' && this.writer.status === 'ready') {
-          options.log(`store ${this.where}: connected again`);
-          this.lastError = '';
+        const since = this.downSince;
+        if (since !== undefined && this.redis.status === 'ready' && this.writer.status === 'ready') {
+          this.downSince = undefined;
+          options.log(
+            `store ${this.where}: connected again (unreachable since ${instant(since)}, for ${((Date.now() - since.getTime()) / 1000).toFixed(1)} s)`,
+          );
         }
       });
     }
@@ -115,12 +136,20 @@ export class RedisStore implements Store {
       () => false,
     );
     const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), waitMs).unref());
-    if (!(await Promise.race([connected, timer]))) {
-      options.log(
-        `store ${store.where}: not reachable yet (${store.lastError || 'no answer'}); API calls that need state answer 503 until it is`,
-      );
-    }
+    if (!(await Promise.race([connected, timer]))) store.wentDown(`no answer within ${waitMs / 1000} s`);
     return store;
+  }
+
+  /** Marks the store down (the first time only: logs the reason once per outage, in the mock's words and the client's). */
+  private wentDown(reason: string): void {
+    if (this.closing || this.downSince !== undefined) return;
+    this.downSince = new Date();
+    this.options.log(`store ${this.where}: unreachable since ${instant(this.downSince)} (${printable(reason)}); ${DURING_OUTAGE}`);
+  }
+
+  /** What health says during an outage, in the project's words. */
+  private unreachable(): string {
+    return `Redis at ${this.where} unreachable since ${instant(this.downSince ?? new Date())}; ${DURING_OUTAGE}`;
   }
 
   /** Logs a Redis error, at most once a second for the same message. */
@@ -135,10 +164,16 @@ export class RedisStore implements Store {
 
   private unavailable(error: unknown): ProblemError {
     if (error instanceof ProblemError) return error;
-    this.note(error instanceof Error ? error.message : String(error));
+    // Not sent because a connection is down: the outage was logged when it began.
+    if (error instanceof NotConnected || (error instanceof Error && error.message === NOT_SENT)) this.wentDown('not connected');
+    else this.note(messageOf(error));
     // Redis answered with an error (out of memory, read-only replica, ...): say which; otherwise it did not answer.
     const refused = error instanceof Error && error.name === 'ReplyError';
-    const what = refused ? `refused the command (${error.message.replace(/[^\x20-\x7e]/g, '?').slice(0, 120)})` : 'did not answer';
+    const what = refused
+      ? `refused the command (${printable(error.message)})`
+      : this.downSince !== undefined
+        ? `has been unreachable since ${instant(this.downSince)}`
+        : 'did not answer';
     return problem(
       'storeUnavailable',
       `The mock's shared store (Redis at ${this.where}) ${what}, so nothing was recorded or changed; ${refused ? 'check Redis (its memory, its role), then retry' : 'the mock reconnects by itself: retry shortly, and check that Redis runs'}.`,
@@ -168,7 +203,7 @@ export class RedisStore implements Store {
     args: (string | number)[],
     late: (reply: unknown, error: unknown) => void,
   ): Promise<unknown> {
-    if (this.writer.status !== 'ready') throw this.unavailable(new Error(`not connected (${this.writer.status})`));
+    if (this.writer.status !== 'ready') throw this.unavailable(new NotConnected());
     const sent = this.script(this.writer, source, keys, args);
     let lose: (why: string) => void = () => undefined;
     const lost = new Promise<never>((_, reject) => {
@@ -311,23 +346,27 @@ export class RedisStore implements Store {
   }
 
   async health(): Promise<StoreHealth> {
-    const down = [this.redis, this.writer].find((connection) => connection.status !== 'ready');
-    if (down) {
-      return {
-        kind: 'redis',
-        up: false,
-        detail: `Redis at ${this.where} is unreachable (${this.lastError || down.status}); reconnecting`,
-      };
+    if ([this.redis, this.writer].some((connection) => connection.status !== 'ready')) {
+      this.wentDown('not connected');
+      return { kind: 'redis', up: false, since: instant(this.downSince ?? new Date()), detail: this.unreachable() };
     }
     try {
       await this.redis.ping();
       return { kind: 'redis', up: true, detail: `Redis at ${this.where}, key prefix ${this.options.prefix}` };
     } catch (error) {
-      return { kind: 'redis', up: false, detail: `Redis at ${this.where} does not answer (${messageOf(error)})` };
+      const refused = error instanceof Error && error.name === 'ReplyError';
+      return {
+        kind: 'redis',
+        up: false,
+        detail: refused
+          ? `Redis at ${this.where} refused PING (${printable(error.message)}); API calls that need state answer 503 store-unavailable until it accepts commands`
+          : `Redis at ${this.where} is connected but did not answer PING within ${this.readTimeoutMs / 1000} s; listings answer 503 store-unavailable, and creates wait for its answer up to ${this.outcomeWaitMs / 1000} s (then 504 store-outcome-unknown)`,
+      };
     }
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all(
       [this.redis, this.writer].map(async (connection) => {
         try {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { startRedis, type TestRedis } from '../../support/redis.js';
+import { until } from '../../support/wait.js';
 import { ProblemError } from '../problems.js';
 import { MemoryStore } from './memory.js';
 import { RedisStore } from './redis.js';
@@ -311,6 +312,68 @@ describe('mock/store: redis (a real redis-server)', function () {
       await store.close();
     }
   });
+  it("says in the project's words while Redis is stopped (health, answers, one log line per change of state), never the client library's", async () => {
+    const logged: string[] = [];
+    const store = await RedisStore.open({
+      url: redis?.url ?? '',
+      prefix: `down${++prefixes}`,
+      limits: LIMITS,
+      resources: ['samples'],
+      log: (line) => logged.push(line),
+    });
+    const where = `Redis at ${redis?.url ?? ''}`;
+    try {
+      assert.deepEqual(await store.health(), { kind: 'redis', up: true, detail: `${where}, key prefix down${prefixes}` });
+      await redis?.stop();
+      // Several reads and writes while the client tries to reconnect (every 0.5 s at most).
+      let calls = 0;
+      const answers: string[] = [];
+      await until(
+        async () => {
+          for (const attempt of [
+            store.create('default', plan('x')),
+            store.list('default', 'samples', { after: 0, limit: 1, maxBytes: 1024 }),
+          ]) {
+            const refused = await attempt.then(
+              () => undefined,
+              (error: unknown) => error,
+            );
+            assert.ok(refused instanceof ProblemError && refused.kind.type.endsWith('/store-unavailable'), String(refused));
+            answers.push(refused.detail);
+          }
+          return ++calls >= 6;
+        },
+        { what: 'six rounds of calls', intervalMs: 200 },
+      );
+      const health = await store.health();
+      assert.equal(health.up, false);
+      assert.match(health.since ?? '', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      assert.equal(
+        health.detail,
+        `${where} unreachable since ${health.since ?? ''}; creates, listings and resets answer 503 store-unavailable until it is back (the mock reconnects by itself)`,
+      );
+      for (const detail of answers)
+        assert.ok(detail.startsWith(`The mock's shared store (${where}) has been unreachable since ${health.since ?? ''}`), detail);
+      const internal = /Stream isn't writeable|enableOfflineQueue|ECONNREFUSED|Connection is closed/;
+      assert.doesNotMatch([health.detail, ...answers].join('\n'), internal, "answers never carry the client library's messages");
+      assert.deepEqual(
+        logged.filter((line) => line.includes('unreachable since')).length,
+        1,
+        `one log line for the outage, whatever the calls and reconnection attempts:\n${logged.join('\n')}`,
+      );
+      await redis?.start();
+      await until(async () => (await store.health()).up, { what: 'the store up again', timeoutMs: 15_000, intervalMs: 100 });
+      assert.ok(
+        logged.some((line) => line.startsWith(`store ${redis?.url ?? ''}: connected again (unreachable since ${health.since ?? ''}, for `)),
+        logged.join('\n'),
+      );
+      assert.equal((JSON.parse(await store.create('default', plan('back'))) as { id: number }).id, 1, 'nothing was recorded while down');
+    } finally {
+      if (!redis?.running()) await redis?.start();
+      await store.close();
+    }
+  });
+
   describe('a frozen Redis (SIGSTOP): the answer says what happened, or that it may have happened', () => {
     const logged: string[] = [];
     const open = (outcomeWaitMs: number) =>

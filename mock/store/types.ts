@@ -60,6 +60,9 @@ export interface ListPage {
 export interface StoreHealth {
   kind: 'memory' | 'journal' | 'redis';
   up: boolean;
+  /** While down: since when (ISO 8601, to the second). */
+  since?: string;
+  /** The store and its state in words (never the client library's internal messages). */
   detail: string;
 }
 

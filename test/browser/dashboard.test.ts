@@ -68,6 +68,12 @@ describe('browser: the dashboard at /__mock/', function () {
       assert.deepEqual(shown, expected, number);
     }
     assert.equal(fixtures.lots.size, mock.lotIds.length);
+    // Counts with their noun in the right number (the fixtures have 2/3, 0/0 and 1/1 containers/charges).
+    const meta = async (number: string) =>
+      ((await page.textContent(`article.order[data-order="${number}"] p.meta`)) ?? '').split(' · ').slice(-2);
+    assert.deepEqual(await meta('ORD-2026-0001'), ['2 containers', '3 charges']);
+    assert.deepEqual(await meta('ORD-2026-0002'), ['0 containers', '0 charges']);
+    assert.deepEqual(await meta('WE 2026-0003'), ['1 container', '1 charge']);
   });
 
   it('shows transfers and samples created through the API without a reload, as text', async () => {

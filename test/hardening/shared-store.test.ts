@@ -257,7 +257,13 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
     );
     const health = await fetch(`${a}/__mock/health`);
     assert.equal(health.status, 503);
-    assert.deepEqual(((await health.json()) as { store: Row }).store['up'], false);
+    const store = ((await health.json()) as { store: Row }).store;
+    assert.deepEqual(store['up'], false);
+    // In the project's words (issue 22), never the client library's ("Stream isn't writeable ...").
+    assert.match(
+      store['detail'] as string,
+      /^Redis at redis:\/\/127\.0\.0\.1:\d+\/0 unreachable since \S+Z; creates, listings and resets answer 503 store-unavailable until it is back/,
+    );
     const order = await fetch(`${b}/manualProduction/rest/v1/orders/info/ORD-2026-0001`, { headers: { Authorization: `Bearer ${TOKEN}` } });
     assert.equal(order.status, 200, 'order info needs no state');
     assert.ok(
@@ -279,6 +285,10 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
       assert.equal((await create(b, 'lot-transfers', lot, 2, 'outage')).status, 201);
       assert.equal((await create(late.url, 'lot-transfers', lot, 3, 'outage')).status, 201);
       assert.deepEqual(ids(await list(a, 'lot-transfers', 'outage')), [1, 2], 'the refused creates were not stored; ids 1 and 2 follow');
+      for (const replica of [...replicas, late]) {
+        assert.doesNotMatch(replica.stderr(), /Stream isn't writeable|enableOfflineQueue/, "the log names the outage in the mock's words");
+        assert.match(replica.stderr(), /: unreachable since \S+Z \(.*\); creates, listings and resets answer 503/);
+      }
     } finally {
       await late.stop();
     }

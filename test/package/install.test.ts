@@ -1,8 +1,9 @@
 /**
  * The package as a user's project meets it: `npm pack` of this repository, `npm install <tarball>`
  * (dependencies from the npm registry) into an empty project in a temporary folder, then from that
- * folder the bins (`npx goods-mock`, `npx goods-conformance`), the client's types under the project's
- * own TypeScript, and the mock's API from a plain ESM script. One pack and one install serve every case.
+ * folder the bins (`npx goods-mock`, `npx goods-team-mock`, `npx goods-conformance`), the client's types
+ * under the project's own TypeScript, and the mock's API from a plain ESM script. One pack and one
+ * install serve every case.
  *
  * The tarball's content is checked both ways: everything the bins and the library read at run time is
  * in it (every module a shipped module imports, every data file of the run-time folders, the targets of
@@ -18,6 +19,8 @@ import { dirname, join, relative, sep } from 'node:path';
 import { runToExit, startChild, waitForLine, type Child } from '../../support/processes.js';
 import { PROJECT_ROOT } from '../../contract/paths.js';
 import { editedContract, pairNamed } from '../../conformance/testing/compat-pairs.js';
+import { REDIS_SERVER } from '../../support/redis.js';
+import { until } from '../../support/wait.js';
 import { parse } from 'yaml';
 
 /** The folders whose non-TypeScript files the code reads at run time (the contract, fixtures, dashboard, ...). */
@@ -383,6 +386,41 @@ describe('the package installed into a user project (npm pack → npm install <t
       assert.equal(code, 1, output);
       assert.match(output, /no disagreement/);
       assert.match(readFileSync(join(project, 'compat-reports', 'compat.md'), 'utf8'), /^## Contract compatibility: breaking for clients/);
+    });
+  });
+
+  describe('npx goods-team-mock, from the project folder (the team mock recipe, docs/team-mock-recipe.md)', () => {
+    it("serves the project's orders from two replicas on one Redis, and SIGTERM to npx alone stops every process it started", async function () {
+      if (!existsSync(REDIS_SERVER)) this.skip();
+      const team = startChild(
+        'goods-team-mock',
+        { command: 'npx', args: ['--no', '--', 'goods-team-mock', '--ports', '0,0', '--', '--quiet', '--fixtures', './my-orders'] },
+        { cwd: project, env: userEnv() },
+      );
+      mocks.add(team);
+      try {
+        await waitForLine(team, /^goods-team-mock: ready: /, 60_000);
+        const out = team.stdout();
+        const urls = [...out.matchAll(/^goods-team-mock: replica \d+ (http:\/\/\S+) \(pid \d+\)$/gm)].map((m) => m[1] ?? '');
+        const pids = [...out.matchAll(/^goods-team-mock: (?:Redis|replica \d+) \S+ \(pid (\d+)\)/gm)].map((m) => Number(m[1]));
+        assert.equal(urls.length, 2, out);
+        assert.equal(pids.length, 3, out);
+        for (const url of urls) assert.deepEqual(await orderAnswer(url, MY_ORDER), { status: 200, orderNumber: MY_ORDER });
+        const teamPid = Number(/SIGTERM to pid (\d+)\)/.exec(out)?.[1]);
+        // To npx only, as `kill <pid of npx>` does: npm passes it to the shell it runs the bin in, which ends
+        // without passing it on, and npm ends by the signal; the team sees that its parent ended and stops.
+        team.process.kill('SIGTERM');
+        await team.exited;
+        const stopped = /goods-team-mock: stopped replica 1 \(pid \d+\), replica 2 \(pid \d+\), redis \(pid \d+\); removed /;
+        const left = () => [teamPid, ...pids].filter((pid) => existsSync(`/proc/${pid}`));
+        await until(() => left().length === 0 && stopped.test(team.stderr()), {
+          what: `the team, Redis and the replicas gone (left: ${JSON.stringify(left())})`,
+          timeoutMs: 30_000,
+          intervalMs: 100,
+        });
+      } finally {
+        await team.stop();
+      }
     });
   });
 

@@ -1,0 +1,253 @@
+/**
+ * A shared team mock on this machine (`goods-team-mock`): one Redis and several goods-mock replicas
+ * that share it, started together and stopped together. Every member is a child of this process,
+ * in the foreground (no `--daemonize`, no shell in between): stopping sends SIGTERM to the replicas,
+ * then to Redis, waits for each to exit (SIGKILL after a grace period), and removes Redis's folder
+ * when the team made it, so nothing it started is left running. A member that ends by itself stops
+ * the others. Their output is passed on, each line prefixed with the member's name.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { messageOf } from '../contract/errors.js';
+import type { TeamConfig } from './team-args.js';
+
+/** Where the team's lines go (the CLI: stdout and stderr). */
+export interface TeamIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export interface TeamOptions {
+  /** How long a member may take to stop after SIGTERM before it gets SIGKILL (default 10 s). */
+  graceMs?: number;
+  /** How long Redis and each replica may take to be ready (default 60 s). */
+  readyTimeoutMs?: number;
+  /** Aborted (Ctrl-C during the start): what started is stopped and the start rejects. */
+  signal?: AbortSignal;
+}
+
+export interface TeamMember {
+  name: string;
+  pid: number;
+}
+
+export interface Team {
+  redis: TeamMember & { url: string; dir: string };
+  replicas: (TeamMember & { url: string })[];
+  /** Resolves with the exit status once the team has stopped, whether asked to or because a member ended. */
+  ended: Promise<number>;
+  /** Stops the replicas, then Redis, waiting for each; resolves with the exit status (0: every member stopped cleanly). */
+  stop(why: string): Promise<number>;
+  /** SIGKILL to every member still running (a second Ctrl-C; synchronous, for an exit hook). */
+  killNow(): void;
+}
+
+/** The team could not start (what started was stopped again); the message says what and how to fix it. */
+export class TeamStartError extends Error {
+  override name = 'TeamStartError';
+}
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The process could not be started (e.g. the program is missing). */
+  error?: Error;
+}
+
+interface Member extends TeamMember {
+  process: ChildProcess;
+  exit: Promise<Exit>;
+  exited: boolean;
+  /** Set when it had to be killed with SIGKILL. */
+  killed: boolean;
+  /** Told every line the member writes on stdout (after it is passed on). */
+  readers: Set<(line: string) => void>;
+}
+
+const PREFIX = 'goods-team-mock:';
+
+/** The goods-mock CLI next to this file (compiled `cli.js`, or `cli.ts` when this runs from source through tsx). */
+function mockCli(): string {
+  const here = fileURLToPath(import.meta.url);
+  return join(dirname(here), `cli${extname(here)}`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => done(port));
+    });
+  });
+}
+
+function describeExit(exit: Exit): string {
+  if (exit.error) return `could not be started: ${exit.error.message}`;
+  return exit.signal !== null ? `ended by ${exit.signal}` : `exited with code ${String(exit.code)}`;
+}
+
+/** Ended as asked: exit code 0, or by the SIGTERM or SIGINT sent to stop it (never killed). */
+function clean(member: Member, exit: Exit): boolean {
+  return !member.killed && exit.error === undefined && (exit.code === 0 || exit.signal === 'SIGTERM' || exit.signal === 'SIGINT');
+}
+
+function launch(name: string, command: string, args: string[], io: TeamIo, stdoutTo: 'out' | 'err'): Member {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exit = new Promise<Exit>((done) => {
+    child.once('exit', (code, signal) => done({ code, signal }));
+    child.once('error', (error) => done({ code: null, signal: null, error }));
+  }).then((how) => {
+    member.exited = true;
+    return how;
+  });
+  const member: Member = { name, pid: child.pid ?? -1, process: child, exit, exited: false, killed: false, readers: new Set() };
+  if (child.stdout) {
+    createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => {
+      io[stdoutTo](`[${name}] ${line}`);
+      for (const reader of member.readers) reader(line);
+    });
+  }
+  if (child.stderr) createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => io.err(`[${name}] ${line}`));
+  return member;
+}
+
+/** Resolves with the first capture of the first stdout line matching `pattern`; rejects when the member exits first, in time, or on abort. */
+function ready(member: Member, pattern: RegExp, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+  return new Promise((done, fail) => {
+    const reader = (line: string) => {
+      const match = pattern.exec(line);
+      if (match) finish(() => done(match[1] ?? match[0]));
+    };
+    const finish = (then: () => void) => {
+      clearTimeout(timer);
+      member.readers.delete(reader);
+      signal?.removeEventListener('abort', aborted);
+      then();
+    };
+    const aborted = () => finish(() => fail(new TeamStartError(`stopped before ${member.name} was ready`)));
+    const timer = setTimeout(
+      () => finish(() => fail(new TeamStartError(`${member.name} was not ready within ${timeoutMs / 1000} s (its output is above)`))),
+      timeoutMs,
+    );
+    member.readers.add(reader);
+    signal?.addEventListener('abort', aborted);
+    if (signal?.aborted) aborted();
+    void member.exit.then((exit) =>
+      finish(() => fail(new TeamStartError(`${member.name} ${describeExit(exit)} before it was ready (its output is above)`))),
+    );
+  });
+}
+
+/** Starts Redis, then the replicas; resolves once every replica serves. Rejects with a TeamStartError after stopping what started. */
+export async function startTeam(config: TeamConfig, io: TeamIo, options: TeamOptions = {}): Promise<Team> {
+  const graceMs = options.graceMs ?? 10_000;
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const temporary = config.redisDir === undefined;
+  const dir = config.redisDir === undefined ? await mkdtemp(join(tmpdir(), 'goods-team-mock-')) : resolve(config.redisDir);
+  if (!temporary) await mkdir(dir, { recursive: true });
+  const members: Member[] = [];
+  let stopping: Promise<number> | undefined;
+  let failed = false;
+  let announceEnd: (status: number) => void = () => undefined;
+  const ended = new Promise<number>((done) => (announceEnd = done));
+
+  /** SIGTERM, then SIGKILL after the grace period; resolves whether it ended as asked. */
+  const end = async (member: Member): Promise<boolean> => {
+    if (!member.exited) member.process.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((done) => (timer = setTimeout(done, graceMs)));
+    const exit = await Promise.race([member.exit, late.then(() => undefined)]);
+    clearTimeout(timer);
+    if (exit === undefined) {
+      io.err(`${PREFIX} ${member.name} (pid ${member.pid}) did not stop within ${graceMs / 1000} s of SIGTERM: SIGKILL`);
+      member.killed = true;
+      member.process.kill('SIGKILL');
+    }
+    return clean(member, await member.exit);
+  };
+  const stop = (why: string): Promise<number> => {
+    stopping ??= (async () => {
+      io.err(`${PREFIX} ${why}; stopping the replicas, then Redis`);
+      const [redis, ...replicas] = members;
+      const results = await Promise.all(replicas.map(end));
+      if (redis) results.push(await end(redis));
+      if (temporary) await rm(dir, { recursive: true, force: true });
+      const status = failed || results.includes(false) ? 1 : 0;
+      const stopped = [...replicas, ...(redis ? [redis] : [])].map((m) => `${m.name} (pid ${m.pid})`).join(', ');
+      io.err(`${PREFIX} stopped ${stopped}${temporary ? `; removed ${dir}` : `; the state stays in ${dir}`}`);
+      return status;
+    })();
+    void stopping.then(announceEnd);
+    return stopping;
+  };
+  const watch = (member: Member): void => {
+    void member.exit.then((exit) => {
+      if (stopping) return;
+      if (!clean(member, exit)) failed = true;
+      void stop(`${member.name} (pid ${member.pid}) ${describeExit(exit)}`);
+    });
+  };
+
+  try {
+    const redisPort = config.redisPort ?? (await freePort());
+    const redisUrl = `redis://127.0.0.1:${redisPort}/0`;
+    // prettier-ignore
+    const redisArgs = ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--logfile', ''];
+    const redis = launch('redis', config.redisServer, redisArgs, io, 'err');
+    members.push(redis);
+    io.err(`${PREFIX} starting Redis on ${redisUrl} (pid ${redis.pid}), folder ${dir}`);
+    await ready(redis, /Ready to accept connections/, readyTimeoutMs, options.signal).catch((error: unknown) => {
+      throw new TeamStartError(
+        `Redis (${config.redisServer}) did not start: ${messageOf(error)}. ${
+          config.redisPort !== undefined ? `Is port ${config.redisPort} free? ` : ''
+        }Install Redis (Debian: apt-get install redis-server) or pass --redis-server PATH.`,
+      );
+    });
+    const replicas = config.ports.map((port, i) =>
+      launch(
+        `replica ${i + 1}`,
+        process.execPath,
+        [...process.execArgv, mockCli(), ...config.mockArgs, '--port', String(port), '--store', redisUrl],
+        io,
+        'out',
+      ),
+    );
+    members.push(...replicas);
+    io.err(`${PREFIX} starting ${replicas.map((r, i) => `${r.name} (pid ${r.pid}, port ${config.ports[i] ?? 0})`).join(', ')}`);
+    const urls = await Promise.all(
+      replicas.map((replica, i) =>
+        ready(replica, /listening on (http:\/\/\S+)/, readyTimeoutMs, options.signal).catch((error: unknown) => {
+          const port = config.ports[i] ?? 0;
+          throw new TeamStartError(`${messageOf(error)}${port !== 0 ? `; if port ${port} is taken, choose others with --ports` : ''}`);
+        }),
+      ),
+    );
+    for (const member of members) watch(member);
+    return {
+      redis: { name: redis.name, pid: redis.pid, url: redisUrl, dir },
+      replicas: replicas.map((replica, i) => ({ name: replica.name, pid: replica.pid, url: urls[i] ?? '' })),
+      ended,
+      stop,
+      killNow() {
+        for (const member of members) {
+          if (!member.exited) {
+            member.killed = true;
+            member.process.kill('SIGKILL');
+          }
+        }
+      },
+    };
+  } catch (error) {
+    failed = options.signal?.aborted !== true;
+    await stop(`could not start: ${messageOf(error)}`);
+    throw error instanceof TeamStartError ? error : new TeamStartError(messageOf(error));
+  }
+}

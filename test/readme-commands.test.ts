@@ -38,6 +38,20 @@ const SKIPPED_KINDS: { pattern: RegExp; reason: string }[] = [
       'starts Redis and replicas on fixed ports until it is stopped: test/hardening/team-mock-recipe.test.ts runs it on free ports and stops it (SIGTERM, SIGINT, Ctrl-C), test/package/install.test.ts with npx from an installed package',
   },
   { pattern: /^curl .*\/__mock\/(violations|report)/, reason: 'asks a running proxy: test/proxy/*.test.ts and mock/proxy/*.test.ts do' },
+  {
+    pattern: /^curl .*(Prefer: fault=|\/__mock\/faults)/,
+    reason:
+      'asks for an injected fault (a 5xx on purpose) or sets a fault rule: mock/fault-stage.test.ts, mock/fault-admin.test.ts and test/browser/faults.test.ts send each',
+  },
+  {
+    pattern: /^node dist\/mock\/team-cli\.js /,
+    reason: 'starts Redis and replicas on fixed ports: test/hardening/team-mock-recipe.test.ts runs the same bin with free ports',
+  },
+  {
+    pattern: /(^npm run conformance -- |^npx goods-conformance )compat OLD NEW /,
+    reason:
+      'OLD and NEW stand for two contract files: conformance/compat/cli.test.ts and test/package/install.test.ts run compat on real pairs',
+  },
 ];
 const skippedKind = (command: string): string | undefined => SKIPPED_KINDS.find((kind) => kind.pattern.test(command))?.reason;
 

@@ -10,6 +10,7 @@ import { runningCount } from '../support/processes.js';
 import type { BenchReport } from './report.js';
 import { assertLoadRows, assertPrintedAndSerialized, TINY_LOAD } from './report-shape.js';
 import type { ServerId } from './servers.js';
+import { formatReport } from './table.js';
 
 const SERVERS: ServerId[] = ['mock', 'bare', 'proxy'];
 
@@ -41,6 +42,18 @@ describe('bench/harness: runBench smoke run (node servers, tiny load)', function
     assert.equal(report.targets.find((t) => t.id === 'startup')?.met, null);
     for (const id of ['conformance-2s', 'self-test']) assert.equal(report.targets.find((t) => t.id === id)?.met, null, id);
     assertPrintedAndSerialized(report, SERVERS);
+  });
+
+  it('judges the validating proxy on every scenario: its targets evaluated, every exchange judged, its CPU a request printed', () => {
+    for (const ratio of report.load.ratios) {
+      const proxy = report.load.rows.find((r) => r.scenario === ratio.scenario && r.server === 'proxy');
+      assert.ok(proxy?.judging && proxy.judging.judged > 0, `${ratio.scenario}: ${JSON.stringify(proxy?.judging)}`);
+      assert.equal(proxy.judging.notJudged, 0, `${ratio.scenario}: the proxy kept up with judging a tiny load`);
+      assert.notEqual(report.targets.find((t) => t.id === `${ratio.scenario}/proxy-over-bare`)?.met, null, ratio.scenario);
+      const p99 = report.targets.find((t) => t.id === `${ratio.scenario}/proxy-added-p99`);
+      assert.equal(p99?.met, null, 'a 2-connection run cannot judge the 50-connection p99 target');
+    }
+    assert.match(formatReport(report), /Validating proxy, CPU a request: get-order-info [\d,]+ µs \(bare [\d,]+ µs/);
   });
 
   it('leaves no child process running', () => {

@@ -13,6 +13,7 @@ import { stopAll } from '../support/processes.js';
 import { projectCli } from '../support/project-cli.js';
 import { REDIS_SERVER } from '../support/redis.js';
 import { memoryOf, npmStartCommand, prismCommand } from './processes.js';
+import { judgingBetween, judgingOf } from './proxy-judging.js';
 import { measureRecords } from './records.js';
 import { measureRedisStore } from './redis-store.js';
 import { runSelfTestCli, type SelfTestRun } from './self-test-run.js';
@@ -90,7 +91,9 @@ async function loadPhase(
     const first = servers[0];
     if (first && settings.warmupMs > 0)
       await runLoad(first.url, probe, { connections: settings.connections, durationMs: settings.warmupMs });
+    const proxy = servers.find((s) => s.id === 'proxy');
     for (const scenario of scenarios) {
+      const judgedBefore = proxy ? await judgingOf(proxy.url) : undefined;
       const warmupProblems = new Map<ServerId, number>();
       for (const server of servers) {
         const warm = await runLoad(server.url, scenario, { connections: settings.connections, durationMs: settings.warmupMs });
@@ -104,6 +107,7 @@ async function loadPhase(
           if (server.child.hasExited()) throw new Error(`${server.id} exited during the load; its output:\n${server.child.output()}`);
         }
       }
+      const judging = proxy && judgedBefore ? judgingBetween(judgedBefore, await judgingOf(proxy.url)) : undefined;
       for (const server of servers) {
         const measured = runs.get(server.id) ?? [];
         const row: LoadRow = {
@@ -122,6 +126,7 @@ async function loadPhase(
           serverCores: median(measured.map((r) => r.serverCpuMs / 1000 / r.seconds)),
           loadGenCores: median(measured.map((r) => r.loadGenCpuMs / 1000 / r.seconds)),
           warmupProblems: warmupProblems.get(server.id) ?? 0,
+          ...(server.id === 'proxy' && judging ? { judging } : {}),
           rounds: measured,
         };
         rows.push(row);
@@ -312,6 +317,7 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
       records,
       redisStore,
       targets: evaluateTargets({
+        connections: settings.connections,
         rows: load.rows,
         ratios,
         startup,

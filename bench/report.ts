@@ -1,6 +1,7 @@
 /** The bench's report: what `npm run bench` prints and writes to `reports/bench.json`. */
 import type { ConformanceTiming } from './conformance-run.js';
 import type { LoadRun } from './load.js';
+import type { JudgingCount } from './proxy-judging.js';
 import type { RecordsResult } from './records.js';
 import type { RedisStoreResult } from './redis-store.js';
 import type { ScenarioId } from './scenarios.js';
@@ -37,6 +38,8 @@ export interface LoadRow {
   loadGenCores: number;
   /** Wrong answers or errors during the warm-up (not measured, but reported). */
   warmupProblems: number;
+  /** The validating proxy only: exchanges it judged and forwarded unjudged during this scenario (warm-up included). */
+  judging?: JudgingCount;
   rounds: RoundRun[];
 }
 

@@ -50,6 +50,27 @@ function wrong(row: LoadRow): string {
   return bad === 0 ? '0' : `${bad} !`;
 }
 
+/**
+ * The validating proxy's cost, one line: its CPU per request next to the bare server's for each
+ * scenario, and how many exchanges it judged (and forwarded unjudged); undefined without a proxy row.
+ */
+export function formatProxyCost(report: BenchReport): string | undefined {
+  const parts: string[] = [];
+  let judged = 0;
+  let notJudged = 0;
+  for (const { scenario } of report.load.ratios) {
+    const proxy = report.load.rows.find((r) => r.scenario === scenario && r.server === 'proxy');
+    if (!proxy) continue;
+    const bare = report.load.rows.find((r) => r.scenario === scenario && r.server === 'bare');
+    const times = bare && bare.serverCpuUsPerAnswer > 0 ? `, ${ratio(proxy.serverCpuUsPerAnswer / bare.serverCpuUsPerAnswer)}` : '';
+    parts.push(`${scenario} ${num(proxy.serverCpuUsPerAnswer)} µs (bare ${bare ? num(bare.serverCpuUsPerAnswer) : '—'} µs${times})`);
+    judged += proxy.judging?.judged ?? 0;
+    notJudged += proxy.judging?.notJudged ?? 0;
+  }
+  if (parts.length === 0) return undefined;
+  return `Validating proxy, CPU a request: ${parts.join(', ')}; exchanges judged ${num(judged)}, forwarded unjudged ${num(notJudged)}`;
+}
+
 export function formatReport(report: BenchReport): string {
   const s = report.settings;
   const out: string[] = [];
@@ -97,6 +118,8 @@ export function formatReport(report: BenchReport): string {
     });
   }
   out.push(columns(rows, [false, false, true, true, true, true, true, true, true, true, true, true, true, true]), '');
+  const proxyLine = formatProxyCost(report);
+  if (proxyLine !== undefined) out.push(proxyLine, '');
 
   if (report.startup.status === 'measured') {
     const st = report.startup.value;

@@ -155,6 +155,48 @@ describe('bench/targets: evaluateTargets', () => {
     assert.match(table, /100 ms +30\.0 s +5\.0 s \(6\.00×\) +4\.0 s \(7\.50×\) exit 1 !/);
   });
 
+  it('judges the validating proxy: ≥ 0.5 × bare req/s and ≤ 2 ms added p99 at 50 connections, its CPU a request and judging stated', () => {
+    const judged = (
+      proxyOverBare: number | null,
+      proxyAddedP99Ms: number | null,
+      { connections = 50, proxy = {} }: { connections?: number; proxy?: Partial<LoadRow> } = {},
+    ) => {
+      const rows = [
+        { ...row('create-lot-transfer', 'proxy', 5000, 4), serverCpuUsPerAnswer: 31, judging: { judged: 900, notJudged: 0 }, ...proxy },
+        { ...row('create-lot-transfer', 'bare', 10000, 2.5), serverCpuUsPerAnswer: 12 },
+      ];
+      const ratios = [
+        { scenario: 'create-lot-transfer' as const, mockOverBare: null, mockOverPrism: null, proxyOverBare, proxyAddedP99Ms },
+      ];
+      const results = evaluateTargets(inputs({ connections, rows, ratios }));
+      return {
+        ratio: results.find((r) => r.id === 'create-lot-transfer/proxy-over-bare'),
+        p99: results.find((r) => r.id === 'create-lot-transfer/proxy-added-p99'),
+      };
+    };
+    const met = judged(0.5, 2);
+    assert.deepEqual([met.ratio?.met, met.p99?.met], [true, true]);
+    assert.equal(met.ratio?.target, 'POST lot-transfer create: validating proxy ≥ 0.5 × bare node:http req/s');
+    assert.equal(met.p99?.target, 'POST lot-transfer create: validating proxy adds ≤ 2 ms to the p99 at 50 connections');
+    assert.equal(met.ratio?.note, 'CPU a request: proxy 31 µs, bare 12 µs; 900 exchanges judged, 0 not');
+    const slower = judged(0.49, 2.01);
+    assert.deepEqual([slower.ratio?.met, slower.p99?.met], [false, false]);
+    assert.deepEqual([slower.ratio?.measured, slower.p99?.measured], ['0.49×', '2.01 ms']);
+    const elsewhere = judged(0.7, 1, { connections: 10 });
+    assert.equal(elsewhere.p99?.met, null, 'the p99 target is stated at 50 connections');
+    assert.equal(elsewhere.p99?.note, 'measured at 10 connections');
+    assert.equal(elsewhere.p99?.measured, '1.00 ms');
+    const wrong = judged(0.7, 1, { proxy: { unexpected: 3 } });
+    assert.deepEqual([wrong.ratio?.met, wrong.p99?.met], [false, false]);
+    assert.match(wrong.ratio?.note ?? '', /^the proxy answered 3 requests wrongly/);
+    const unjudged = judged(0.7, 1, { proxy: { judging: { judged: 800, notJudged: 100 } } });
+    assert.equal(unjudged.ratio?.met, false, 'a proxy that skipped judging is not measured as a validating proxy');
+    assert.match(unjudged.ratio?.note ?? '', /^100 exchanges forwarded unjudged \(the judging queue was full\); CPU a request/);
+    const none = judged(null, null);
+    assert.deepEqual([none.ratio?.met, none.p99?.met], [null, null]);
+    assert.equal(none.ratio?.note, 'the proxy or the bare server was not measured');
+  });
+
   it('fails a fast conformance run that did not pass', () => {
     const results = evaluateTargets(inputs(strictRun(1000, { exitCode: 1 })));
     const conformance = results.find((r) => r.id === 'conformance');

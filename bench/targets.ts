@@ -7,6 +7,7 @@ import { wrongOf } from './load.js';
 import type { RecordsResult } from './records.js';
 import type { LoadRow, Measured, ScenarioRatios, StartupResult } from './report.js';
 import type { ScenarioId } from './scenarios.js';
+import type { ServerId } from './servers.js';
 import { killRate, type SelfTestRun } from './self-test-run.js';
 import { sequentialOf, type TimeToVerdictResult } from './time-to-verdict.js';
 
@@ -21,6 +22,8 @@ export interface TargetResult {
 }
 
 export interface TargetInputs {
+  /** The load's connections (the proxy's p99 target is stated at 50); absent: not known. */
+  connections?: number;
   rows: readonly LoadRow[];
   ratios: readonly ScenarioRatios[];
   startup: Measured<StartupResult>;
@@ -68,6 +71,62 @@ function guardErrors(result: TargetResult, row: LoadRow | undefined): TargetResu
   if (!row || result.met !== true) return result;
   const bad = wrongOf(row);
   return bad > 0 ? { ...result, met: false, note: `the mock answered ${bad} requests wrongly or not at all` } : result;
+}
+
+/** The validating proxy's targets (issue 23): ≥ 0.5 × the bare server's req/s, and ≤ 2 ms added p99 at 50 connections. */
+const PROXY_RATIO = 0.5;
+const PROXY_ADDED_P99_MS = 2;
+const PROXY_CONNECTIONS = 50;
+
+/**
+ * The proxy's CPU per request next to the bare server's, and what it judged; a proxy row with wrong
+ * answers, or one that forwarded exchanges unjudged (its judging queue full), cannot meet a target:
+ * its speed is then not that of a validating proxy.
+ */
+function proxyNote(result: TargetResult, proxy: LoadRow | undefined, bare: LoadRow | undefined): TargetResult {
+  if (!proxy || result.met === null) return result;
+  const cpu = (row: LoadRow): string => `${Math.round(row.serverCpuUsPerAnswer)} µs`;
+  const judging = proxy.judging;
+  const notes = [
+    `CPU a request: proxy ${cpu(proxy)}${bare ? `, bare ${cpu(bare)}` : ''}`,
+    ...(judging ? [`${judging.judged} exchanges judged, ${judging.notJudged} not`] : []),
+  ];
+  const bad = wrongOf(proxy);
+  if (result.met && bad > 0)
+    return { ...result, met: false, note: `the proxy answered ${bad} requests wrongly or not at all; ${notes.join('; ')}` };
+  if (result.met && judging && judging.notJudged > 0)
+    return {
+      ...result,
+      met: false,
+      note: `${judging.notJudged} exchanges forwarded unjudged (the judging queue was full); ${notes.join('; ')}`,
+    };
+  return { ...result, note: notes.join('; ') };
+}
+
+function proxyTargets(inputs: TargetInputs, ratio: ScenarioRatios): TargetResult[] {
+  const title = TITLES[ratio.scenario];
+  const row = (server: ServerId): LoadRow | undefined => inputs.rows.find((r) => r.scenario === ratio.scenario && r.server === server);
+  const proxy = row('proxy');
+  const bare = row('bare');
+  const why = 'the proxy or the bare server was not measured';
+  const overBare = atLeast(
+    `${ratio.scenario}/proxy-over-bare`,
+    `${title}: validating proxy ≥ ${PROXY_RATIO} × bare node:http req/s`,
+    ratio.proxyOverBare ?? null,
+    PROXY_RATIO,
+    times,
+    why,
+  );
+  const p99Id = `${ratio.scenario}/proxy-added-p99`;
+  const p99Target = `${title}: validating proxy adds ≤ ${PROXY_ADDED_P99_MS} ms to the p99 at ${PROXY_CONNECTIONS} connections`;
+  const added = ratio.proxyAddedP99Ms ?? null;
+  const p99 =
+    added === null
+      ? missing(p99Id, p99Target, why)
+      : inputs.connections !== PROXY_CONNECTIONS
+        ? { ...missing(p99Id, p99Target, `measured at ${inputs.connections ?? 'an unknown number of'} connections`), measured: ms(added) }
+        : atMost(p99Id, p99Target, added, PROXY_ADDED_P99_MS, ms);
+  return [proxyNote(overBare, proxy, bare), proxyNote(p99, proxy, bare)];
 }
 
 export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
@@ -118,6 +177,7 @@ export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
         row,
       ),
     );
+    results.push(...proxyTargets(inputs, ratio));
   }
 
   const startTarget = 'Mock start-up to first answer ≤ 300 ms';

@@ -330,7 +330,8 @@
     $('violations-count').textContent = `(${report.total})`;
     $('violations-summary').textContent =
       `Proxy to ${report.upstream}, ${report.level} level: ${report.exchanges} exchanges judged, ` +
-      `${report.total} violations (${report.client} by clients, ${report.server} by the server).`;
+      `${report.total} violations (${report.client} by clients, ${report.server} by the server).` +
+      (report.notJudged > 0 ? ` ${report.notJudged} exchanges forwarded but not judged (the judging queue was full).` : '');
     const rules = Object.entries(report.byRule).map(([rule, count]) => {
       const row = el('tr');
       row.dataset.rule = rule;

@@ -4,7 +4,10 @@
  * its violations logged (one line each), counted and kept (violations.ts), optionally recorded as a
  * fixture (recorder.ts); the reports are written on `POST /__mock/report` and on stop, when an exchange
  * was judged or `--output` was given (report.ts).
- * Nothing is recorded in the mock's own state. Judging runs after the answer was sent.
+ * Nothing is recorded in the mock's own state. Judging runs after the answer was sent, off its path:
+ * the exchange waits on a bounded queue (judging-queue.ts) judged in batches between turns of the
+ * event loop; one that does not fit is forwarded unjudged and counted. The listing, the reports and
+ * the stop judge what is waiting first, so they cover every exchange answered before them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
@@ -26,9 +29,11 @@ import { DEFAULT_OUTPUT_DIR, type ProxyConfig } from './config.js';
 import type { ProxyExchange, Violation } from './exchange.js';
 import { createForwarder } from './forward.js';
 import { createJudge } from './judge.js';
+import { DEFAULT_JUDGING_LIMITS, JudgingQueue } from './judging-queue.js';
 import { Recorder } from './recorder.js';
 import { escapeControlsUnicode as printable, LearningRedactor, type Redactor } from '../../redaction/redactor.js';
-import { writeReports } from './report.js';
+import { notJudgedText, writeReports } from './report.js';
+import type { SeenExchange } from './seen.js';
 import { ViolationLog } from './violations.js';
 import { messageOf } from '../../contract/errors.js';
 
@@ -38,6 +43,8 @@ const HEALTH_PATH = `${ADMIN_PREFIX}/health`;
 const NOT_JUDGED = new Set(['OPTIONS', 'HEAD']);
 /** Credentials the proxy keeps hiding: the latest ones win. */
 const MAX_LEARNT_SECRETS = 256;
+/** While the judging queue overflows, one log line this often at most (the count since the last one). */
+const NOT_JUDGED_LOG_INTERVAL_MS = 10_000;
 
 /** The upstream URL without userinfo (for logs, reports and the dashboard). */
 export function publicUrl(url: URL): string {
@@ -96,28 +103,48 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
       recorded: recorder?.recorded ?? 0,
     });
 
-  const judged = (exchange: ProxyExchange): void => {
-    // CORS preflights and HEAD requests are HTTP's, not the contract's operations: forwarded, not judged.
-    if (NOT_JUDGED.has(exchange.method.toUpperCase())) return;
+  /** Judges one exchange (from the judging queue, after its answer was sent). */
+  const judged = (seen: SeenExchange): void => {
     // A path the contract does not have may be one of the server's further operations (the specification
     // says they exist, unshown): forwarded, not judged.
-    if (!judge.pathInContract(exchange.target)) return;
+    if (!judge.pathInContract(seen.target)) return;
+    const exchange = seen.exchange();
     redactor.learnAuthorization(exchange.request.headers['authorization']);
     redactor.learnFromText(exchange.target);
     if (exchange.request.body.length > 0) redactor.learnFromText(exchange.request.body.subarray(0, 64 * 1024).toString('utf8'));
     const operation = judge.operationOf(exchange.method, exchange.target);
-    let found: Violation[];
-    try {
-      found = judge.judge(exchange);
-      violations.add(exchange, operation, found);
-      recorder?.consider(exchange, operation);
-    } catch (error) {
-      log(
-        `proxy: internal error while judging ${printable(exchange.method)} ${printable(redactor.redact(exchange.target)).slice(0, 200)}: ${error instanceof Error && error.stack !== undefined ? error.stack : messageOf(error)}`,
-      );
-      return;
-    }
+    const found = judge.judge(exchange);
+    violations.add(exchange, operation, found);
+    recorder?.consider(exchange, operation);
     for (const v of found) log(violationLine(v, exchange, redactor));
+  };
+
+  const limits = proxy.judging ?? DEFAULT_JUDGING_LIMITS;
+  let notJudgedSinceLine = 0;
+  let lastNotJudgedLine = Number.NEGATIVE_INFINITY;
+  const queue = new JudgingQueue<SeenExchange>({
+    limits,
+    judge: judged,
+    onError: (error, seen) =>
+      log(
+        `proxy: internal error while judging ${printable(seen.method)} ${printable(redactor.redact(seen.target)).slice(0, 200)}: ${error instanceof Error && error.stack !== undefined ? error.stack : messageOf(error)}`,
+      ),
+    onDrop: (seen) => {
+      if (NOT_JUDGED.has(seen.method) || !judge.pathInContract(seen.target)) return;
+      violations.countNotJudged();
+      notJudgedSinceLine++;
+      const now = Date.now();
+      if (now - lastNotJudgedLine < NOT_JUDGED_LOG_INTERVAL_MS) return;
+      log(
+        `proxy: the judging queue is full (${limits.exchanges} exchanges or ${Math.round(limits.bytes / 1024)} KiB of bodies waiting): ${notJudgedSinceLine} exchange(s) forwarded but not judged since the last such line; /__mock/violations (notJudged) and the reports count them`,
+      );
+      lastNotJudgedLine = now;
+      notJudgedSinceLine = 0;
+    },
+  });
+  /** Queues an exchange whose answer was delivered whole; CORS preflights and HEAD requests are HTTP's, not the contract's operations: not judged. */
+  const enqueue = (seen: SeenExchange): void => {
+    if (!NOT_JUDGED.has(seen.method)) queue.push(seen, seen.bytes);
   };
 
   const admin = async (req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> => {
@@ -133,6 +160,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
       if (method === 'OPTIONS')
         return sendEmpty(res, 204, { ...(isPreflight(req) ? preflightHeaders([allow]) : {}), Allow: `${allow}, OPTIONS` });
       if (method !== allow) throw problem('methodNotAllowed', `${pathname} allows only ${allow}.`, undefined, { Allow: allow });
+      queue.drain();
       if (pathname === VIOLATIONS_PATH) return sendJson(res, 200, violations.snapshot());
       if (config.adminToken !== undefined && req.headers.authorization !== `Bearer ${config.adminToken}`) {
         throw problem(
@@ -196,7 +224,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
         if (x.target === undefined) throw new Error('the pipeline reached its forward stage without a target');
         const forwardTo = proxiedTarget(x.target);
         x.forwarded = true;
-        forwarder.forward(x.req, x.res, forwardTo, judged);
+        forwarder.forward(x.req, x.res, forwardTo, enqueue);
         return 'answered';
       },
     },
@@ -223,11 +251,12 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     resources: [],
     close() {
       closing ??= (async () => {
-        forwarder.close();
+        await forwarder.close();
+        queue.drain();
         await recorder?.flush();
-        const { total, exchanges } = violations.snapshot();
+        const { total, exchanges, notJudged } = violations.snapshot();
         // Written when there is something to report, or when asked (an explicit --output).
-        if (exchanges === 0 && proxy.outputDir === undefined) {
+        if (exchanges === 0 && notJudged === 0 && proxy.outputDir === undefined) {
           log(
             `proxy: no reports written: no exchange of the contract's operations went through the proxy (with --output DIR they are written on every stop; POST ${REPORT_PATH} writes them at any time)`,
           );
@@ -235,7 +264,8 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
         }
         try {
           const files = await report();
-          log(`proxy: ${total} violation(s) in ${exchanges} exchange(s); reports written: ${files.join(', ')}`);
+          const unjudged = notJudged > 0 ? `; ${notJudgedText(notJudged)}` : '';
+          log(`proxy: ${total} violation(s) in ${exchanges} exchange(s)${unjudged}; reports written: ${files.join(', ')}`);
         } catch (error) {
           log(`proxy: cannot write the reports into ${resolve(outputDir)}: ${messageOf(error)}`);
         }

@@ -1,5 +1,6 @@
 /** The configuration of `goods-mock --proxy URL` (part of MockConfig; parsed by mock/cli-args.ts). */
 import type { Level } from '../../contract/levels.js';
+import type { JudgingLimits } from './judging-queue.js';
 
 export interface ProxyConfig {
   /** The server every API request is forwarded to, e.g. `https://staging.example/api` (a path prefix is kept). */
@@ -20,6 +21,11 @@ export interface ProxyConfig {
   bodyChars: number;
   /** Most time to wait for the upstream's answer (then 504). */
   timeoutMs: number;
+  /**
+   * Exchanges (and bytes of their bodies) waiting to be judged at most; an exchange past them is
+   * forwarded but not judged, and counted. Default `DEFAULT_JUDGING_LIMITS` (1,000 exchanges, 64 MiB).
+   */
+  judging?: JudgingLimits;
 }
 
 export const DEFAULT_PROXY: Omit<ProxyConfig, 'upstream'> = {

@@ -1,19 +1,25 @@
 /**
  * Forwarding one request to the upstream server and its answer back, unchanged: the status, the
  * status message, the end-to-end headers (names, order and repeats as received) and the body, byte
- * for byte and streamed both ways. Only hop-by-hop headers (RFC 9110 §7.6.1) are dropped, `Host`
- * names the upstream, and the request target is the one the caller rebuilt (`proxiedTarget`:
- * origin-form, dot segments removed) below the upstream URL's path, never the client's as sent. A
- * copy of each body, up to `MAX_JUDGED_BYTES`, is kept for the judgments.
- * When the upstream cannot be reached the client gets a 502 problem+json (504 after `timeoutMs`
- * without an answer); the proxy keeps running.
+ * for byte and streamed both ways: the request body goes upstream as it arrives, and each chunk of
+ * the answer is written to the client as it arrives (with backpressure both ways). Only hop-by-hop
+ * headers (RFC 9110 §7.6.1) are dropped, `Host` names the upstream, and the request target is the
+ * one the caller rebuilt (`proxiedTarget`: origin-form, dot segments removed) below the upstream
+ * URL's path, never the client's as sent. A copy of each body, up to `MAX_JUDGED_BYTES`, is kept for
+ * the judgments, which run later (the caller queues the exchange once its answer was sent whole).
+ *
+ * The upstream hop is undici's `Pool` (keep-alive connections reused, one request at a time on each:
+ * no pipelining to a server the proxy does not know), driven through its handler interface so that
+ * the raw header lists pass through without being parsed into objects. When the upstream cannot be
+ * reached the client gets a 502 problem+json (504 after `timeoutMs` without an answer); the proxy
+ * keeps running.
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Pool, type Dispatcher } from 'undici';
+import { messageOf } from '../../contract/errors.js';
 import { problem, type ProblemError } from '../problems.js';
 import { sendProblem } from '../respond.js';
-import { MAX_JUDGED_BYTES, type ProxyExchange } from './exchange.js';
-import { messageOf } from '../../contract/errors.js';
+import { Capture, SeenExchange } from './seen.js';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -26,55 +32,76 @@ const HOP_BY_HOP = new Set([
   'transfer-encoding',
   'upgrade',
   'host',
+  // Node's server answers `100 Continue` to the client itself; the upstream gets the body without asking.
+  'expect',
 ]);
 
-/** Raw headers (`[name, value, name, value, ...]`) without hop-by-hop ones (and those `Connection` names). */
-function endToEnd(raw: string[]): string[] {
-  const named = new Set<string>();
+/** The methods the upstream client sends; another one (WebDAV's, PURGE, ...) is answered 405 here. */
+export const FORWARDED_METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'OPTIONS',
+  'PATCH',
+  'TRACE',
+] as const satisfies readonly Dispatcher.HttpMethod[];
+
+function forwardedMethod(method: string | undefined): Dispatcher.HttpMethod | undefined {
+  return FORWARDED_METHODS.find((m) => m === method);
+}
+
+/** Header names a `Connection` header of `raw` lists (hop-by-hop too), or undefined when it has none. */
+function connectionNamed(raw: readonly string[]): Set<string> | undefined {
+  let named: Set<string> | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    if ((raw[i] ?? '').toLowerCase() === 'connection') for (const n of (raw[i + 1] ?? '').split(',')) named.add(n.trim().toLowerCase());
+    if ((raw[i] ?? '').toLowerCase() !== 'connection') continue;
+    named ??= new Set();
+    for (const n of (raw[i + 1] ?? '').split(',')) named.add(n.trim().toLowerCase());
   }
+  return named;
+}
+
+/** Raw headers (`[name, value, name, value, ...]`) without hop-by-hop ones (and those `Connection` names). */
+export function endToEnd(raw: readonly string[]): string[] {
+  const named = connectionNamed(raw);
   const kept: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
-    const name = (raw[i] ?? '').toLowerCase();
-    if (!HOP_BY_HOP.has(name) && !named.has(name)) kept.push(raw[i] ?? '', raw[i + 1] ?? '');
+    const name = raw[i] ?? '';
+    const lower = name.toLowerCase();
+    if (!HOP_BY_HOP.has(lower) && named?.has(lower) !== true) kept.push(name, raw[i + 1] ?? '');
   }
   return kept;
 }
 
-/** Lower-case names, repeated headers joined with ", " (as the judgments read them). */
-function flat(headers: http.IncomingHttpHeaders): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers))
-    if (value !== undefined) result[name] = Array.isArray(value) ? value.join(', ') : value;
-  return result;
+/** Whether a request with these raw headers has a body (a non-zero Content-Length, or Transfer-Encoding). */
+function hasBody(raw: readonly string[]): boolean {
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] ?? '').toLowerCase();
+    if (name === 'transfer-encoding' || (name === 'content-length' && raw[i + 1] !== '0')) return true;
+  }
+  return false;
 }
 
-class Capture {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  complete = true;
-  add(chunk: Buffer): void {
-    if (this.size + chunk.length > MAX_JUDGED_BYTES) {
-      this.complete = false;
-      const room = MAX_JUDGED_BYTES - this.size;
-      if (room > 0) this.chunks.push(chunk.subarray(0, room));
-      this.size = MAX_JUDGED_BYTES;
-      return;
-    }
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-  }
-  bytes(): Buffer {
-    return Buffer.concat(this.chunks);
-  }
+/** undici's raw header list (Buffers) as strings, byte for byte (latin1, as Node's own parser reads them). */
+function headerStrings(raw: readonly Buffer[]): string[] {
+  const strings = new Array<string>(raw.length);
+  for (let i = 0; i < raw.length; i++) strings[i] = raw[i]?.toString('latin1') ?? '';
+  return strings;
 }
+
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+/** undici refused the request itself (a header it will not send): the client's request, not the upstream. */
+const REFUSED = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED']);
 
 export interface ForwarderOptions {
   upstream: URL;
-  /** Most time to wait for the upstream's answer headers (then 504). */
+  /** Most time to wait for a connection, for the upstream's answer headers, and between two chunks of its body. */
   timeoutMs: number;
   log: (line: string) => void;
+  /** Upstream connections at most (requests beyond wait for one); default 256. */
+  connections?: number;
 }
 
 export interface Forwarder {
@@ -82,111 +109,176 @@ export interface Forwarder {
    * Forwards to `target` (origin-form, below the upstream URL's path); calls `done` with the exchange
    * once the answer was delivered whole (not when it failed or the client left).
    */
-  forward(req: IncomingMessage, res: ServerResponse, target: string, done: (exchange: ProxyExchange) => void): void;
-  close(): void;
+  forward(req: IncomingMessage, res: ServerResponse, target: string, done: (seen: SeenExchange) => void): void;
+  /** Closes the upstream connections (requests still under way fail). */
+  close(): Promise<void>;
+}
+
+interface RelayContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  method: string;
+  target: string;
+  requestBody: Capture;
+  started: number;
+  done: (seen: SeenExchange) => void;
+  upstream: URL;
+  timeoutMs: number;
+  log: (line: string) => void;
+}
+
+/** One exchange on the upstream hop: the answer's head and each chunk written to the client as they come. */
+class Relay implements Dispatcher.DispatchHandlers {
+  private abort: ((error?: Error) => void) | undefined;
+  /** The client has the upstream's status line, or a problem of the proxy. */
+  private answered = false;
+  /** The client left before its answer was whole. */
+  private gone = false;
+  private readonly answerBody = new Capture();
+
+  constructor(private readonly x: RelayContext) {
+    // The client left: stop the upstream exchange too.
+    x.res.on('close', () => {
+      if (x.res.writableFinished) return;
+      this.gone = true;
+      this.abort?.();
+    });
+  }
+
+  onConnect(abort: (error?: Error) => void): void {
+    this.abort = abort;
+    if (this.gone) abort();
+  }
+
+  onHeaders(status: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
+    // 1xx: Node's server answered the client's `Expect` itself; other interim answers are not relayed.
+    if (status < 200) return true;
+    const { res, req, target, log } = this.x;
+    const raw = headerStrings(rawHeaders);
+    try {
+      res.writeHead(status, statusText, endToEnd(raw));
+    } catch (error) {
+      // Node refuses to send a header or status line undici parsed: a 502, not a crash.
+      log(`proxy: ${req.method ?? '?'} ${target.slice(0, 200)}: the upstream's answer cannot be forwarded (${messageOf(error)})`);
+      this.fail(
+        problem(
+          'upstreamUnreachable',
+          `The proxied server ${this.x.upstream.origin} answered with a status line or headers that cannot be forwarded.`,
+        ),
+      );
+      this.abort?.();
+      return false;
+    }
+    this.answered = true;
+    res.on('drain', resume);
+    res.once('finish', () => {
+      const { method, requestBody, started, done } = this.x;
+      // An upstream may answer before the request body is in (an early 413): then that body is not judged.
+      done(
+        new SeenExchange(
+          method,
+          target,
+          req.rawHeaders,
+          requestBody,
+          req.complete,
+          status,
+          raw,
+          this.answerBody,
+          performance.now() - started,
+        ),
+      );
+    });
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.answerBody.add(chunk);
+    return this.x.res.write(chunk);
+  }
+
+  onComplete(): void {
+    this.x.res.end();
+  }
+
+  onError(error: Error): void {
+    const { res, req, target, upstream, timeoutMs, log } = this.x;
+    if (this.gone || res.destroyed) return;
+    // The upstream broke off mid-answer: the client must not take the cut body for a whole one.
+    if (this.answered) {
+      res.destroy();
+      return;
+    }
+    const code = 'code' in error && typeof error.code === 'string' ? error.code : '';
+    if (REFUSED.has(code)) {
+      this.fail(problem('badRequest', `The request cannot be forwarded: ${error.message}.`));
+      return;
+    }
+    log(
+      `proxy: ${req.method ?? '?'} ${target.slice(0, 200)}: the upstream cannot be reached (${`${upstream.origin} ${code} ${error.message}`.trim()})`,
+    );
+    this.fail(
+      TIMEOUTS.has(code)
+        ? problem(
+            'upstreamTimeout',
+            `The proxied server ${upstream.origin} did not answer within ${timeoutMs} ms; the proxy keeps running.`,
+          )
+        : problem(
+            'upstreamUnreachable',
+            `The proxied server ${upstream.origin} cannot be reached (${code || error.message}); check that it runs and the --proxy URL, then retry. The proxy keeps running.`,
+          ),
+    );
+  }
+
+  private fail(error: ProblemError): void {
+    if (this.answered) return;
+    this.answered = true;
+    const { res } = this.x;
+    if (res.headersSent) res.destroy();
+    else sendProblem(res, error);
+  }
 }
 
 export function createForwarder(options: ForwarderOptions): Forwarder {
-  const { upstream } = options;
-  const secure = upstream.protocol === 'https:';
-  const agent = secure ? new https.Agent({ keepAlive: true, maxSockets: 256 }) : new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const { upstream, timeoutMs, log } = options;
+  const pool = new Pool(upstream.origin, {
+    connections: options.connections ?? 256,
+    pipelining: 1,
+    connectTimeout: timeoutMs,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
   const base = upstream.pathname.replace(/\/+$/, '');
-  const send = secure ? https.request : http.request;
+  const host = upstream.host;
 
   return {
     forward(req, res, target, done) {
-      const started = performance.now();
-      const requestCapture = new Capture();
-      let answered = false;
-      const fail = (error: ProblemError): void => {
-        if (answered) return;
-        answered = true;
-        if (res.headersSent) res.destroy();
-        else sendProblem(res, error);
-      };
-      const headers = endToEnd(req.rawHeaders);
-      headers.push('Host', upstream.host);
-      const upstreamReq = send({
-        protocol: upstream.protocol,
-        hostname: upstream.hostname.replace(/^\[|\]$/g, ''),
-        port: upstream.port || (secure ? 443 : 80),
-        method: req.method ?? 'GET',
-        path: `${base}${target}`,
-        headers,
-        agent,
-        setHost: false,
-      });
-      upstreamReq.setTimeout(options.timeoutMs, () => {
-        upstreamReq.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
-      });
-      upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
-        if (answered || res.destroyed) return;
-        const what = `${upstream.origin} ${error.code ?? ''} ${error.message}`.trim();
-        options.log(`proxy: ${req.method ?? '?'} ${target.slice(0, 200)}: the upstream cannot be reached (${what})`);
-        fail(
-          error.code === 'ETIMEDOUT'
-            ? problem(
-                'upstreamTimeout',
-                `The proxied server ${upstream.origin} did not answer within ${options.timeoutMs} ms; the proxy keeps running.`,
-              )
-            : problem(
-                'upstreamUnreachable',
-                `The proxied server ${upstream.origin} cannot be reached (${error.code ?? error.message}); check that it runs and the --proxy URL, then retry. The proxy keeps running.`,
-              ),
+      const method = forwardedMethod(req.method);
+      if (method === undefined) {
+        sendProblem(
+          res,
+          problem(
+            'methodNotAllowed',
+            `The proxy forwards ${FORWARDED_METHODS.join(', ')}; ${(req.method ?? '').slice(0, 20)} is not forwarded.`,
+            undefined,
+            { Allow: FORWARDED_METHODS.join(', ') },
+          ),
         );
-      });
-      upstreamReq.on('response', (upstreamRes) => {
-        const answerCapture = new Capture();
-        try {
-          res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, endToEnd(upstreamRes.rawHeaders));
-        } catch (error) {
-          // Node refuses to send a header or status line it parsed (it never should): a 502, not a crash.
-          upstreamRes.destroy();
-          options.log(
-            `proxy: ${req.method ?? '?'} ${target.slice(0, 200)}: the upstream's answer cannot be forwarded (${messageOf(error)})`,
-          );
-          fail(
-            problem(
-              'upstreamUnreachable',
-              `The proxied server ${upstream.origin} answered with a status line or headers that cannot be forwarded.`,
-            ),
-          );
-          return;
-        }
-        answered = true;
-        upstreamRes.on('data', (chunk: Buffer) => answerCapture.add(chunk));
-        upstreamRes.pipe(res);
-        upstreamRes.on('error', () => res.destroy());
-        // The upstream broke off mid-answer: the client must not take the cut body for a whole one.
-        upstreamRes.on('close', () => {
-          if (!upstreamRes.complete) res.destroy();
-        });
-        res.on('finish', () => {
-          if (!upstreamRes.complete) return;
-          done({
-            method: req.method ?? 'GET',
-            target,
-            // An upstream may answer before the request body is in (an early 413): then the body is not judged.
-            request: { headers: flat(req.headers), body: requestCapture.bytes(), complete: requestCapture.complete && req.complete },
-            answer: {
-              status: upstreamRes.statusCode ?? 0,
-              headers: flat(upstreamRes.headers),
-              body: answerCapture.bytes(),
-              complete: answerCapture.complete,
-            },
-            durationMs: performance.now() - started,
-          });
-        });
-      });
-      // The client left: stop the upstream exchange too.
-      res.on('close', () => {
-        if (!res.writableFinished) upstreamReq.destroy();
-      });
-      req.on('data', (chunk: Buffer) => requestCapture.add(chunk));
-      req.pipe(upstreamReq);
+        return;
+      }
+      const requestBody = new Capture();
+      const body = hasBody(req.rawHeaders);
+      if (body) {
+        // Held until undici writes it upstream (it resumes the stream then); every chunk is also kept for judging.
+        req.pause();
+        req.on('data', (chunk: Buffer) => requestBody.add(chunk));
+      }
+      const headers = endToEnd(req.rawHeaders);
+      headers.push('host', host);
+      const relay = new Relay({ req, res, method, target, requestBody, started: performance.now(), done, upstream, timeoutMs, log });
+      pool.dispatch({ path: `${base}${target}`, method, headers, body: body ? req : null }, relay);
     },
     close() {
-      agent.destroy();
+      return pool.destroy();
     },
   };
 }

@@ -403,6 +403,65 @@ function stringsOf(value: unknown): string {
   return '';
 }
 
+describe('validating proxy: the judging queue', () => {
+  it('an exchange past the queue is forwarded unjudged and counted; the listing, the reports and the stop line say how many', async () => {
+    const mock = await startMock();
+    const lines: string[] = [];
+    // Room for 10 bytes of bodies waiting: every exchange with an order body is past it.
+    const proxy = await proxyTo(mock.url, { judging: { exchanges: 1000, bytes: 10 } }, lines);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const answer = await fetch(`${proxy.url}${ORDER_PATH}ORD-2026-0001`, { headers: AUTH });
+        assert.equal(answer.status, 200, 'forwarded all the same');
+        await answer.arrayBuffer();
+      }
+      const outside = await fetch(`${proxy.url}/actuator/health`, { headers: AUTH });
+      assert.equal(outside.status, 404);
+      await outside.arrayBuffer();
+      const seen = await snapshot(proxy);
+      assert.deepEqual(
+        { exchanges: seen.exchanges, notJudged: seen.notJudged, total: seen.total },
+        { exchanges: 0, notJudged: 3, total: 0 },
+        'the three order reads are counted, the path outside the contract (never judged) is not',
+      );
+      assert.equal(lines.filter((l) => /the judging queue is full/.test(l)).length, 1, 'one log line for the burst, not one per exchange');
+      const written = (await (await fetch(`${proxy.url}/__mock/report`, { method: 'POST' })).json()) as { files: string[] };
+      const json = written.files.find((file) => file.endsWith('.json')) ?? '';
+      const report = JSON.parse(readFileSync(json, 'utf8')) as { hints: string[] };
+      assert.ok(
+        report.hints.some((h) =>
+          /^3 exchange\(s\) of the contract's operations were forwarded but not judged: the judging queue was full/.test(h),
+        ),
+        report.hints.join('\n'),
+      );
+      await proxy.close();
+      assert.ok(
+        lines.some((l) => /^proxy: 0 violation\(s\) in 0 exchange\(s\); 3 exchange\(s\) .* not judged/.test(l)),
+        lines.join('\n'),
+      );
+    } finally {
+      await proxy.close();
+      await mock.close();
+    }
+  });
+
+  it('a roomy queue judges every exchange answered before a listing (none left waiting, none dropped)', async () => {
+    const mock = await startMock();
+    const proxy = await proxyTo(mock.url);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () => fetch(`${proxy.url}${ORDER_PATH}ORD-2026-0001`, { headers: AUTH }).then((a) => a.arrayBuffer())),
+      );
+      assert.equal(answers.length, 30);
+      const seen = await snapshot(proxy);
+      assert.deepEqual({ exchanges: seen.exchanges, notJudged: seen.notJudged }, { exchanges: 30, notJudged: 0 });
+    } finally {
+      await proxy.close();
+      await mock.close();
+    }
+  });
+});
+
 describe('validating proxy: /__mock/violations', () => {
   const TOKEN = 'Sup3rSecretToken-42';
   /** JSON `\u` escapes of every character, or of every other one with upper-case hex (`mixed`). */

@@ -31,6 +31,11 @@ type Target = CheckResult['operation'];
 /** The run marker of the proxy's reports (the suite puts its run's marker there). */
 export const PROXY_RUN_MARKER = 'goods-mock --proxy';
 
+/** The sentence the reports, the log and the stop line say about exchanges the proxy did not judge. */
+export function notJudgedText(notJudged: number): string {
+  return `${notJudged} exchange(s) of the contract's operations were forwarded but not judged: the judging queue was full (the proxy forwarded faster than it could judge); this report does not cover them`;
+}
+
 /** What the proxy saw so far, as the suite's results model; every text from traffic redacted. */
 export function proxyVerdict(input: ReportInput): Verdict {
   const { violations, judge, redactor } = input;
@@ -120,6 +125,7 @@ export function proxyVerdict(input: ReportInput): Verdict {
     unchecked: [],
     hints: [
       `validating proxy: ${snapshot.exchanges} exchange(s) judged at the ${judge.level} level, ${snapshot.total} violation(s) (${snapshot.client} by clients, ${snapshot.server} by the server), ${input.recorded} order(s) recorded`,
+      ...(snapshot.notJudged > 0 ? [notJudgedText(snapshot.notJudged)] : []),
     ],
     coverage: [...coverage.values()],
     writes: 0,

@@ -36,6 +36,8 @@ export interface ViolationsSnapshot {
   upstream: string;
   /** Exchanges judged since the start. */
   exchanges: number;
+  /** Exchanges of the contract's paths forwarded but not judged: the judging queue was full (judging-queue.ts). */
+  notJudged: number;
   /** Violations seen since the start (client + server). */
   total: number;
   client: number;
@@ -71,6 +73,7 @@ export interface ViolationLogOptions {
 
 export class ViolationLog {
   private exchanges = 0;
+  private notJudged = 0;
   private readonly byOperationExchanges = new Map<string, number>();
   private total = 0;
   private client = 0;
@@ -138,6 +141,11 @@ export class ViolationLog {
     return kept;
   }
 
+  /** Counts one exchange that was forwarded but not judged (the judging queue was full). */
+  countNotJudged(): void {
+    this.notJudged++;
+  }
+
   private message(message: ProxyExchange['request']): KeptMessage {
     const redact = this.options.redactor;
     const encoding = message.headers['content-encoding'];
@@ -163,6 +171,7 @@ export class ViolationLog {
       level: this.options.level,
       upstream: this.options.upstream,
       exchanges: this.exchanges,
+      notJudged: this.notJudged,
       total: this.total,
       client: this.client,
       server: this.server,

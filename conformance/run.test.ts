@@ -1,0 +1,239 @@
+/**
+ * conformance/run.ts (`runConformance`) with small checks of its own (`options.checks`) against a
+ * small server on loopback: how the results model is built from the checks' results (counts, the
+ * outcome and its exit code, rules left out and unchecked grouped by rule, operations tested, the
+ * requests sent, records created), what is redacted, the report files, the in-process mock started
+ * and closed, the contract named, and a target where nothing listens. The full checks against real
+ * targets are in verdict.test.ts, configuration.test.ts, mock.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import getPort from 'get-port';
+import { readContract } from '../contract/document.js';
+import { operationsModel } from '../contract/operations-model.js';
+import type { Check } from './checks/types.js';
+import { resolveConformanceConfig, type ConformanceConfigInput } from './config.js';
+import { CheckFailure, CheckNotRun } from './failure.js';
+import { runConformance } from './run.js';
+import { StartError } from './start-error.js';
+
+const document = readContract();
+const model = operationsModel(document);
+const order = model.orderInfo.operationId;
+const [transfers] = model.createIds;
+if (transfers === undefined) throw new Error('the contract has no create operation');
+const TOKEN = 'run-test-token-1234';
+
+function check(
+  id: string,
+  rule: string,
+  run: Check['run'],
+  options: { operation?: Check['operations'][number]; write?: boolean } = {},
+): Check {
+  return {
+    id,
+    level: 'spec',
+    operations: [options.operation ?? order],
+    title: id,
+    rule,
+    ...(options.write !== undefined ? { write: options.write } : {}),
+    cases: ['one'],
+    run,
+  };
+}
+
+/** Reads the main order (the run's first request) and passes. */
+const readsOrder = check('order.reads', 'rule A', async (ctx, t) => {
+  await t.judge(
+    'one',
+    () => ctx.orderExchange(),
+    () => [],
+  );
+});
+
+describe('conformance/run: runConformance', function () {
+  this.timeout(30_000);
+  let server: Server;
+  let baseUrl = '';
+  let posts = 0;
+  let output = '';
+
+  before(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.method === 'POST') {
+          posts++;
+          res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":1}');
+          return;
+        }
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ order: {}, containers: [], charges: [], lots: [] }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  beforeEach(() => {
+    posts = 0;
+    output = '';
+  });
+
+  const config = (input: ConformanceConfigInput = {}) =>
+    resolveConformanceConfig({ baseUrl, token: TOKEN, orderNumber: 'ORD-1', reporters: ['spec'], concurrency: 1, seed: 1, ...input });
+  const write = (text: string): void => {
+    output += text;
+  };
+
+  it('builds the verdict from the results: counts, a failure wins (exit 1), rules left out and unchecked grouped by rule', async () => {
+    const checks: Check[] = [
+      readsOrder,
+      check('order.fails', 'rule B', (_ctx, t) =>
+        t.run('one', () => {
+          throw new CheckFailure({ rule: 'rule B', expected: 'e', actual: 'wrong' });
+        }),
+      ),
+      check(
+        'transfer.writes',
+        'rule C',
+        async (ctx, t) => {
+          await t.run('one', async () => {
+            await ctx.sendToCreate(transfers, {});
+          });
+        },
+        { operation: transfers, write: true },
+      ),
+      check('transfer.blocked-1', 'rule D', () => Promise.reject(new CheckNotRun('blocked', 'no-lots', 'GET order ORD-1')), {
+        operation: transfers,
+      }),
+      check('transfer.blocked-2', 'rule D', () => Promise.reject(new CheckNotRun('blocked', 'no-lots', 'GET order ORD-1')), {
+        operation: transfers,
+      }),
+    ];
+    const { exitCode, verdict, requests } = await runConformance(config(), { checks, write });
+    assert.equal(exitCode, 1);
+    assert.equal(verdict.outcome, 'failed');
+    assert.equal(verdict.passed, false);
+    assert.deepEqual(verdict.counts, { total: 5, passed: 2, failed: 1, skipped: 0, notRun: 2, cases: 3 });
+    assert.deepEqual(verdict.unchecked, [
+      { rule: 'rule D', level: 'spec', checks: ['transfer.blocked-1', 'transfer.blocked-2'], reason: 'no-lots' },
+    ]);
+    assert.deepEqual(verdict.leftOut, []);
+    assert.deepEqual(verdict.operationsTested.sort(), [order, transfers].sort());
+    assert.equal(verdict.recordsCreated, 1, 'the 2xx to the POST');
+    assert.equal(verdict.writes, 0, 'a POST that is not createRecord is no write');
+    assert.equal(verdict.requests, 2);
+    assert.deepEqual(
+      requests.map((r) => r.method),
+      ['GET', 'POST'],
+    );
+    assert.equal(posts, 1);
+    assert.match(output, /exit code 1/);
+  });
+
+  it('--read-only: the write checks are left out (exit 0 when every other check passed); a not-run check makes it incomplete (exit 3)', async () => {
+    const writes = check('transfer.writes', 'rule W', () => Promise.resolve(), { operation: transfers, write: true });
+    const passed = await runConformance(config({ readOnly: true }), { checks: [readsOrder, writes], write });
+    assert.deepEqual([passed.exitCode, passed.verdict.outcome], [0, 'passed']);
+    assert.deepEqual(passed.verdict.leftOut, [{ rule: 'rule W', level: 'spec', checks: ['transfer.writes'], reason: 'read-only' }]);
+    assert.deepEqual(passed.verdict.operationsTested, [order]);
+    const blocked = check('order.blocked', 'rule X', () =>
+      Promise.reject(new CheckNotRun('later', 'deadline', 'the deadline (--deadline)')),
+    );
+    const incomplete = await runConformance(config(), { checks: [readsOrder, blocked], write });
+    assert.deepEqual([incomplete.exitCode, incomplete.verdict.outcome], [3, 'incomplete']);
+  });
+
+  it('redacts the token in everything it writes, also when a check shows it, and names the target without its userinfo', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'run-test-'));
+    try {
+      const leaks = check('order.leaks', 'rule L', (_ctx, t) =>
+        t.run('one', () => {
+          throw new CheckFailure({
+            rule: 'rule L',
+            expected: 'no echo',
+            actual: `the server echoed Bearer ${TOKEN} and ${TOKEN.toUpperCase()}`,
+          });
+        }),
+      );
+      const withUser = baseUrl.replace('http://', 'http://someone:pa55word@');
+      const { verdict, files } = await runConformance(
+        config({ baseUrl: withUser, reporters: ['spec', 'json', 'junit'], outputDir: folder }),
+        {
+          checks: [readsOrder, leaks],
+          write,
+        },
+      );
+      assert.deepEqual(files.map((file) => file.replace(`${folder}/`, '')).sort(), ['conformance.json', 'junit.xml']);
+      assert.equal(verdict.target, baseUrl);
+      const json = await readFile(join(folder, 'conformance.json'), 'utf8');
+      const junit = await readFile(join(folder, 'junit.xml'), 'utf8');
+      assert.match(output, /the server echoed Bearer /, 'the failure is shown');
+      for (const [name, text] of [
+        ['console', output],
+        ['conformance.json', json],
+        ['junit.xml', junit],
+      ] as const) {
+        assert.ok(!text.includes(TOKEN), `${name} shows the token`);
+        assert.ok(!text.includes(TOKEN.toUpperCase()), `${name} shows the token in upper case`);
+        assert.ok(!text.includes('pa55word'), `${name} shows the password of the URL`);
+      }
+      assert.equal((JSON.parse(json) as { outcome: string }).outcome, 'failed');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('without --base-url, starts the mock in-process, runs against it and closes it', async () => {
+    const run = await runConformance(resolveConformanceConfig({ concurrency: 1, seed: 1 }), { checks: [readsOrder], write });
+    assert.equal(run.exitCode, 0);
+    const target = new URL(run.verdict.target);
+    assert.equal(target.hostname, '127.0.0.1');
+    assert.match(output, /in-process/);
+    const refused = await new Promise<string>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port: Number(target.port) });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve('connected');
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    });
+    assert.equal(refused, 'ECONNREFUSED', 'the in-process mock is closed after the run');
+  });
+
+  it("names the contract judged: the bundled file, or '(in memory)' with the hash of the document passed", async () => {
+    const bundled = await runConformance(config(), { checks: [readsOrder], write });
+    assert.match(bundled.verdict.contract.path, /openapi\.(yaml|json)$/);
+    const copy = structuredClone(document);
+    const inMemory = await runConformance(config(), { checks: [readsOrder], write, document: copy });
+    assert.equal(inMemory.verdict.contract.path, '(in memory)');
+    assert.notEqual(inMemory.verdict.contract.sha256, bundled.verdict.contract.sha256);
+  });
+
+  it('stops with a StartError naming the URL (without userinfo) when nothing listens there; sends nothing', async () => {
+    const port = await getPort({ host: '127.0.0.1' });
+    let ran = false;
+    const never = check('order.never', 'rule N', () => {
+      ran = true;
+      return Promise.resolve();
+    });
+    await assert.rejects(
+      runConformance(config({ baseUrl: `http://user:secret@127.0.0.1:${port}/api` }), { checks: [never], write }),
+      (error: unknown) => {
+        assert.ok(error instanceof StartError, String(error));
+        assert.equal(error.reason, `nothing is listening at http://127.0.0.1:${port}/api (ECONNREFUSED)`);
+        assert.equal(error.fix, 'start the server, or fix --base-url');
+        return true;
+      },
+    );
+    assert.equal(ran, false);
+    assert.equal(output, '', 'nothing written before the run could start');
+  });
+});

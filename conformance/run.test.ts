@@ -87,7 +87,7 @@ describe('conformance/run: runConformance', function () {
   });
 
   const config = (input: ConformanceConfigInput = {}) =>
-    resolveConformanceConfig({ baseUrl, token: TOKEN, orderNumber: 'ORD-1', reporters: ['spec'], concurrency: 1, seed: 1, ...input });
+    resolveConformanceConfig({ baseUrl, token: TOKEN, orderNumber: 'ORD-1', reporters: ['console'], concurrency: 1, seed: 1, ...input });
   const write = (text: string): void => {
     output += text;
   };
@@ -165,7 +165,7 @@ describe('conformance/run: runConformance', function () {
       );
       const withUser = baseUrl.replace('http://', 'http://someone:pa55word@');
       const { verdict, files } = await runConformance(
-        config({ baseUrl: withUser, reporters: ['spec', 'json', 'junit'], outputDir: folder }),
+        config({ baseUrl: withUser, reporters: ['console', 'json', 'junit'], outputDir: folder }),
         {
           checks: [readsOrder, leaks],
           write,

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isObject } from '../contract/document.js';
-import { parseJsonText } from '../contract/json.js';
+import { parseJsonText } from '../util/json.js';
 import { runToExit } from '../support/processes.js';
 import { projectCli } from '../support/project-cli.js';
 

@@ -22,7 +22,7 @@ import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scen
 import { startServer, timeStart, type RunningServer, type ServerId } from './servers.js';
 import { evaluateTargets } from './targets.js';
 import { measureTimeToVerdict, VERDICT_LATENCIES_MS } from './time-to-verdict.js';
-import { messageOf } from '../contract/errors.js';
+import { messageOf } from '../util/errors.js';
 
 export const DEFAULT_SETTINGS: BenchSettings = {
   connections: 50,

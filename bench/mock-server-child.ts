@@ -6,7 +6,7 @@
  * parent goes away.
  */
 import { parseArgs } from 'node:util';
-import { wholeNumber } from '../contract/argv.js';
+import { wholeNumber } from '../util/argv.js';
 import { createMockServer } from '../mock/index.js';
 import type { MemoryReport } from './mock-memory.js';
 import { BENCH_TOKEN } from './scenarios.js';

@@ -1,7 +1,7 @@
 /** The bench's command-line options, parsed into typed settings (no process.argv here: the CLI passes them). */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { argvFault, argvFaultText, numberValue } from '../contract/argv.js';
+import { argvFault, argvFaultText, numberValue } from '../util/argv.js';
 import { PROJECT_ROOT } from '../contract/paths.js';
 import { DEFAULT_SETTINGS, QUICK_SETTINGS } from './harness.js';
 import type { BenchSettings } from './report.js';

@@ -5,7 +5,7 @@
  * every exchange, and only then do its speed targets count.
  */
 import { isObject } from '../contract/document.js';
-import { parseJsonText } from '../contract/json.js';
+import { parseJsonText } from '../util/json.js';
 
 export interface JudgingCount {
   judged: number;

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseJsonText } from '../contract/json.js';
+import { parseJsonText } from '../util/json.js';
 import { send } from '../support/http-probe.js';
 import type { Child } from '../support/processes.js';
 import { runLoad } from './load.js';

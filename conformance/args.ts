@@ -3,7 +3,7 @@
  * process. Every problem is a StartError naming the option and the fix.
  */
 import { parseArgs } from 'node:util';
-import { argvFault, argvFaultText, wholeNumber } from '../contract/argv.js';
+import { argvFault, argvFaultText, wholeNumber } from '../util/argv.js';
 import { isLevel } from '../contract/levels.js';
 import {
   DEFAULT_CONCURRENCY,

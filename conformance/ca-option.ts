@@ -7,7 +7,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { codeOf, messageOf } from '../contract/errors.js';
+import { codeOf, messageOf } from '../util/errors.js';
 import { shownPath } from '../contract/paths.js';
 import { StartError } from './start-error.js';
 

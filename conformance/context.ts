@@ -27,7 +27,7 @@ import type { Check } from './checks/types.js';
 import { Expect } from './expect.js';
 import { CheckFailure, CheckNotRun, CheckSkipped } from './failure.js';
 import { HttpClient, type Exchange, type HttpRequest, type OperationGroup } from './http.js';
-import { parseJsonText } from '../contract/json.js';
+import { parseJsonText } from '../util/json.js';
 
 export type { DiscoveredLot } from './data.js';
 

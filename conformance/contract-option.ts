@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { readContractFile, sha256Hex, type ContractFile, type OpenApiDocument } from '../contract/document.js';
-import { messageOf } from '../contract/errors.js';
+import { messageOf } from '../util/errors.js';
 import { CONTRACT_JSON_PATH, shownPath } from '../contract/paths.js';
 import { judgeContexts } from '../judgments/context.js';
 import { IN_MEMORY_CONTRACT, type JudgedContract } from './report/results.js';

@@ -15,7 +15,7 @@
  */
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import { isObject, type JsonObject, type JsonValue } from '../contract/document.js';
-import { childPointer, unescapeToken } from '../contract/json-pointer.js';
+import { childPointer, unescapeToken } from '../util/json-pointer.js';
 import type { Level } from '../contract/levels.js';
 import {
   inlineSchema,

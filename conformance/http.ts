@@ -17,7 +17,7 @@ import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import pactum from 'pactum';
-import { codeOf } from '../contract/errors.js';
+import { codeOf } from '../util/errors.js';
 import type { OperationId } from '../contract/operations-model.js';
 import { decodeContent } from '../judgments/content-coding.js';
 import type { SkipReason } from './report/results.js';

@@ -30,7 +30,7 @@ import { EXIT_CODES, type CheckResult, type ExitCode, type UncheckedRule, type V
 import { createRedactor, credentialsOf, redactingWriter, sanitizeVerdict, withoutUserinfo } from './secrets.js';
 import { StartError } from './start-error.js';
 import { checksOfLevel, runSuite } from './suite.js';
-import { messageOf } from '../contract/errors.js';
+import { messageOf } from '../util/errors.js';
 
 export interface RunOptions {
   /** Where the human report goes (default: stdout). */

@@ -11,8 +11,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import { CONTRACT_JSON_PATH } from './paths.js';
-import { unescapeToken } from './json-pointer.js';
-import { messageOf } from './errors.js';
+import { unescapeToken } from '../util/json-pointer.js';
+import { messageOf } from '../util/errors.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };

@@ -8,7 +8,7 @@ import type { components } from './generated/types.js';
 import { compileContract, type CompiledContract } from './schemas.js';
 import { readContract } from './document.js';
 import { FIXTURES_DIR, PROJECT_ROOT } from './paths.js';
-import { messageOf } from './errors.js';
+import { messageOf } from '../util/errors.js';
 
 export type OrderInfo = components['schemas']['OrderInfo'];
 

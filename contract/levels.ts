@@ -9,7 +9,7 @@
  * `deriveLevel(doc, 'spec')` removes every profile rule, so no rule is ever written twice.
  */
 import { deref, isObject, type JsonValue, type OpenApiDocument } from './document.js';
-import { childPointer } from './json-pointer.js';
+import { childPointer } from '../util/json-pointer.js';
 
 export const LEVELS = ['spec', 'strict'] as const;
 export type Level = (typeof LEVELS)[number];

@@ -7,7 +7,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { isObject, type JsonValue, type OpenApiDocument } from './document.js';
 import { deriveLevel, type Level } from './levels.js';
-import { childPointer } from './json-pointer.js';
+import { childPointer } from '../util/json-pointer.js';
 
 const addFormats = addFormatsModule.default;
 

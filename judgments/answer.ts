@@ -3,7 +3,7 @@ import contentType from 'content-type';
 import { isObject, type JsonObject } from '../contract/document.js';
 import type { Validator } from '../contract/schemas.js';
 import type { JudgedAnswer, JudgedExchange, Violation } from './exchange.js';
-import { parseJsonText } from '../contract/json.js';
+import { parseJsonText } from '../util/json.js';
 
 export const is2xx = (status: number): boolean => status >= 200 && status <= 299;
 

@@ -4,7 +4,7 @@ import type { CreateOperationId } from '../contract/operations-model.js';
 import { is2xx, mediaTypeIs, objectOf, schemaValid, statusIs } from './answer.js';
 import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
 import { PROFILE, SPEC } from './rules.js';
-import { childPointer } from '../contract/json-pointer.js';
+import { childPointer } from '../util/json-pointer.js';
 
 export const sameJson = (a: JsonValue | undefined, b: JsonValue | undefined): boolean => JSON.stringify(a) === JSON.stringify(b);
 

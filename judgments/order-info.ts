@@ -4,7 +4,7 @@ import type { OperationsModel } from '../contract/operations-model.js';
 import { is2xx, mediaTypeIs, objectOf, schemaValid, statusIs } from './answer.js';
 import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
 import { PROFILE, SPEC } from './rules.js';
-import { childPointer } from '../contract/json-pointer.js';
+import { childPointer } from '../util/json-pointer.js';
 
 /** `order.orderNumber` of an order-info answer, if there is one. */
 export function orderNumberOf(model: OperationsModel, value: JsonObject): unknown {

@@ -4,7 +4,7 @@ import type { OperationsModel } from '../contract/operations-model.js';
 import { statusIs } from './answer.js';
 import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
 import { PROFILE } from './rules.js';
-import { parseJsonText } from '../contract/json.js';
+import { parseJsonText } from '../util/json.js';
 
 /** The pointers a validation problem's `errors[]` names (empty when the body has none). */
 export function errorPointers(model: OperationsModel, text: string): string[] {

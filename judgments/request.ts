@@ -9,8 +9,8 @@ import type { Level } from '../contract/levels.js';
 import type { OperationId } from '../contract/operations-model.js';
 import type { JudgeContext, JudgedExchange, JudgedRequest, Violation } from './exchange.js';
 import { REQUEST } from './rules.js';
-import { BEARER_CREDENTIALS } from '../contract/bearer.js';
-import { parseJsonText } from '../contract/json.js';
+import { BEARER_CREDENTIALS } from '../util/bearer.js';
+import { parseJsonText } from '../util/json.js';
 
 /** How a request presents credentials, as RFC 6750 reads its Authorization header (`bearer`: a well-formed bearer token). */
 export type PresentedCredentials = 'missing' | 'non-bearer' | 'malformed' | 'bearer';

@@ -2,7 +2,7 @@
  * Bearer authentication (RFC 6750). Any syntactically valid `b64token` is accepted unless it is a
  * rejected token, or, when a list of accepted tokens is configured, not on that list.
  */
-import { BEARER_CREDENTIALS } from '../contract/bearer.js';
+import { BEARER_CREDENTIALS } from '../util/bearer.js';
 import { problem } from './problems.js';
 
 export const REALM = 'goods-mock';

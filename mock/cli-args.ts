@@ -3,8 +3,8 @@
  * value is a UsageError whose message names the option and the fix; the CLI exits 2 with it.
  */
 import { parseArgs } from 'node:util';
-import { argvFault, argvFaultText, wholeNumber } from '../contract/argv.js';
-import { isB64Token } from '../contract/bearer.js';
+import { argvFault, argvFaultText, wholeNumber } from '../util/argv.js';
+import { isB64Token } from '../util/bearer.js';
 import { isLevel } from '../contract/levels.js';
 import { DEFAULT_CONFIG, type MockConfig } from './config.js';
 import { DEFAULT_PROXY, type ProxyConfig } from './proxy/config.js';

@@ -5,7 +5,7 @@ import { resolveConfig } from './config.js';
 import { DEFAULT_OUTPUT_DIR } from './proxy/config.js';
 import { createMockServer } from './server.js';
 import { describeStore } from './store/describe.js';
-import { messageOf } from '../contract/errors.js';
+import { messageOf } from '../util/errors.js';
 
 /** The upstream URL without userinfo (a password never reaches the terminal). */
 function proxyTarget(url: string): string {

@@ -17,7 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { readContract } from '../contract/document.js';
-import { messageOf } from '../contract/errors.js';
+import { messageOf } from '../util/errors.js';
 import { CONTRACT_JSON_PATH, PROJECT_ROOT } from '../contract/paths.js';
 import { problem } from './problems.js';
 import { sendBody, sendProblem } from './respond.js';

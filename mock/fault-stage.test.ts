@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { codeOf } from '../contract/errors.js';
+import { codeOf } from '../util/errors.js';
 import type { MockServer } from './server.js';
 import { AUTH, JSON_AUTH, ORDER_PATH, SAMPLES_PATH, startMock, TRANSFERS_PATH } from './testing.js';
 import { until } from '../support/wait.js';

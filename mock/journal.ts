@@ -41,7 +41,7 @@ import { mkdir, open, rename, stat, unlink, type FileHandle } from 'node:fs/prom
 import { dirname } from 'node:path';
 import { decodeLine, encodeLine, type JournalEntry } from './journal-line.js';
 import { LockHeldError, lockStateFile, realPathOf, type StateLock } from './journal-lock.js';
-import { codeOf, messageOf } from '../contract/errors.js';
+import { codeOf, messageOf } from '../util/errors.js';
 
 export type { JournalEntry } from './journal-line.js';
 

@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createMockApp, type ServedContent } from './app.js';
 import { resolveConfig, type MockConfig } from './config.js';
 import { problemBody, PROBLEMS, type ProblemKind } from './problems.js';
-import { codeOf, messageOf } from '../contract/errors.js';
+import { codeOf, messageOf } from '../util/errors.js';
 
 export interface MockServer extends ServedContent {
   /** Base URL, e.g. `http://127.0.0.1:4010` (no trailing slash). */

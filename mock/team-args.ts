@@ -5,7 +5,7 @@
  * starts. A wrong option or value is a UsageError naming it and the fix; the CLI exits 2 with it.
  */
 import { parseArgs } from 'node:util';
-import { argvFault, argvFaultText, wholeNumber } from '../contract/argv.js';
+import { argvFault, argvFaultText, wholeNumber } from '../util/argv.js';
 import { parseMockArgs, UsageError } from './cli-args.js';
 import type { MockConfig } from './config.js';
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** `goods-team-mock`: a thin CLI over startTeam (see `--help`): Redis and goods-mock replicas, started and stopped together. */
-import { messageOf } from '../contract/errors.js';
+import { messageOf } from '../util/errors.js';
 import { UsageError } from './cli-args.js';
 import { parseTeamArgs, TEAM_HELP } from './team-args.js';
 import { startTeam, TeamStartError, type Team } from './team.js';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { messageOf } from '../contract/errors.js';
+import { messageOf } from '../util/errors.js';
 import type { TeamConfig } from './team-args.js';
 
 /** Where the team's lines go (the CLI: stdout and stderr). */

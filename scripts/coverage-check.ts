@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { argvFault, argvFaultText } from '../contract/argv.js';
+import { argvFault, argvFaultText } from '../util/argv.js';
 import { PROJECT_ROOT } from '../contract/paths.js';
 import { checkCoverage, CoverageInputError, type CoverageCheckConfig } from './coverage-thresholds.js';
 

@@ -10,8 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import ts from 'typescript';
-import { codeOf, messageOf } from '../contract/errors.js';
-import { parseJsonText } from '../contract/json.js';
+import { codeOf, messageOf } from '../util/errors.js';
+import { parseJsonText } from '../util/json.js';
 
 export const METRICS = ['lines', 'branches', 'functions'] as const;
 export type Metric = (typeof METRICS)[number];

@@ -1,6 +1,6 @@
 /** Polling (p-wait-for): wait until a condition holds or a server answers, instead of sleeping a fixed time and hoping. */
 import pWaitFor from 'p-wait-for';
-import { messageOf } from '../contract/errors.js';
+import { messageOf } from '../util/errors.js';
 import { send, type ProbeRequest } from './http-probe.js';
 import type { Child } from './processes.js';
 

@@ -1,14 +1,16 @@
 /**
  * The dependency rule of ARCHITECTURE.md, checked on every import of the project's TypeScript:
- * - `contract/` imports nothing of the project outside `contract/`;
- * - `judgments/` imports only `contract/` (and itself): the same judgments serve the suite and a proxy;
+ * - `util/` (general helpers that know nothing of the contract: argv values, errors, JSON text, JSON
+ *   Pointer, the bearer syntax) imports nothing of the project; any folder may import it;
+ * - `contract/` imports nothing of the project outside `contract/` and `util/`;
+ * - `judgments/` imports only `contract/` and `util/` (and itself): the same judgments serve the suite and a proxy;
  * - `conformance/` reaches `mock/` only through its public API `mock/index.ts`;
- * - `mock/` never imports `conformance/`; `client/` imports only `contract/`;
+ * - `mock/` never imports `conformance/`; `client/` imports only `contract/` and `util/`;
  * - `redaction/` (the one redactor) imports nothing of the project, and both the suite's secrets and
  *   the proxy's redaction go through it.
- * - `support/` (the bench's and the tests' helpers: child processes, free ports, polling) imports only `contract/`;
- * - `bench/` imports `contract/`, `support/` and the mock's public API (`mock/index.ts`, and the proxy's options);
- * - `scripts/` imports only `contract/` and `conformance/coverage.ts` (the coverage table of docs/conformance.md);
+ * - `support/` (the bench's and the tests' helpers: child processes, free ports, polling) imports only `contract/` and `util/`;
+ * - `bench/` imports `contract/`, `util/`, `support/` and the mock's public API (`mock/index.ts`, and the proxy's options);
+ * - `scripts/` imports only `contract/`, `util/` and `conformance/coverage.ts` (the coverage table of docs/conformance.md);
  * - no shipped code imports `bench/`, `scripts/`, `support/` or `test/` (only tests and `test/` do);
  * - `test/` never imports `bench/` or `scripts/`;
  * - every folder of the project is covered by one of these rules.
@@ -45,7 +47,7 @@ function importsOf(file: string, text = readFileSync(join(PROJECT_ROOT, file), '
 const top = (path: string): string => path.split('/')[0] ?? '';
 
 /** The folders shipped in the package, and the folders only development uses. */
-const SHIPPED = ['contract', 'judgments', 'redaction', 'mock', 'conformance', 'client'];
+const SHIPPED = ['util', 'contract', 'judgments', 'redaction', 'mock', 'conformance', 'client'];
 const DEV_ONLY = ['bench', 'scripts', 'support', 'test'];
 /** Every folder a rule below covers. */
 const RULED = [...SHIPPED, ...DEV_ONLY];
@@ -74,16 +76,30 @@ describe('architecture: the dependency rule', () => {
     );
   });
 
-  it('contract/ imports nothing of the project outside contract/ (tests aside)', () => {
+  it('util/ imports nothing of the project outside util/', () => {
     assert.deepEqual(
-      violations('contract', (e) => top(e.target) === 'contract', false),
+      violations('util', (e) => top(e.target) === 'util', true),
+      [],
+    );
+    // The check sees a util/ file importing contract/ (it can fail).
+    assert.deepEqual(
+      importsOf('util/x.ts', "import { a } from '../contract/document.js';")
+        .filter((e) => top(e.target) !== 'util')
+        .map((e) => e.target),
+      ['contract/document.ts'],
+    );
+  });
+
+  it('contract/ imports nothing of the project outside contract/ and util/ (tests aside)', () => {
+    assert.deepEqual(
+      violations('contract', (e) => ['contract', 'util'].includes(top(e.target)), false),
       [],
     );
   });
 
-  it('judgments/ imports only contract/ and judgments/', () => {
+  it('judgments/ imports only contract/, util/ and judgments/', () => {
     assert.deepEqual(
-      violations('judgments', (e) => ['judgments', 'contract'].includes(top(e.target)), true),
+      violations('judgments', (e) => ['judgments', 'contract', 'util'].includes(top(e.target)), true),
       [],
     );
   });
@@ -128,29 +144,29 @@ describe('architecture: the dependency rule', () => {
       [],
     );
     assert.deepEqual(
-      violations('client', (e) => ['client', 'contract'].includes(top(e.target)), false),
+      violations('client', (e) => ['client', 'contract', 'util'].includes(top(e.target)), false),
       [],
     );
   });
 
-  it('support/ imports only contract/ and support/', () => {
+  it('support/ imports only contract/, util/ and support/', () => {
     assert.deepEqual(
-      violations('support', (e) => ['support', 'contract'].includes(top(e.target)), true),
+      violations('support', (e) => ['support', 'contract', 'util'].includes(top(e.target)), true),
       [],
     );
   });
 
-  it('bench/ imports contract/, support/, bench/ and the mock only through its public API (and the proxy options)', () => {
+  it('bench/ imports contract/, util/, support/, bench/ and the mock only through its public API (and the proxy options)', () => {
     const mockApi = new Set(['mock/index.ts', 'mock/proxy/config.ts']);
     assert.deepEqual(
-      violations('bench', (e) => ['bench', 'support', 'contract'].includes(top(e.target)) || mockApi.has(e.target), true),
+      violations('bench', (e) => ['bench', 'support', 'contract', 'util'].includes(top(e.target)) || mockApi.has(e.target), true),
       [],
     );
   });
 
-  it('scripts/ imports only contract/ (and the coverage table of conformance/coverage.ts for docs/conformance.md)', () => {
+  it('scripts/ imports only contract/, util/ (and the coverage table of conformance/coverage.ts for docs/conformance.md)', () => {
     assert.deepEqual(
-      violations('scripts', (e) => ['scripts', 'contract'].includes(top(e.target)) || e.target === 'conformance/coverage.ts', true),
+      violations('scripts', (e) => ['scripts', 'contract', 'util'].includes(top(e.target)) || e.target === 'conformance/coverage.ts', true),
       [],
     );
   });

@@ -30,7 +30,7 @@ const ALLOWED: Record<string, string> = {
 };
 
 /** Folders whose code is checked (every TypeScript and JavaScript file but tests and generated files). */
-const FOLDERS = ['judgments', 'redaction', 'mock', 'conformance', 'client', 'bench', 'scripts', 'support'];
+const FOLDERS = ['util', 'judgments', 'redaction', 'mock', 'conformance', 'client', 'bench', 'scripts', 'support'];
 
 interface ContractFacts {
   operationIds: Set<string>;

@@ -3,7 +3,7 @@
  * nothing is read from the process. Every problem is a StartError naming the argument and the fix.
  */
 import { parseArgs } from 'node:util';
-import { argvFault, argvFaultText, wholeNumber } from '../../contract/argv.js';
+import { argvFault, argvFaultText, wholeNumber } from '../../util/argv.js';
 import { isLevel, type Level } from '../../contract/levels.js';
 import { StartError } from '../start-error.js';
 import { FAIL_ON, type FailOn } from './model.js';

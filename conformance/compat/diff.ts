@@ -5,7 +5,7 @@
  * marked `x-spec-status`, a response marked `x-profile: true`: profile; anything else: specification).
  */
 import type { JsonValue, OpenApiDocument } from '../../contract/document.js';
-import { childPointer } from '../../contract/json-pointer.js';
+import { childPointer } from '../../util/json-pointer.js';
 import {
   REQUEST_ONLY,
   isClosed,

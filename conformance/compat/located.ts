@@ -6,7 +6,7 @@
  * and the level it belongs to.
  */
 import { isObject, resolvePointer, type JsonObject, type JsonValue, type OpenApiDocument } from '../../contract/document.js';
-import { childPointer } from '../../contract/json-pointer.js';
+import { childPointer } from '../../util/json-pointer.js';
 
 /** One keyword's value, where it is written, and whether it is a profile rule there. */
 export interface Located {

@@ -4,7 +4,7 @@
  * not compare). The CLI (`conformance/cli.ts`) hands over argv and where to write; nothing here reads
  * the process.
  */
-import { messageOf } from '../../contract/errors.js';
+import { messageOf } from '../../util/errors.js';
 import { escapeControls } from '../secrets.js';
 import { StartError } from '../start-error.js';
 import { COMPAT_HELP, parseCompatArgs } from './args.js';

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { OpenApiDocument } from '../../contract/document.js';
-import { messageOf } from '../../contract/errors.js';
+import { messageOf } from '../../util/errors.js';
 import type { Level } from '../../contract/levels.js';
 import { PROFILE, SPEC } from '../../judgments/rules.js';
 import { checksFor } from '../checks/index.js';

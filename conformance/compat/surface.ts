@@ -5,7 +5,7 @@
  * (`listOperations`) and the operations model's reading of schemas, never with a second parser.
  */
 import { deref, isObject, listOperations, type OpenApiDocument } from '../../contract/document.js';
-import { childPointer } from '../../contract/json-pointer.js';
+import { childPointer } from '../../util/json-pointer.js';
 import { locateSchema, type Located, type SchemaFacts } from './located.js';
 
 export interface StatusFact {

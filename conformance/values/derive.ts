@@ -12,7 +12,7 @@
  */
 import { generateSync } from 'json-schema-faker';
 import { isObject, type JsonObject, type JsonValue } from '../../contract/document.js';
-import { childPointer } from '../../contract/json-pointer.js';
+import { childPointer } from '../../util/json-pointer.js';
 import { VALUE_CATALOGUE, type CatalogueType } from './catalogue.js';
 
 export interface Candidate {

@@ -35,7 +35,7 @@ import { escapeControlsUnicode as printable, LearningRedactor, type Redactor } f
 import { notJudgedText, writeReports } from './report.js';
 import type { SeenExchange } from './seen.js';
 import { ViolationLog } from './violations.js';
-import { messageOf } from '../../contract/errors.js';
+import { messageOf } from '../../util/errors.js';
 
 const VIOLATIONS_PATH = `${ADMIN_PREFIX}/violations`;
 const REPORT_PATH = `${ADMIN_PREFIX}/report`;

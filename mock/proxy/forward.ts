@@ -16,7 +16,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
-import { messageOf } from '../../contract/errors.js';
+import { messageOf } from '../../util/errors.js';
 import { problem, type ProblemError } from '../problems.js';
 import { sendProblem } from '../respond.js';
 import { Capture, SeenExchange } from './seen.js';

@@ -38,7 +38,7 @@ import {
   type Violation,
 } from '../../judgments/index.js';
 import type { Side } from './exchange.js';
-import { childPointer } from '../../contract/json-pointer.js';
+import { childPointer } from '../../util/json-pointer.js';
 
 /** A shared judgment's violation, with the level it belongs to when that differs from the entry's (a problem only the strict schema finds). */
 export type Finding = Violation & { level?: Level };

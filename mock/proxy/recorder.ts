@@ -16,7 +16,7 @@ import type { ProxyExchange } from './exchange.js';
 import type { OperationsModel } from '../../contract/operations-model.js';
 import type { Judge } from './judge.js';
 import { escapeControlsUnicode as printable, REDACTED, type Redactor } from '../../redaction/redactor.js';
-import { messageOf } from '../../contract/errors.js';
+import { messageOf } from '../../util/errors.js';
 
 /** A file name for an order number: percent-encoded (so distinct numbers never share a file), at most ~200 characters. */
 export function fixtureFileName(orderNumber: string): string {

@@ -22,7 +22,7 @@ import {
   type StoreHealth,
   type StoreLimits,
 } from './types.js';
-import { messageOf } from '../../contract/errors.js';
+import { messageOf } from '../../util/errors.js';
 
 /**
  * A record's JSON longer than this many bytes is held as a Buffer, outside the V8 heap. V8 lets its heap

@@ -27,7 +27,7 @@ import { mockFull, sessionFull, tooManySessions } from './limit-problems.js';
 import { planSegments } from './plan.js';
 import { CREATE_SCRIPT, RESET_SCRIPT } from './redis-scripts.js';
 import { DEFAULT_SESSION, type ListPage, type RecordPlan, type Store, type StoreHealth, type StoreLimits } from './types.js';
-import { messageOf } from '../../contract/errors.js';
+import { messageOf } from '../../util/errors.js';
 import { displayUrl } from './describe.js';
 
 export interface RedisStoreOptions {

@@ -3,7 +3,7 @@
  * odd content types, invalid percent-encoding, very long order numbers and URLs, bodies over the
  * limit, bodies that stop mid-way, odd session and Prefer headers.
  */
-import { isB64Token } from '../../../contract/bearer.js';
+import { isB64Token } from '../../../util/bearer.js';
 import { post, validBody, type CaseDraft } from './corpus-bodies.js';
 import { CREATE_PATHS, HEADER_LIMIT, ONE_MIB, ORDER_PATH, type CorpusTarget, type Expectation, type Resource } from './corpus-types.js';
 import { requestBytes, type HeaderList } from './http-bytes.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { childPointer, escapeToken, unescapeToken } from './json-pointer.js';
 
-describe('contract/json-pointer (RFC 6901)', () => {
+describe('util/json-pointer (RFC 6901)', () => {
   it('escapes ~ before / and unescapes in the reverse order', () => {
     assert.equal(escapeToken('a/b~c'), 'a~1b~0c');
     assert.equal(escapeToken('~1'), '~01');

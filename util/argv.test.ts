@@ -13,7 +13,7 @@ function faultOf(args: string[]): ArgvFault | undefined {
   return undefined;
 }
 
-describe('contract/argv: the CLIs’ argv faults and whole numbers', () => {
+describe('util/argv: the CLIs’ argv faults and whole numbers', () => {
   it('reads each parseArgs refusal from its code and the tokens', () => {
     assert.deepEqual(faultOf(['--colour']), { kind: 'unknown-option', option: '--colour' });
     assert.deepEqual(faultOf(['-z']), { kind: 'unknown-option', option: '-z' });

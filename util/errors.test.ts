@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { codeOf, messageOf } from './errors.js';
 
-describe('contract/errors: messageOf', () => {
+describe('util/errors: messageOf', () => {
   it('answers the message of an Error and the text of anything else thrown', () => {
     assert.equal(messageOf(new TypeError('bad type')), 'bad type');
     assert.equal(messageOf('plain text'), 'plain text');
@@ -11,7 +11,7 @@ describe('contract/errors: messageOf', () => {
   });
 });
 
-describe('contract/errors: codeOf', () => {
+describe('util/errors: codeOf', () => {
   it("answers a Node error's code, and undefined for anything without a string code", async () => {
     const missing = await readFile('/nonexistent/goods-mock-errors-test').catch((error: unknown) => error);
     assert.equal(codeOf(missing), 'ENOENT');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { parseJsonText } from './json.js';
 
-describe('contract/json: parseJsonText', () => {
+describe('util/json: parseJsonText', () => {
   it('answers the value of JSON text, and the parser message for anything else', () => {
     assert.deepEqual(parseJsonText('{"a":[1,null]}'), { ok: true, value: { a: [1, null] } });
     assert.deepEqual(parseJsonText('null'), { ok: true, value: null });

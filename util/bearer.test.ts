@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { BEARER_CREDENTIALS, isB64Token } from './bearer.js';
 
-describe('contract/bearer (RFC 6750 §2.1)', () => {
+describe('util/bearer (RFC 6750 §2.1)', () => {
   it('accepts b64tokens and nothing else', () => {
     for (const token of ['abc', 'a-b.c_d~e+f/g', 'abc==', 'A1']) assert.equal(isB64Token(token), true, token);
     for (const token of ['', 'a b', '=abc', 'ab=c', 'tok\u00e9n', 'a,b']) assert.equal(isB64Token(token), false, token);

@@ -17,7 +17,7 @@ import {
 } from '../redaction/redactor.js';
 import { basicCredentials } from './checks/auth.js';
 import { DEFAULT_REJECTED_TOKEN, MOCK_TOKEN, type ConformanceConfig } from './config.js';
-import type { CheckResult, Verdict } from './report/results.js';
+import type { Verdict } from './report/results.js';
 
 export {
   createRedactor,
@@ -77,12 +77,6 @@ export function sanitizeVerdict(verdict: Verdict, redactor: Redactor): Verdict {
   // mapStrings keeps the shape of its input (only string values change), so the result is a Verdict.
   const clean = mapStrings(verdict, (text) => sanitizeText(text, redactor)) as Verdict;
   return { ...clean, target: withoutUserinfo(clean.target) };
-}
-
-/** One check result as it may be shown (for the live console lines). Pure. */
-export function sanitizeCheck(result: CheckResult, redactor: Redactor): CheckResult {
-  // Same shape as the input (see sanitizeVerdict).
-  return mapStrings(result, (text) => sanitizeText(text, redactor)) as CheckResult;
 }
 
 /**

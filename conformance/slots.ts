@@ -10,11 +10,6 @@ export class Slots {
     if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`slots: size must be a whole number ≥ 1, got ${size}`);
   }
 
-  /** Slots held now. */
-  get inUse(): number {
-    return this.held;
-  }
-
   /** Waits for a free slot; the function it resolves to gives it back (calling it again does nothing). */
   async acquire(): Promise<() => void> {
     if (this.held < this.size) this.held++;
@@ -28,15 +23,5 @@ export class Slots {
       if (next) next();
       else this.held--;
     };
-  }
-
-  /** Runs `fn` holding a slot. */
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    const release = await this.acquire();
-    try {
-      return await fn();
-    } finally {
-      release();
-    }
   }
 }

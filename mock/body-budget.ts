@@ -62,11 +62,6 @@ export class BodyBudget {
     };
   }
 
-  /** The bytes held now (for tests and diagnostics). */
-  get inFlight(): number {
-    return this.used;
-  }
-
   exhausted(): ProblemError {
     return problem(
       'busy',

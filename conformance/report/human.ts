@@ -6,7 +6,7 @@
  *
  * Every text taken from a result is passed through `escapeControls`: an answer's ESC, CR or BEL never
  * reaches the terminal raw (a hostile server cannot draw a fake "PASSED"); only the tool's own colors
- * are real escape sequences. Redaction happens before (sanitizeVerdict / sanitizeCheck / the redacting
+ * are real escape sequences. Redaction happens before (sanitizeVerdict / the redacting
  * writer of the run).
  */
 import Mocha from 'mocha';

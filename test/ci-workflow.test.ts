@@ -63,6 +63,14 @@ describe('CI workflow (.github/workflows/ci.yml)', () => {
     assert.ok(indexOfRun('sudo apt-get update') >= 0, 'apt-get update before installing chromium');
   });
 
+  it('runs the long seed check (left out of npm test) after npm test, on one Node version', () => {
+    const index = indexOfRun('npm run check:seeds');
+    assert.ok(index > indexOfRun('npm test'), 'a step runs "npm run check:seeds" after npm test');
+    assert.match(text(steps[index]?.['if']), /matrix\.node == '20'/);
+    const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    assert.match(pkg.scripts['check:seeds'] ?? '', /seed-table\.check\.ts/);
+  });
+
   it('runs each step once: lint and typecheck only through npm test, which runs them', () => {
     const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     const test = pkg.scripts['test'] ?? '';

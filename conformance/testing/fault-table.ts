@@ -1,0 +1,78 @@
+/**
+ * The hand-written fault table run against the reference server (what `conformance/faults.test.ts`
+ * and the long seed check `conformance/seed-table.check.ts` share): each distinct run (faults, level,
+ * seed) is made once, in process, and answers check id → status.
+ */
+import { readContract } from '../../contract/document.js';
+import type { Level } from '../../contract/levels.js';
+import { CHECKS } from '../checks/index.js';
+import { resolveConformanceConfig } from '../config.js';
+import { runConformance } from '../run.js';
+import { FAULT_CASES } from '../self-test/faults.js';
+import { REFERENCE_TOKEN, startReferenceServer } from '../self-test/reference-server.js';
+
+const document = readContract();
+
+/** The seeds the table is run under. */
+export const SEEDS = [7, 1234, 987654] as const;
+
+/** Runs already made (faults, level, seed → verdicts). */
+const runs = new Map<string, Promise<Map<string, string>>>();
+
+/** Check id → status of a run against the reference server with `faults` (each distinct run made once). */
+export function verdicts(faults: readonly string[], level: Level, seed: number): Promise<Map<string, string>> {
+  const key = `${faults.join(',')}|${level}|${seed}`;
+  let run = runs.get(key);
+  if (!run) {
+    run = freshVerdicts(faults, level, seed);
+    runs.set(key, run);
+  }
+  return run;
+}
+
+async function freshVerdicts(faults: readonly string[], level: Level, seed: number): Promise<Map<string, string>> {
+  const server = await startReferenceServer(faults);
+  try {
+    const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level, seed, outputDir: 'reports/test' });
+    const { verdict } = await runConformance(config, { write: () => undefined, document });
+    return new Map(verdict.checks.map((c) => [c.id, c.status]));
+  } finally {
+    await server.close();
+  }
+}
+
+/** The ids of the checks that failed, sorted. */
+export const failing = (map: Map<string, string>): string[] =>
+  [...map]
+    .filter(([, status]) => status === 'failed')
+    .map(([id]) => id)
+    .sort();
+
+/** A verdict map as one line, for comparing runs. */
+export const vector = (map: Map<string, string>): string => [...map].map(([id, s]) => `${id}=${s}`).join(' ');
+
+/** The table's runs: the correct server (strict) and each fault at its check's level. */
+export const RUNS: { name: string; faults: string[]; level: Level }[] = [
+  { name: 'no fault', faults: [], level: 'strict' },
+  ...FAULT_CASES.map((f) => ({
+    name: f.faults.join(', '),
+    faults: f.faults,
+    level: CHECKS.find((c) => c.id === f.check)?.level ?? 'strict',
+  })),
+];
+
+/** Verdict vectors of every run of the table under a seed, two runs at a time. */
+export async function table(seed: number): Promise<string[]> {
+  const out: string[] = new Array<string>(RUNS.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < RUNS.length) {
+      const index = next++;
+      const run = RUNS[index];
+      if (!run) continue;
+      out[index] = `${run.name} @${run.level}: ${vector(await verdicts(run.faults, run.level, seed))}`;
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return out;
+}

@@ -1,6 +1,6 @@
 /**
  * The long seed check (`npm run check:seeds`, not part of `npm test`: about three times
- * `faults.test.ts`' runs, 3 minutes on 2 cores): the whole fault table and the correct server give
+ * `faults.test.ts`' runs: 9 minutes on a busy 2-core machine): the whole fault table and the correct server give
  * identical verdicts, run by run, under each seed. `npm test` runs each fault case under one of the
  * seeds in turn and the correct server under all of them (`faults.test.ts`).
  */

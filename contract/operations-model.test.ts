@@ -38,7 +38,8 @@ describe('operations model', () => {
   });
 
   it('derives how an order answer links to the creates', () => {
-    assert.deepEqual(model.order, {
+    const { headerMembers, lists, ...links } = model.order;
+    assert.deepEqual(links, {
       numberParam: 'number',
       orderMember: 'order',
       orderNumberMember: 'orderNumber',
@@ -47,7 +48,35 @@ describe('operations model', () => {
       lotNumberMember: 'lotNumber',
       lotSchema: 'Lot',
     });
+    assert.deepEqual(
+      headerMembers.map((m) => `${m.name}:${m.type ?? ''}${m.format !== undefined ? `:${m.format}` : ''}`),
+      ['id:integer', 'orderNumber:string', 'customerId:integer', 'status:string', 'orderDate:string:date', 'deliveryDate:string:date'],
+    );
+    assert.deepEqual(
+      lists.map((l) => `${l.member} ${l.itemSchema} ${l.members.map((m) => m.name).join(',')}`),
+      [
+        'containers Container ',
+        'charges Charge id,chargeNumber,lotNumber,quantity,status',
+        'lots Lot id,lotNumber,supplierNr,articleNr,quantity,unit,deliveryDate,status,createdAt',
+      ],
+    );
     assert.equal(model.errorsMember, 'errors');
     assert.equal(model.pointerMember, 'pointer');
+  });
+
+  it("derives the answers' members and a create's record roles (the id it numbers, the time it stamps, the lot it names)", () => {
+    const lt = model.create('createLotTransfer');
+    assert.deepEqual(
+      lt.successMembers.map((m) => m.name),
+      ['id', 'fk_lot_id', 'source_scancode', 'target_scancode', 'amount', 'completed', 'lotnumber', 'created', 'modified'],
+    );
+    assert.equal(lt.successMembers.find((m) => m.name === 'created')?.format, 'date-time');
+    assert.deepEqual(lt.record, { idMember: 'id', createdMember: 'created', lotMember: 'fk_lot_id' });
+    assert.deepEqual(model.create('createTestSample').record, { idMember: 'id', createdMember: 'created', lotMember: 'fk_lot_id' });
+    assert.deepEqual(
+      model.orderInfo.successMembers.map((m) => `${m.name}:${m.type ?? ''}`),
+      ['order:object', 'containers:array', 'charges:array', 'lots:array'],
+    );
+    assert.equal(model.orderInfo.record, undefined);
   });
 });

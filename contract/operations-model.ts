@@ -23,6 +23,8 @@ export interface MemberModel {
   schema: JsonObject;
   /** The JSON Schema type (`string`, `integer`, `number`, `boolean`, ...). */
   type: string | undefined;
+  /** The JSON Schema format (`date`, `date-time`, ...), when the schema states one. */
+  format?: string;
   required: boolean;
   /** Server-assigned (`readOnly`): values a client sends are ignored. */
   readOnly: boolean;
@@ -53,6 +55,10 @@ export interface OperationModel {
   requestSchema?: string;
   /** The request body's members (empty without a body), in contract order. */
   members: MemberModel[];
+  /** The success body's members, in contract order (a create: the record as answered). */
+  successMembers: MemberModel[];
+  /** A create's record roles, read from its success body (creates only). */
+  record?: RecordRoles;
   /** Error statuses the contract documents for the operation (strict level). */
   errorStatuses: number[];
   /** The largest request body accepted (`x-max-body-bytes` of its documented 413), when stated. */
@@ -61,6 +67,26 @@ export interface OperationModel {
   requestExample?: JsonValue;
   /** The contract's first example of the JSON success body, when it gives one. */
   successExample?: JsonValue;
+}
+
+/** What the members of a created record stand for (read from the schemas, never from names). */
+export interface RecordRoles {
+  /** The member the server numbers: the success body's `readOnly` integer (`id`). */
+  idMember: string;
+  /** The member stamped with the time of the create: the first `readOnly` date-time (`created`), when there is one. */
+  createdMember?: string;
+  /** The request member naming a lot (`fk_lot_id`), when there is one. */
+  lotMember?: string;
+}
+
+/** A list in the order-info answer (`containers`, `charges`, `lots`): its member and its items' members. */
+export interface OrderList {
+  /** The member of the answer holding the list (`charges`). */
+  member: string;
+  /** The component name of an item (`Charge`). */
+  itemSchema: string;
+  /** The item's members as the contract states them, in contract order (empty for an open object such as `Container`). */
+  members: MemberModel[];
 }
 
 /** How an order-info answer links to the create bodies (all read from the contract). */
@@ -78,6 +104,10 @@ export interface OrderLinks {
   lotNumberMember: string;
   /** The component name of a lot (`Lot`). */
   lotSchema: string;
+  /** The order header's members (`id`, `orderNumber`, ...), in contract order. */
+  headerMembers: MemberModel[];
+  /** Every list of the answer whose items are a named schema, in contract order (`containers`, `charges`, `lots`). */
+  lists: OrderList[];
 }
 
 export interface OperationsModel {
@@ -179,6 +209,20 @@ function maxBody(responses: readonly { maxBodyBytes?: number }[]): { maxBodyByte
   return found !== undefined ? { maxBodyBytes: found } : {};
 }
 
+/** A create's record roles: the `readOnly` integer it numbers, the first `readOnly` date-time, the request member naming a lot. */
+function recordRoles(op: OperationModel): RecordRoles | undefined {
+  const assigned = op.successMembers.filter((m) => m.readOnly);
+  const id = assigned.find((m) => m.type === 'integer');
+  if (id === undefined) return undefined;
+  const created = assigned.find((m) => m.type === 'string' && m.format === 'date-time');
+  const lot = op.members.find((m) => m.namesLot);
+  return {
+    idMember: id.name,
+    ...(created !== undefined ? { createdMember: created.name } : {}),
+    ...(lot !== undefined ? { lotMember: lot.name } : {}),
+  };
+}
+
 function fail(what: string): never {
   throw new Error(`the contract does not state ${what}`);
 }
@@ -198,6 +242,7 @@ function membersOf(doc: OpenApiDocument, schemaName: string, lotIdSchema: string
         name,
         schema: value,
         type: typeof value['type'] === 'string' ? value['type'] : undefined,
+        ...(typeof value['format'] === 'string' ? { format: value['format'] } : {}),
         required: required.includes(name),
         readOnly: value['readOnly'] === true,
         ...('default' in value ? { default: value['default'] } : {}),
@@ -241,6 +286,7 @@ export function operationsModel(doc: OpenApiDocument): OperationsModel {
         successSchema,
         ...(requestSchema !== undefined ? { requestSchema } : {}),
         members: requestSchema !== undefined ? membersOf(doc, requestSchema, lotIdSchema) : [],
+        successMembers: membersOf(doc, successSchema, lotIdSchema),
         errorStatuses: spec.responses.filter((r) => /^[45]\d\d$/.test(r.status)).map((r) => Number(r.status)),
         ...maxBody(spec.responses),
         ...(requestExample !== undefined ? { requestExample } : {}),
@@ -253,7 +299,10 @@ export function operationsModel(doc: OpenApiDocument): OperationsModel {
   const lotIdSchema = Object.keys(schemas).find(
     (name) => name !== lotName && name.startsWith(lotName) && isObject(schemas[name]) && schemas[name]['type'] === 'integer',
   );
-  const operations = build(lotIdSchema);
+  const operations = build(lotIdSchema).map((op) => {
+    const roles = op.method === 'POST' && op.requestSchema !== undefined ? recordRoles(op) : undefined;
+    return roles !== undefined ? { ...op, record: roles } : op;
+  });
   const byId = new Map(operations.map((op) => [op.operationId, op]));
   const orderInfo =
     operations.find((op) => op.method === 'GET' && op.pathParams.length === 1) ?? fail('a GET operation with an order number');
@@ -278,6 +327,10 @@ export function operationsModel(doc: OpenApiDocument): OperationsModel {
       orderNumberMember = wanted;
     }
   }
+  const lists = Object.entries(infoProps).flatMap(([member, schema]): OrderList[] => {
+    const itemSchema = isObject(schema) && schema['type'] === 'array' ? refName(schema['items']) : undefined;
+    return itemSchema !== undefined ? [{ member, itemSchema, members: membersOf(doc, itemSchema, lotIdSchema) }] : [];
+  });
   const lotProps = rawProperties(doc, lotSchema);
   const lotIdMember = 'id' in lotProps ? 'id' : fail(`an id of ${lotSchema}`);
   if (!(defaultFrom.member in lotProps)) fail(`${lotSchema}.${defaultFrom.member}`);
@@ -306,6 +359,12 @@ export function operationsModel(doc: OpenApiDocument): OperationsModel {
       lotIdMember,
       lotNumberMember: defaultFrom.member,
       lotSchema,
+      headerMembers: membersOf(
+        doc,
+        refName(infoProps[orderMember ?? '']) ?? fail('the order header of the order-info answer'),
+        lotIdSchema,
+      ),
+      lists,
     },
     problemSchema,
     validationProblemSchema,

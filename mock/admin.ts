@@ -1,6 +1,6 @@
 /**
  * State inspection and control under `/__mock` (no bearer auth): health, the fixture order numbers,
- * the recorded objects of the session, reset (optionally protected by an admin token), and the
+ * the operations model as JSON (`model`, `model-view.ts`), the recorded objects of the session, reset (optionally protected by an admin token), and the
  * session's fault rules (`fault-admin.ts`). Every
  * route takes the `X-Mock-Session` header. Listings page (`?limit=`, `?after=`, `Link: rel="next"`).
  */
@@ -25,6 +25,8 @@ export interface AdminContext {
   lots: { id: number; lotNumber: string; orderNumber: string }[];
   /** The recorded resources, by their listing name (`lot-transfers`, `test-samples`). */
   resources: string[];
+  /** `GET /__mock/model`: the operations model as JSON (`model-view.ts`), serialized once at start-up. */
+  model: string;
   adminToken?: string;
   /** The session fault rules (`/__mock/faults`). */
   faults: FaultAdmin;
@@ -37,7 +39,8 @@ export interface AdminContext {
 export function adminAllowed(ctx: AdminContext, pathname: string): string[] | undefined {
   if (isDashboardPath(pathname)) return ['GET', 'HEAD'];
   const rest = pathname.slice(ADMIN_PREFIX.length);
-  if (rest === '/health' || rest === '/orders' || rest === '/lots' || ctx.resources.some((r) => rest === `/${r}`)) return ['GET', 'HEAD'];
+  if (rest === '/health' || rest === '/orders' || rest === '/lots' || rest === '/model' || ctx.resources.some((r) => rest === `/${r}`))
+    return ['GET', 'HEAD'];
   if (rest === '/reset') return ['POST'];
   return faultAdminAllowed(rest);
 }
@@ -68,6 +71,7 @@ export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: 
   }
   if (rest === '/orders') return sendJson(res, 200, ctx.orderNumbers);
   if (rest === '/lots') return sendJson(res, 200, ctx.lots);
+  if (rest === '/model') return sendBody(res, 200, 'application/json', ctx.model);
   if (faultAdminAllowed(rest)) return handleFaultAdmin(ctx.faults, req, res, rest, session, ctx.adminToken);
   if (rest === '/reset') {
     checkAdminToken(req, ctx.adminToken, 'POST /__mock/reset');

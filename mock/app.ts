@@ -12,7 +12,7 @@ import { operationsModel, resourceOf } from '../contract/operations-model.js';
 import { loadFixtures } from '../contract/fixtures.js';
 import { CONTRACT_JSON_PATH } from '../contract/paths.js';
 import { compileContract } from '../contract/schemas.js';
-import { adminAllowed, handleAdmin, type AdminContext } from './admin.js';
+import { ADMIN_PREFIX, adminAllowed, handleAdmin, type AdminContext } from './admin.js';
 import { authPolicy, checkBearer } from './auth.js';
 import { readBody } from './body.js';
 import { BodyBudget } from './body-budget.js';
@@ -27,6 +27,7 @@ import { chooseInjection, inject, type FaultStageContext, type Injection } from 
 import { choosePreference, preferredAnswers, type Preference, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
 import { problem } from './problems.js';
+import { modelView } from './model-view.js';
 import { recordModel } from './record-model.js';
 import { pipelineHandler, printable, type Stage } from './pipeline.js';
 import { sendBody, sendEmpty } from './respond.js';
@@ -188,6 +189,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     orderNumbers,
     lots: [...fixtures.lots.values()].map(({ lot, orderNumber }) => ({ id: lot.id, lotNumber: lot.lotNumber, orderNumber })),
     resources: [...byResource.keys()],
+    model: JSON.stringify(modelView(api, ADMIN_PREFIX, [...byResource.keys()])),
     faults: faultAdmin,
     log,
     ...(config.contractPath !== undefined ? { contractPath: config.contractPath } : {}),

@@ -10,7 +10,8 @@
  * - `/__mock/openapi.json`: the contract the mock serves;
  * - `/__mock/control.json`: the mock-control contract (`mock/control.openapi.yaml`).
  *
- * The page's data comes from the mock's `/__mock` JSON endpoints and the API itself.
+ * The page's data comes from the mock's `/__mock` JSON endpoints and the API itself; what it shows of
+ * the API (paths, members, listings) from the operations model at `/__mock/model` (`model-view.ts`).
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -364,7 +364,14 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
       });
     }
     // /__mock.
-    for (const path of ['/__mock/health', '/__mock/orders', '/__mock/lots', '/__mock/lot-transfers', '/__mock/test-samples']) {
+    for (const path of [
+      '/__mock/health',
+      '/__mock/orders',
+      '/__mock/lots',
+      '/__mock/model',
+      '/__mock/lot-transfers',
+      '/__mock/test-samples',
+    ]) {
       await record(`GET ${path}`, mock, 'GET', path);
       await record(`HEAD ${path}`, mock, 'HEAD', path);
       await record(`POST ${path}`, mock, 'POST', path);
@@ -632,6 +639,7 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
       ['OPTIONS', '/__mock/report'],
       ['GET', '/__mock/orders'],
       ['GET', '/__mock/lots'],
+      ['GET', '/__mock/model'],
       ['GET', '/__mock/lot-transfers'],
       ['POST', '/__mock/reset'],
       ['GET', '/__mock/'],

@@ -25,7 +25,7 @@ export async function takeDashboardScreenshot(path = SCREENSHOT_PATH): Promise<v
     await api.createTestSample({ fk_lot_id: 2202, fk_user_id: 7, status: 'IN_LAB', notes: 'moisture check' });
     const page = await browser.newPage();
     await page.goto(`${mock.url}/__mock/`);
-    await page.waitForSelector('#samples tbody tr[data-id="2"]');
+    await page.waitForSelector('section.records tbody tr[data-id="2"]');
     await page.waitForSelector('article.order tr[data-lot]');
     await page.waitForSelector('#swagger-ui .opblock');
     await page.screenshot({ path, fullPage: true });

@@ -1,11 +1,13 @@
 // The mock's dashboard (served at /__mock/): plain browser JavaScript, no build step.
 // Data comes from the mock's /__mock JSON endpoints and the API itself; every value is written
-// with textContent, never as HTML (recorded objects are whatever clients sent).
+// with textContent, never as HTML (recorded objects are whatever clients sent). What it shows of the
+// API (the order read's path, the members of orders, lots and records, the listings) comes from the
+// operations model the mock serves at /__mock/model: no path or member name of the API is typed here.
 'use strict';
 
 (function dashboard() {
   const POLL_MS = 1000;
-  const ORDER_PATH = '/manualProduction/rest/v1/orders/info/';
+  const MODEL_PATH = '/__mock/model';
   const SESSION_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
   const $ = (id) => document.getElementById(id);
@@ -51,10 +53,77 @@
     return `${response.status} ${response.statusText}`;
   }
 
-  // ---- fixture orders with their lots --------------------------------------------------------
+  /** A value of a record or an order as text: yes/no for a boolean, JSON for an object or a list. */
+  function shownValue(value) {
+    if (value === undefined || value === null) return '';
+    if (typeof value === 'boolean') return value ? 'yes' : 'no';
+    if (typeof value === 'object') return JSON.stringify(value);
+    return String(value);
+  }
+
+  /** A table with a column per member (its name as the header); `rowOf(item, row)` may mark each row. */
+  function membersTable(members, items, rowOf, id, className) {
+    const table = el('table', undefined, className);
+    if (id) table.id = id;
+    const head = el('tr');
+    for (const member of members) {
+      const th = el('th', member.name);
+      th.dataset.member = member.name;
+      head.append(th);
+    }
+    table.append(el('thead'), el('tbody'));
+    table.tHead.append(head);
+    for (const item of items) table.tBodies[0].append(memberRow(members, item, rowOf));
+    return table;
+  }
+
+  function memberRow(members, item, rowOf) {
+    const row = el('tr');
+    if (rowOf) rowOf(item, row);
+    for (const member of members) row.append(el('td', shownValue(item[member.name])));
+    return row;
+  }
+
+  // ---- the operations model (GET /__mock/model), read once ------------------------------------
+
+  /** The order read and the creates of the model; `failed` holds why the model could not be read. */
+  const model = { orderRead: undefined, creates: [], failed: undefined };
+
+  async function loadModel() {
+    try {
+      const response = await fetch(MODEL_PATH);
+      if (!response.ok) throw new Error(await describe(response));
+      const view = await response.json();
+      if (!view || !Array.isArray(view.operations)) throw new Error('the answer is not an operations model');
+      model.orderRead = view.operations.find((op) => op.role === 'order-read');
+      model.creates = view.operations.filter((op) => op.role === 'create' && op.listing);
+    } catch (error) {
+      model.failed = error.message;
+      const text = `Cannot load the operations model (${MODEL_PATH}): ${error.message}. Orders and records cannot be shown; reload the page when the mock is back.`;
+      say(text, 'error');
+      $('orders').replaceChildren(el('p', text, 'error'));
+    }
+  }
+
+  /** A resource name as a title: `lot-transfers` → `Lot transfers`. */
+  function titleOf(resource) {
+    const words = resource.replace(/[-_]+/g, ' ');
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
+  // ---- fixture orders with their lists ------------------------------------------------------
+
+  /** The order read's path for one order number. */
+  function orderPath(number) {
+    return model.orderRead.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(number));
+  }
 
   async function loadOrders() {
     const box = $('orders');
+    if (!model.orderRead) {
+      if (!model.failed) box.replaceChildren(el('p', 'The contract has no order read.', 'empty'));
+      return;
+    }
     box.replaceChildren(el('p', 'Loading…', 'empty'));
     try {
       const listed = await fetch('/__mock/orders');
@@ -64,7 +133,7 @@
       const token = $('api-token').value.trim() || 'dashboard';
       const cards = await Promise.all(
         numbers.map(async (number) => {
-          const response = await fetch(ORDER_PATH + encodeURIComponent(number), { headers: { Authorization: `Bearer ${token}` } });
+          const response = await fetch(orderPath(number), { headers: { Authorization: `Bearer ${token}` } });
           if (!response.ok) return orderError(number, await describe(response));
           return orderCard(await response.json());
         }),
@@ -82,51 +151,92 @@
     return card;
   }
 
-  function orderCard(info) {
-    const order = info.order || {};
+  /** `1 container`, `3 charges`: a list's length with its name, singular for one. */
+  function listCount(n, name) {
+    return count(n, name.endsWith('s') ? name.slice(0, -1) : name, name);
+  }
+
+  function orderCard(answer) {
+    const shape = model.orderRead.order;
+    const info = answer || {};
+    const header = info[shape.headerMember] || {};
     const card = el('article', undefined, 'order');
-    card.dataset.order = order.orderNumber;
-    const title = el('h3', order.orderNumber);
-    title.append(' ', el('span', order.status, 'badge'));
-    card.append(
-      title,
-      el(
-        'p',
-        `customer ${order.customerId} · ordered ${order.orderDate} · delivery ${order.deliveryDate} · ${count(info.containers.length, 'container', 'containers')} · ${count(info.charges.length, 'charge', 'charges')}`,
-        'meta',
-      ),
-    );
-    const lots = info.lots || [];
-    if (lots.length === 0) {
-      card.append(el('p', 'No lots.', 'empty'));
-      return card;
+    card.dataset.order = header[shape.numberMember];
+    const facts = shape.headerMembers
+      .filter((member) => member.name !== shape.numberMember)
+      .map((member) => `${member.name} ${shownValue(header[member.name])}`);
+    const lists = shape.lists.map((list) => ({ list, items: Array.isArray(info[list.member]) ? info[list.member] : [] }));
+    for (const { list, items } of lists) facts.push(listCount(items.length, list.member));
+    card.append(el('h3', header[shape.numberMember]), el('p', facts.join(' · '), 'meta'));
+    for (const { list, items } of lists) {
+      // A list the model knows no members of (an open object) is only counted.
+      if (list.members.length === 0 || items.length === 0) continue;
+      const lots = list.member === shape.lotsMember;
+      const table = membersTable(
+        list.members,
+        items,
+        (item, row) => {
+          if (lots) row.dataset.lot = item[shape.lotIdMember];
+        },
+        undefined,
+        'list',
+      );
+      table.dataset.list = list.member;
+      card.append(el('h4', `${list.member} (${items.length})`), table);
     }
-    const table = el('table', undefined, 'lots');
-    const head = el('tr');
-    for (const name of ['lot id', 'lot number', 'article', 'supplier', 'quantity', 'status']) head.append(el('th', name));
-    table.append(el('thead'), el('tbody'));
-    table.tHead.append(head);
-    for (const lot of lots) {
-      const row = el('tr');
-      row.dataset.lot = lot.id;
-      for (const value of [lot.id, lot.lotNumber, lot.articleNr, lot.supplierNr, `${lot.quantity} ${lot.unit}`, lot.status])
-        row.append(el('td', value));
-      table.tBodies[0].append(row);
-    }
-    card.append(table);
     return card;
   }
 
-  // ---- recorded transfers and samples, polled ------------------------------------------------
+  // ---- recorded records of each create, polled ---------------------------------------------
 
-  const shown = { transfers: '', samples: '' };
   // The listings page (issue 11): the dashboard shows PAGE records at a time, from `after` on, and
   // follows the listing's `Link: rel="next"` header, so no session size breaks it.
   const PAGE = 200;
-  const paging = {
-    transfers: { path: '/__mock/lot-transfers', after: 0, next: undefined, start: 0 },
-    samples: { path: '/__mock/test-samples', after: 0, next: undefined, start: 0 },
-  };
+  /** Per resource of a create: its operation, what is shown, and its page. */
+  const records = new Map();
+
+  /** A section per create of the model (title, a table with a column per member, pager), before the faults panel. */
+  function buildRecordSections() {
+    for (const op of model.creates) {
+      const id = `records-${op.resource}`;
+      const title = titleOf(op.resource);
+      const section = el('section', undefined, 'records');
+      section.dataset.resource = op.resource;
+      section.setAttribute('aria-labelledby', `${id}-title`);
+      const heading = el('h2', `${title} `);
+      heading.id = `${id}-title`;
+      const counter = el('span', undefined, 'count');
+      counter.id = `${id}-count`;
+      heading.append(counter);
+      const empty = el('p', `No ${title.toLowerCase()} recorded in this session.`, 'empty');
+      empty.id = `${id}-empty`;
+      const pager = el('p', undefined, 'pager');
+      pager.id = `${id}-pager`;
+      pager.hidden = true;
+      const first = el('button', 'First page');
+      first.type = 'button';
+      first.id = `${id}-first`;
+      const next = el('button', 'Next page');
+      next.type = 'button';
+      next.id = `${id}-next`;
+      pager.append(first, next);
+      section.append(heading, membersTable(op.members, [], undefined, id), empty, pager);
+      $('faults-panel').before(section);
+      const state = { op, id, title, shown: '', after: 0, next: undefined, start: 0 };
+      records.set(op.resource, state);
+      next.addEventListener('click', () => {
+        if (state.next === undefined) return;
+        state.start += PAGE;
+        state.after = state.next;
+        void poll();
+      });
+      first.addEventListener('click', () => {
+        state.after = 0;
+        state.start = 0;
+        void poll();
+      });
+    }
+  }
 
   /** The `after` of a listing's rel="next" link, or undefined on the last page. */
   function nextAfter(response) {
@@ -137,45 +247,31 @@
     return after === null ? undefined : Number(after);
   }
 
-  function fetchPage(kind, headers) {
-    const state = paging[kind];
-    return fetch(`${state.path}?limit=${PAGE}&after=${state.after}`, { headers });
+  function fetchPage(state, headers) {
+    return fetch(`${state.op.listing}?limit=${PAGE}&after=${state.after}`, { headers });
   }
 
-  const COLUMNS = {
-    transfers: (t) => [
-      t.id,
-      t.fk_lot_id,
-      t.lotnumber,
-      `${t.source_scancode} → ${t.target_scancode}`,
-      t.amount,
-      t.completed ? 'yes' : 'no',
-      t.created,
-    ],
-    samples: (s) => [s.id, s.sample_number, s.fk_lot_id, s.lotnumber, s.fk_user_id, s.status, s.notes, s.created],
-  };
-
-  function renderRecords(kind, records, next) {
-    const state = paging[kind];
+  function renderRecords(state, listed, next) {
+    const id = state.id;
     state.next = next;
-    $(`${kind}-pager`).hidden = next === undefined && state.after === 0;
-    $(`${kind}-next`).disabled = next === undefined;
-    $(`${kind}-first`).disabled = state.after === 0;
-    const text = JSON.stringify([state.after, next, records]);
-    if (text === shown[kind]) return;
-    shown[kind] = text;
-    const rows = records.map((record) => {
-      const row = el('tr');
-      row.dataset.id = record.id;
-      for (const value of COLUMNS[kind](record)) row.append(el('td', value));
-      return row;
-    });
-    $(kind).tBodies[0].replaceChildren(...rows);
+    $(`${id}-pager`).hidden = next === undefined && state.after === 0;
+    $(`${id}-next`).disabled = next === undefined;
+    $(`${id}-first`).disabled = state.after === 0;
+    const text = JSON.stringify([state.after, next, listed]);
+    if (text === state.shown) return;
+    state.shown = text;
+    const idMember = state.op.record && state.op.record.idMember;
+    const rows = listed.map((record, i) =>
+      memberRow(state.op.members, record, (item, row) => {
+        row.dataset.id = idMember ? item[idMember] : state.start + i + 1;
+      }),
+    );
+    $(id).tBodies[0].replaceChildren(...rows);
     const paged = next !== undefined || state.after > 0;
-    $(`${kind}-count`).textContent = paged
-      ? `(${state.start + 1}–${state.start + records.length}${next !== undefined ? ', more' : ''})`
-      : `(${records.length})`;
-    $(`${kind}-empty`).hidden = records.length > 0 || state.after > 0;
+    $(`${id}-count`).textContent = paged
+      ? `(${state.start + 1}–${state.start + listed.length}${next !== undefined ? ', more' : ''})`
+      : `(${listed.length})`;
+    $(`${id}-empty`).hidden = listed.length > 0 || state.after > 0;
   }
 
   // ---- injected faults: the session's rules (GET/POST/DELETE /__mock/faults) -----------------
@@ -287,21 +383,19 @@
     clearTimeout(timer);
     try {
       const headers = sessionHeaders();
-      const [transfers, samples, faults] = await Promise.all([
-        fetchPage('transfers', headers),
-        fetchPage('samples', headers),
+      const states = [...records.values()];
+      const [faults, ...pages] = await Promise.all([
         fetch('/__mock/faults', { headers }),
+        ...states.map((state) => fetchPage(state, headers)),
       ]);
-      if (!transfers.ok) throw new Error(await describe(transfers));
-      if (!samples.ok) throw new Error(await describe(samples));
+      for (const page of pages) if (!page.ok) throw new Error(await describe(page));
       if (!faults.ok) throw new Error(await describe(faults));
-      renderRecords('transfers', await transfers.json(), nextAfter(transfers));
-      renderRecords('samples', await samples.json(), nextAfter(samples));
+      for (const [i, page] of pages.entries()) renderRecords(states[i], await page.json(), nextAfter(page));
       renderFaults(await faults.json());
       $('health').textContent = 'up';
       $('health').className = 'badge ok';
       $('refreshed').textContent = new Date().toLocaleTimeString();
-      if (refreshFailed) say('');
+      if (refreshFailed && !model.failed) say('');
       refreshFailed = false;
     } catch (error) {
       $('health').textContent = error instanceof TypeError ? 'unreachable' : 'error';
@@ -395,7 +489,8 @@
       return false;
     }
     $('violations-panel').hidden = false;
-    for (const id of ['orders-title', 'transfers-title', 'samples-title', 'faults-title']) $(id).parentElement.hidden = true;
+    for (const id of ['orders-title', 'faults-title']) $(id).parentElement.hidden = true;
+    for (const section of document.querySelectorAll('section.records')) section.hidden = true;
     for (const id of ['reset', 'reload-orders']) $(id).hidden = true;
     $('session').parentElement.hidden = true;
     $('write-report').addEventListener('click', () => void writeReport());
@@ -414,7 +509,8 @@
     try {
       const response = await fetch('/__mock/reset', { method: 'POST', headers });
       if (response.status === 204) {
-        say(`Session "${name || 'default'}" reset: its transfers and samples are gone.`, 'ok');
+        const kinds = [...records.values()].map((state) => state.title.toLowerCase());
+        say(`Session "${name || 'default'}" reset: ${kinds.length > 0 ? `its ${kinds.join(' and ')} are gone` : 'done'}.`, 'ok');
         firstPages();
         void poll();
       } else {
@@ -425,23 +521,8 @@
     }
   }
 
-  for (const kind of ['transfers', 'samples']) {
-    $(`${kind}-next`).addEventListener('click', () => {
-      const state = paging[kind];
-      if (state.next === undefined) return;
-      state.start += PAGE;
-      state.after = state.next;
-      void poll();
-    });
-    $(`${kind}-first`).addEventListener('click', () => {
-      paging[kind].after = 0;
-      paging[kind].start = 0;
-      void poll();
-    });
-  }
-
   function firstPages() {
-    for (const state of Object.values(paging)) {
+    for (const state of records.values()) {
       state.after = 0;
       state.start = 0;
     }
@@ -484,8 +565,10 @@
     }
   }
 
-  void detectProxy().then((proxy) => {
+  void detectProxy().then(async (proxy) => {
     if (proxy) return;
+    await loadModel();
+    buildRecordSections();
     void loadOrders();
     void poll();
   });

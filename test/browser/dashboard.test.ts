@@ -1,12 +1,20 @@
 /**
- * The dashboard (`GET /__mock/`) in headless Chromium: the fixture orders with their lots, records
+ * The dashboard (`GET /__mock/`) in headless Chromium: the fixture orders with their lists, records
  * created through the API appearing by themselves, the session selector, reset (also behind an admin
  * token), and the API reference rendered by the locally served Swagger UI. No request leaves the mock.
+ * What it shows of the API comes from the operations model (`GET /__mock/model`): a column per member
+ * the model lists, in its order, for the records and the order's lists; a changed contract changes them,
+ * and a model that cannot be read is said, not a broken page.
  */
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createGoodsClient, type GoodsClient } from '../../client/index.js';
+import { isObject, readContract } from '../../contract/document.js';
 import { loadFixtures } from '../../contract/fixtures.js';
+import { operationsModel, resourceOf } from '../../contract/operations-model.js';
 import { createMockServer, type MockServer } from '../../mock/index.js';
 import { launchChromium, type Chromium } from '../support/browser.js';
 import { startRedis } from '../../support/redis.js';
@@ -24,6 +32,18 @@ async function waitForCount(page: Page, selector: string, count: number): Promis
   await matches.nth(count).waitFor({ state: 'detached' });
   assert.equal(await matches.count(), count, selector);
 }
+
+const MODEL = operationsModel(readContract());
+/** The id of the records table of the model's n-th create (`records-lot-transfers`). */
+function recordsTable(n: number): string {
+  const op = MODEL.creates[n];
+  assert.ok(op, `the contract has a create number ${n + 1}`);
+  return `records-${resourceOf(op)}`;
+}
+const TRANSFERS = recordsTable(0);
+const SAMPLES = recordsTable(1);
+/** Member names in the model's order. */
+const namesOf = (members: readonly { name: string }[]) => members.map((m) => m.name);
 
 describe('browser: the dashboard at /__mock/', function () {
   this.timeout(60_000);
@@ -49,62 +69,86 @@ describe('browser: the dashboard at /__mock/', function () {
   const rows = (table: string) => page.locator(`#${table} tbody tr`);
   const cells = (table: string, id: number) => page.locator(`#${table} tbody tr[data-id="${id}"] td`).allTextContents();
 
-  it('shows every fixture order with its lots', async () => {
+  it('shows every fixture order with its lists, a column per member the model lists', async () => {
     const fixtures = loadFixtures();
     await page.waitForSelector('article.order[data-order="WE 2026-0003"] tr[data-lot]');
     assert.deepEqual(await attributes(page, 'article.order', 'data-order'), mock.orderNumbers);
+    const lotList = MODEL.order.lists.find((l) => l.member === MODEL.order.lotsMember);
+    assert.ok(lotList);
     for (const [number, info] of fixtures.orders) {
       const card = `article.order[data-order="${number}"]`;
-      assert.equal(await page.textContent(`${card} h3`), `${number} ${info.order.status}`);
+      assert.equal(await page.textContent(`${card} h3`), number);
+      assert.deepEqual(
+        await page.locator(`${card} table[data-list="${lotList.member}"] th`).allTextContents(),
+        namesOf(lotList.members),
+        'the lot table has a column per lot member of the model, in its order',
+      );
       const shown = await Promise.all((await page.locator(`${card} tr[data-lot]`).all()).map((row) => row.locator('td').allTextContents()));
-      const expected = info.lots.map((l) => [
-        String(l.id),
-        l.lotNumber,
-        String(l.articleNr),
-        String(l.supplierNr),
-        `${l.quantity} ${l.unit}`,
-        l.status,
-      ]);
+      const expected: string[][] = info.lots.map((lot): string[] => {
+        const values: Record<string, unknown> = { ...lot };
+        return lotList.members.map((m) => String(values[m.name]));
+      });
       assert.deepEqual(shown, expected, number);
     }
     assert.equal(fixtures.lots.size, mock.lotIds.length);
-    // Counts with their noun in the right number (the fixtures have 2/3, 0/0 and 1/1 containers/charges).
-    const meta = async (number: string) =>
-      ((await page.textContent(`article.order[data-order="${number}"] p.meta`)) ?? '').split(' · ').slice(-2);
-    assert.deepEqual(await meta('ORD-2026-0001'), ['2 containers', '3 charges']);
-    assert.deepEqual(await meta('ORD-2026-0002'), ['0 containers', '0 charges']);
-    assert.deepEqual(await meta('WE 2026-0003'), ['1 container', '1 charge']);
+    // The header's members but the number, then each list counted with its noun in the right number
+    // (the fixtures have 2/3, 0/0 and 1/1 containers/charges).
+    const meta = async (number: string) => ((await page.textContent(`article.order[data-order="${number}"] p.meta`)) ?? '').split(' · ');
+    const first = await meta('ORD-2026-0001');
+    assert.deepEqual(
+      first.map((fact) => fact.split(' ')[0]).slice(0, MODEL.order.headerMembers.length - 1),
+      namesOf(MODEL.order.headerMembers).filter((name) => name !== MODEL.order.orderNumberMember),
+    );
+    assert.deepEqual(first.slice(-3), ['2 containers', '3 charges', '3 lots']);
+    assert.deepEqual((await meta('ORD-2026-0002')).slice(-3), ['0 containers', '0 charges', '1 lot']);
+    assert.deepEqual((await meta('WE 2026-0003')).slice(-3), ['1 container', '1 charge', '2 lots']);
+    // A list the model knows members of is a table (charges); an open object (containers) only counted.
+    const charges = MODEL.order.lists.find((l) => l.members.length > 0 && l.member !== MODEL.order.lotsMember);
+    assert.ok(charges);
+    assert.deepEqual(
+      await page.locator(`article.order[data-order="ORD-2026-0001"] table[data-list="${charges.member}"] th`).allTextContents(),
+      namesOf(charges.members),
+    );
+    assert.equal(await page.locator('article.order table[data-list="containers"]').count(), 0);
   });
 
   it('shows transfers and samples created through the API without a reload, as text', async () => {
     await page.waitForSelector('#health.ok');
-    assert.equal(await rows('transfers').count(), 0);
+    assert.equal(await rows(TRANSFERS).count(), 0);
     const transfer = await api.createLotTransfer({ fk_lot_id: 2001, source_scancode: 'DOCK-1', target_scancode: 'SHELF-9', amount: 3.5 });
     const sample = await api.createTestSample({ fk_lot_id: 2202, fk_user_id: 7, notes: '<img src=x onerror=alert(1)> moisture' });
     assert.ok(transfer.data && sample.data, JSON.stringify([transfer, sample]));
-    await page.waitForSelector(`#transfers tbody tr[data-id="${transfer.data.id}"]`);
-    await page.waitForSelector(`#samples tbody tr[data-id="${sample.data.id}"]`);
-    assert.deepEqual(await cells('transfers', transfer.data.id), [
+    await page.waitForSelector(`#${TRANSFERS} tbody tr[data-id="${transfer.data.id}"]`);
+    await page.waitForSelector(`#${SAMPLES} tbody tr[data-id="${sample.data.id}"]`);
+    // A column per member of the record the model lists, in its order, headed by its name.
+    const [transferOp, sampleOp] = MODEL.creates;
+    assert.ok(transferOp && sampleOp);
+    assert.deepEqual(await page.locator(`#${TRANSFERS} th`).allTextContents(), namesOf(transferOp.successMembers));
+    assert.deepEqual(await page.locator(`#${SAMPLES} th`).allTextContents(), namesOf(sampleOp.successMembers));
+    assert.deepEqual(await cells(TRANSFERS, transfer.data.id), [
       String(transfer.data.id),
       '2001',
-      'L-240101',
-      'DOCK-1 → SHELF-9',
+      'DOCK-1',
+      'SHELF-9',
       '3.5',
       'no',
+      'L-240101',
       transfer.data.created,
+      transfer.data.modified,
     ]);
-    assert.deepEqual(await cells('samples', sample.data.id), [
+    assert.deepEqual(await cells(SAMPLES, sample.data.id), [
       String(sample.data.id),
-      sample.data.sample_number,
       '2202',
-      'L-241502',
       '7',
+      'L-241502',
+      sample.data.sample_number,
       'NEW',
       '<img src=x onerror=alert(1)> moisture',
       sample.data.created,
+      sample.data.modified,
     ]);
-    assert.equal(await page.locator('#samples img').count(), 0, 'recorded text is never rendered as HTML');
-    assert.equal(await page.textContent('#transfers-count'), '(1)');
+    assert.equal(await page.locator(`#${SAMPLES} img`).count(), 0, 'recorded text is never rendered as HTML');
+    assert.equal(await page.textContent(`#${TRANSFERS}-count`), '(1)');
   });
 
   it('shows the chosen session only, and resets it with the button', async () => {
@@ -113,23 +157,23 @@ describe('browser: the dashboard at /__mock/', function () {
     assert.ok(created.data, JSON.stringify(created));
     await page.fill('#session', 'team-b');
     await page.dispatchEvent('#session', 'change');
-    await page.waitForSelector('#transfers tbody tr:only-child td:nth-child(2):text-is("2101")');
-    assert.equal(await rows('transfers').count(), 1);
-    assert.equal(await rows('samples').count(), 0);
+    await page.waitForSelector(`#${TRANSFERS} tbody tr:only-child td:nth-child(2):text-is("2101")`);
+    assert.equal(await rows(TRANSFERS).count(), 1);
+    assert.equal(await rows(SAMPLES).count(), 0);
     assert.match(page.url(), /\?session=team-b$/);
 
     await page.click('#reset');
-    await waitForCount(page, '#transfers tbody tr', 0);
-    assert.equal(await page.textContent('#message'), 'Session "team-b" reset: its transfers and samples are gone.');
+    await waitForCount(page, `#${TRANSFERS} tbody tr`, 0);
+    assert.equal(await page.textContent('#message'), 'Session "team-b" reset: its lot transfers and test samples are gone.');
     assert.deepEqual(await (await fetch(`${mock.url}/__mock/lot-transfers`, { headers: { 'X-Mock-Session': 'team-b' } })).json(), []);
 
     // The default session is untouched; back to it, then reset it too.
     await page.fill('#session', '');
     await page.dispatchEvent('#session', 'change');
-    await waitForCount(page, '#transfers tbody tr', 1);
+    await waitForCount(page, `#${TRANSFERS} tbody tr`, 1);
     await page.click('#reset');
-    await waitForCount(page, '#transfers tbody tr, #samples tbody tr', 0);
-    assert.equal(await page.isVisible('#transfers-empty'), true);
+    await waitForCount(page, `#${TRANSFERS} tbody tr, #${SAMPLES} tbody tr`, 0);
+    assert.equal(await page.isVisible(`#${TRANSFERS}-empty`), true);
     assert.deepEqual(await (await fetch(`${mock.url}/__mock/test-samples`)).json(), []);
   });
 
@@ -163,15 +207,15 @@ describe('browser: the dashboard at /__mock/', function () {
       const client = createGoodsClient({ baseUrl: guarded.url, token: 't' });
       assert.ok((await client.createTestSample({ fk_lot_id: 2001, fk_user_id: 1 })).data);
       await tab.goto(`${guarded.url}/__mock/`);
-      await tab.waitForSelector('#samples tbody tr');
+      await tab.waitForSelector(`#${SAMPLES} tbody tr`);
       await tab.click('#reset');
       await tab.waitForSelector('#message.error');
       assert.match((await tab.textContent('#message')) ?? '', /^Reset refused: 401 .*admin token/);
-      assert.equal(await tab.locator('#samples tbody tr').count(), 1);
+      assert.equal(await tab.locator(`#${SAMPLES} tbody tr`).count(), 1);
       await tab.fill('#admin-token', 'sesame');
       await tab.click('#reset');
       await tab.waitForSelector('#message.ok');
-      await waitForCount(tab, '#samples tbody tr', 0);
+      await waitForCount(tab, `#${SAMPLES} tbody tr`, 0);
     } finally {
       await tab.close();
       await guarded.close();
@@ -190,16 +234,16 @@ describe('browser: the dashboard at /__mock/', function () {
     }
     await page.fill('#session', 'big');
     await page.dispatchEvent('#session', 'change');
-    await waitForCount(page, '#transfers tbody tr', 200);
-    assert.equal(await page.textContent('#transfers-count'), '(1–200, more)');
-    assert.equal(await page.locator('#transfers-pager').isVisible(), true);
-    await page.click('#transfers-next');
-    await waitForCount(page, '#transfers tbody tr', 50);
-    assert.equal(await page.textContent('#transfers-count'), '(201–250)');
-    assert.deepEqual(await cells('transfers', 201).then((values) => values.slice(0, 1)), ['201']);
-    assert.equal(await page.locator('#transfers-next').isDisabled(), true);
-    await page.click('#transfers-first');
-    await waitForCount(page, '#transfers tbody tr', 200);
+    await waitForCount(page, `#${TRANSFERS} tbody tr`, 200);
+    assert.equal(await page.textContent(`#${TRANSFERS}-count`), '(1–200, more)');
+    assert.equal(await page.locator(`#${TRANSFERS}-pager`).isVisible(), true);
+    await page.click(`#${TRANSFERS}-next`);
+    await waitForCount(page, `#${TRANSFERS} tbody tr`, 50);
+    assert.equal(await page.textContent(`#${TRANSFERS}-count`), '(201–250)');
+    assert.deepEqual(await cells(TRANSFERS, 201).then((values) => values.slice(0, 1)), ['201']);
+    assert.equal(await page.locator(`#${TRANSFERS}-next`).isDisabled(), true);
+    await page.click(`#${TRANSFERS}-first`);
+    await waitForCount(page, `#${TRANSFERS} tbody tr`, 200);
   });
 });
 
@@ -223,18 +267,102 @@ describe('browser: the dashboard of one replica shows records created through an
       browser = await launchChromium();
       const tab = await browser.newPage();
       await tab.goto(`${b.url}/__mock/`);
-      await tab.waitForSelector(`#transfers tbody tr[data-id="${created.data.id}"]`);
-      assert.deepEqual((await tab.locator(`#transfers tbody tr[data-id="${created.data.id}"] td`).allTextContents()).slice(0, 4), [
+      await tab.waitForSelector(`#${TRANSFERS} tbody tr[data-id="${created.data.id}"]`);
+      assert.deepEqual((await tab.locator(`#${TRANSFERS} tbody tr[data-id="${created.data.id}"] td`).allTextContents()).slice(0, 4), [
         String(created.data.id),
         '2101',
-        created.data.lotnumber,
-        'VIA-A → T',
+        'VIA-A',
+        'T',
       ]);
       assert.equal(await tab.textContent('#health'), 'up');
     } finally {
       await browser?.close();
       await Promise.all(replicas.map((replica) => replica.close()));
       await redis.dispose();
+    }
+  });
+});
+
+describe('browser: the dashboard reads what it shows of the API from GET /__mock/model', function () {
+  this.timeout(60_000);
+  let browser: Chromium;
+  let folder = '';
+  before(async () => {
+    browser = await launchChromium();
+    folder = await mkdtemp(join(tmpdir(), 'dashboard-model-'));
+  });
+  after(async () => {
+    await browser?.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('shows a member added to the contract as a column of its own, with the value recorded', async () => {
+    const doc = structuredClone(readContract());
+    const [transferOp] = MODEL.creates;
+    assert.ok(transferOp);
+    // The member goes where the record's members are written (the one `allOf` part with properties).
+    const schemas = isObject(doc['components']) && isObject(doc['components']['schemas']) ? doc['components']['schemas'] : {};
+    const holder = Object.values(schemas).find((schema) => {
+      const properties = isObject(schema) ? schema['properties'] : undefined;
+      return isObject(properties) && transferOp.successMembers.every((m) => m.name in properties);
+    });
+    assert.ok(isObject(holder) && isObject(holder['properties']));
+    holder['properties'] = { ...holder['properties'], pallet_label: { type: 'string' } };
+    const contractPath = join(folder, 'openapi.json');
+    await writeFile(contractPath, JSON.stringify(doc));
+    const changed = await createMockServer({ port: 0, quiet: true, contractPath });
+    const tab = await browser.newPage();
+    try {
+      const answer = await fetch(`${changed.url}${transferOp.path}`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ fk_lot_id: 2001, source_scancode: 'A', target_scancode: 'B', amount: 1, pallet_label: 'P-77' }),
+      });
+      assert.equal(answer.status, 201, await answer.clone().text());
+      const created = (await answer.json()) as { id: number };
+      await tab.goto(`${changed.url}/__mock/`);
+      await tab.waitForSelector(`#${TRANSFERS} tbody tr[data-id="${created.id}"]`);
+      const headers = await tab.locator(`#${TRANSFERS} th`).allTextContents();
+      assert.deepEqual(headers, [...namesOf(transferOp.successMembers), 'pallet_label']);
+      const values = await tab.locator(`#${TRANSFERS} tbody tr[data-id="${created.id}"] td`).allTextContents();
+      assert.equal(values.at(-1), 'P-77');
+      assert.deepEqual(browser.problems, []);
+    } finally {
+      await tab.close();
+      await changed.close();
+    }
+  });
+
+  it('says so when the model cannot be read, and keeps the rest of the page working', async () => {
+    const mock = await createMockServer({ port: 0, quiet: true });
+    const tab = await browser.newPage();
+    try {
+      await tab.route('**/__mock/model', (route) =>
+        route.fulfill({
+          status: 500,
+          contentType: 'application/problem+json',
+          body: JSON.stringify({ type: 'about:blank', title: 'Internal error', status: 500, detail: 'broken for the test' }),
+        }),
+      );
+      await tab.goto(`${mock.url}/__mock/`);
+      await tab.waitForSelector('#orders p.error');
+      assert.match(
+        (await tab.textContent('#orders p.error')) ?? '',
+        /^Cannot load the operations model \(\/__mock\/model\): 500 Internal error: broken for the test\./,
+      );
+      assert.match((await tab.textContent('#message')) ?? '', /Cannot load the operations model/);
+      assert.equal(await tab.locator('section.records').count(), 0);
+      // The session's fault rules still refresh.
+      await tab.waitForSelector('#health.ok');
+      assert.ok(await tab.isVisible('#faults-empty'));
+      assert.deepEqual(
+        browser.problems.filter((p) => !p.includes('status of 500')),
+        [],
+        'no page error: only the refused load',
+      );
+    } finally {
+      await tab.close();
+      await mock.close();
     }
   });
 });

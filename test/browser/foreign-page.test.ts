@@ -110,7 +110,7 @@ describe('browser: a page on another origin cannot use /__mock', function () {
   it("lets the mock's own dashboard reset", async () => {
     await page.goto(`${mock.url}/__mock/`);
     await page.click('#reset');
-    await page.locator('text=reset: its transfers and samples are gone').waitFor();
+    await page.locator('text=reset: its lot transfers and test samples are gone').waitFor();
     assert.deepEqual(await samples(), []);
   });
 });

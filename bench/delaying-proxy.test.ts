@@ -1,12 +1,12 @@
 /** The delaying proxy of the time-to-verdict table: every answer (errors too) comes after the delay, a body refused early included. */
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen, type Loopback } from '../support/loopback.js';
 import { startDelayingProxy } from './delaying-proxy.js';
 
 /** An upstream that answers 200 to GET, and 413 to a large POST before reading its body. */
-async function upstream(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
+function upstream(): Promise<Loopback> {
+  return listen((req, res) => {
     if (req.method === 'POST' && Number(req.headers['content-length']) > 1000) {
       res.writeHead(413, { 'content-type': 'application/problem+json' });
       res.end('{"status":413}');
@@ -15,15 +15,6 @@ async function upstream(): Promise<{ url: string; close(): Promise<void> }> {
     res.writeHead(req.url === '/missing' ? 404 : 200, { 'content-type': 'application/json' });
     res.end(`{"path":${JSON.stringify(req.url)}}`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 function request(url: string, method: string, body?: Buffer): Promise<{ status: number; text: string; ms: number }> {

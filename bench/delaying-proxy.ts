@@ -4,7 +4,7 @@
  * request and the answer are read whole, the answer written after the delay).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '../support/loopback.js';
 
 export interface DelayingProxy {
   url: string;
@@ -52,13 +52,6 @@ export async function startDelayingProxy(upstream: string, delayMs: number): Pro
       forward.end(Buffer.concat(body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOn(server);
+  return { url, close };
 }

@@ -1,7 +1,6 @@
 /** The bench's command-line options, parsed into typed settings (no process.argv here: the CLI passes them). */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { argvFault, argvFaultText, numberValue } from '../util/argv.js';
+import { numberValue, parseArgv } from '../util/argv.js';
 import { PROJECT_ROOT } from '../contract/paths.js';
 import { DEFAULT_SETTINGS, QUICK_SETTINGS } from './harness.js';
 import type { BenchSettings } from './report.js';
@@ -72,19 +71,7 @@ function latencies(text: string | undefined, fallback: readonly number[]): numbe
 
 /** Parses the command line into settings and the output path (exported for tests). */
 export function parseBenchArgs(argv: string[]): { settings: BenchSettings; output: string; help: boolean } {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: OPTIONS,
-    });
-  } catch (error) {
-    const fault = argvFault(error, argv, OPTIONS);
-    if (!fault) throw error;
-    throw new UsageError(argvFaultText(fault));
-  }
+  const parsed = parseArgv({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }, (sentence) => new UsageError(sentence));
   const v = parsed.values;
   const base = v.quick ? QUICK_SETTINGS : DEFAULT_SETTINGS;
   let servers = base.servers;

@@ -2,8 +2,7 @@
  * argv → ConformanceConfig. Pure: argv and the environment are arguments, nothing is read from the
  * process. Every problem is a StartError naming the option and the fix.
  */
-import { parseArgs } from 'node:util';
-import { argvFault, argvFaultText, wholeNumber } from '../util/argv.js';
+import { parseArgv, wholeNumber } from '../util/argv.js';
 import { isLevel } from '../contract/levels.js';
 import {
   DEFAULT_CONCURRENCY,
@@ -148,14 +147,10 @@ function nonEmpty(name: string, text: string | undefined): string | undefined {
 }
 
 export function parseConformanceArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): ParsedArgs {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }).values;
-  } catch (error) {
-    const fault = argvFault(error, argv, OPTIONS);
-    if (!fault) throw error;
-    throw new StartError(`bad arguments: ${argvFaultText(fault)}`, 'see --help for the options');
-  }
+  const values: Record<string, string | boolean | undefined> = parseArgv(
+    { args: [...argv], options: OPTIONS, strict: true, allowPositionals: false },
+    (sentence) => new StartError(`bad arguments: ${sentence}`, 'see --help for the options'),
+  ).values;
   if (values['help'] === true) return { help: true };
   const str = (name: string): string | undefined => {
     const value = values[name];

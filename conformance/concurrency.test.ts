@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Level } from '../contract/levels.js';
+import { listenOn } from '../support/loopback.js';
 import { CHECKS } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import { resolveConformanceConfig, type ConformanceConfigInput } from './config.js';
@@ -52,17 +52,8 @@ async function countingProxy(upstream: string): Promise<{ url: string; max(): nu
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    max: () => max,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOn(server);
+  return { url, max: () => max, seen, close };
 }
 
 function run(url: string, config: ConformanceConfigInput, checks?: readonly Check[]): Promise<RunResult> {

@@ -6,10 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listen, type Loopback } from '../support/loopback.js';
 import { resolveConformanceConfig } from './config.js';
 import { configurationProblem, looksLikeHtml } from './configuration.js';
 import type { Exchange } from './http.js';
@@ -28,20 +27,11 @@ function exchange(status: number, text: string, headers: Record<string, string> 
 }
 
 /** A server answering every request with `status`, `type` and `body`. */
-async function answering(status: number, type: string | undefined, body: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
+function answering(status: number, type: string | undefined, body: string): Promise<Loopback> {
+  return listen((req, res) => {
     req.resume();
     req.on('end', () => res.writeHead(status, type === undefined ? {} : { 'content-type': type }).end(body));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** A spec-level run against `url` with the JSON report written; the summary printed. */

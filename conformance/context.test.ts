@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { readContract, type JsonObject } from '../contract/document.js';
 import type { CreateOperationId } from '../contract/operations-model.js';
 import { FIXTURES_DIR } from '../contract/paths.js';
 import { ACCEPT_ENCODING } from '../judgments/content-coding.js';
+import { listen, type Loopback } from '../support/loopback.js';
 import { resolveConformanceConfig, type ConformanceConfigInput } from './config.js';
 import { CheckContext } from './context.js';
 import { markerMembers } from './data.js';
@@ -46,7 +46,7 @@ function orderAnswer(number: string, lotsMember: string, lotIdMember: string): {
 }
 
 describe('conformance/context: CheckContext', () => {
-  let server: Server;
+  let server: Loopback;
   let baseUrl = '';
   const seen: Seen[] = [];
   const probe = new CheckContext({
@@ -58,7 +58,7 @@ describe('conformance/context: CheckContext', () => {
   const [transfers, samples] = model.createIds as [CreateOperationId, CreateOperationId];
 
   before(async () => {
-    server = createServer((req, res) => {
+    server = await listen((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
@@ -73,10 +73,9 @@ describe('conformance/context: CheckContext', () => {
         res.writeHead(answer.status, { 'content-type': answer.type }).end(answer.body);
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    baseUrl = server.url;
   });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  after(() => server.close());
   beforeEach(() => {
     seen.length = 0;
   });

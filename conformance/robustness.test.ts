@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '../support/loopback.js';
 import { resolveConformanceConfig } from './config.js';
 import { runConformance } from './run.js';
 import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';
@@ -67,8 +67,7 @@ describe('conformance run against misbehaving servers', () => {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"broken":');
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { url, close } = await listenOn(server);
     try {
       const config = resolveConformanceConfig({ baseUrl: url, token: REFERENCE_TOKEN, level: 'strict', timeoutMs: 2000 });
       const { exitCode, verdict } = await runConformance(config, { write: () => undefined });
@@ -84,8 +83,7 @@ describe('conformance run against misbehaving servers', () => {
         'no check crashed',
       );
     } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
   });
 });

@@ -8,14 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import getPort from 'get-port';
 import { readContract } from '../contract/document.js';
 import { operationsModel } from '../contract/operations-model.js';
+import { listen, type Loopback } from '../support/loopback.js';
 import type { Check } from './checks/types.js';
 import { resolveConformanceConfig, type ConformanceConfigInput } from './config.js';
 import { CheckFailure, CheckNotRun } from './failure.js';
@@ -58,13 +57,13 @@ const readsOrder = check('order.reads', 'rule A', async (ctx, t) => {
 
 describe('conformance/run: runConformance', function () {
   this.timeout(30_000);
-  let server: Server;
+  let server: Loopback;
   let baseUrl = '';
   let posts = 0;
   let output = '';
 
   before(async () => {
-    server = createServer((req, res) => {
+    server = await listen((req, res) => {
       req.resume();
       req.on('end', () => {
         if (req.method === 'POST') {
@@ -77,10 +76,9 @@ describe('conformance/run: runConformance', function () {
           .end(JSON.stringify({ order: {}, containers: [], charges: [], lots: [] }));
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    baseUrl = server.url;
   });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  after(() => server.close());
   beforeEach(() => {
     posts = 0;
     output = '';

@@ -4,25 +4,15 @@
  * --deadline cuts checks off as not run, never as failed.
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen, type Loopback } from '../support/loopback.js';
 import { CHECKS } from './checks/index.js';
 import { resolveConformanceConfig } from './config.js';
 import { runConformance } from './run.js';
 import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';
 
 /** A server that accepts connections and never answers. */
-async function silentServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer(() => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+function silentServer(): Promise<Loopback> {
+  return listen(() => undefined);
 }
 
 describe('conformance time model', function () {

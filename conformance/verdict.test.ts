@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { listenOn } from '../support/loopback.js';
 import { resolveConformanceConfig } from './config.js';
 import { runConformance } from './run.js';
 import { StartError } from './start-error.js';
@@ -71,9 +71,8 @@ describe('conformance verdicts and exit codes', function () {
         else res.writeHead(404, { 'content-type': 'application/problem+json' }).end('{"type":"x","title":"x","status":404,"detail":"x"}');
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { url, close } = await listenOn(server);
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const { exitCode, verdict } = await runConformance(
         resolveConformanceConfig({ baseUrl: url, token: REFERENCE_TOKEN, orderNumber: 'EMPTY-1', level: 'spec' }),
         {
@@ -90,8 +89,7 @@ describe('conformance verdicts and exit codes', function () {
       assert.equal(verdict.counts.failed, 0);
       assert.equal(exitCode, 3);
     } finally {
-      server.closeAllConnections();
-      server.close();
+      await close();
     }
   });
 
@@ -133,24 +131,22 @@ describe('conformance verdicts and exit codes', function () {
       { key: readFileSync(join(here, 'tls-test-key.pem')), cert: readFileSync(join(here, 'tls-test-cert.pem')) },
       (_req, res) => res.writeHead(404).end(),
     );
-    await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+    const tls = await listenOn(tlsServer);
     try {
       const httpsUrl = plain.url.replace('http:', 'https:');
       await assert.rejects(
         runConformance(resolveConformanceConfig({ baseUrl: httpsUrl, token: REFERENCE_TOKEN }), { write: () => undefined }),
         (error: unknown) => error instanceof StartError && /plain HTTP/.test(error.reason) && /--base-url http:\/\//.test(error.fix),
       );
-      const tlsPort = (tlsServer.address() as AddressInfo).port;
       await assert.rejects(
-        runConformance(resolveConformanceConfig({ baseUrl: `http://127.0.0.1:${tlsPort}`, token: REFERENCE_TOKEN }), {
+        runConformance(resolveConformanceConfig({ baseUrl: `http://127.0.0.1:${tls.port}`, token: REFERENCE_TOKEN }), {
           write: () => undefined,
         }),
         (error: unknown) => error instanceof StartError && /TLS/.test(error.reason) && /--base-url https:\/\//.test(error.fix),
       );
     } finally {
       await plain.close();
-      tlsServer.closeAllConnections();
-      tlsServer.close();
+      await tls.close();
     }
   });
 });

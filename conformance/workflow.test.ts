@@ -3,41 +3,16 @@
  * shell steps are also run for real against the installed package by test/package/install.test.ts.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parse } from 'yaml';
-import { PROJECT_ROOT } from '../contract/paths.js';
+import { readWorkflow, runStepScript } from '../test/support/workflow.js';
 
-interface Step {
-  name?: string;
-  uses?: string;
-  run?: string;
-  if?: string;
-  env?: Record<string, string>;
-  with?: Record<string, unknown>;
-}
-interface Input {
-  required?: boolean;
-  type: string;
-  default?: unknown;
-}
-interface Workflow {
-  on: { workflow_call: { inputs: Record<string, Input>; secrets: Record<string, { required?: boolean }> } };
-  permissions: Record<string, string>;
-  jobs: Record<string, { steps: Step[] }>;
-}
-
-const workflow = parse(readFileSync(join(PROJECT_ROOT, '.github/workflows/conformance.yml'), 'utf8')) as Workflow;
-const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+const { workflow, steps } = readWorkflow('conformance.yml');
 const install = steps.find((s) => s.env?.['HARNESS_PACKAGE'] !== undefined);
 const suite = steps.find((s) => s.run?.includes('goods-conformance'));
 const contractCheckout = steps.find((s) => s.uses?.startsWith('actions/checkout@') && s.with?.['sparse-checkout'] !== undefined);
 
 describe('conformance workflow (.github/workflows/conformance.yml)', () => {
   it('is reusable (workflow_call) with inputs base-url, order-number, level and the token as a secret', () => {
-    const { inputs, secrets } = workflow.on.workflow_call;
+    const { inputs, secrets = {} } = workflow.on.workflow_call;
     assert.equal(inputs['base-url']?.required, true);
     assert.equal(inputs['order-number']?.required, true);
     assert.equal(inputs['level']?.type, 'string');
@@ -110,40 +85,19 @@ describe('conformance workflow (.github/workflows/conformance.yml)', () => {
 
   it("the suite step's script, run by bash: --contract caller-contract/<input> only when the input is given (spaces kept)", () => {
     assert.ok(suite?.run);
-    const dir = mkdtempSync(join(tmpdir(), 'workflow-contract-'));
-    try {
-      // A stand-in for the installed bin that prints each argument on a line of its own.
-      const bin = join(dir, 'node_modules', '.bin');
-      mkdirSync(bin, { recursive: true });
-      writeFileSync(join(bin, 'goods-conformance'), '#!/bin/sh\nfor a in "$@"; do printf \'%s\\n\' "$a"; done\n');
-      chmodSync(join(bin, 'goods-conformance'), 0o755);
-      const argsWith = (contract: string): string[] => {
-        const env = {
-          PATH: process.env['PATH'] ?? '',
-          HARNESS_DIR: dir,
-          BASE_URL: 'http://h',
-          ORDER_NUMBER: 'A',
-          LEVEL: 'spec',
-          READ_ONLY: 'false',
-          CONTRACT: contract,
-        };
-        const run = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', suite.run ?? ''], {
-          cwd: dir,
-          env,
-          encoding: 'utf8',
-        });
-        assert.equal(run.status, 0, run.stderr);
-        return run.stdout.split('\n').filter((line) => line !== '');
-      };
-      assert.ok(!argsWith('').includes('--contract'));
-      const args = argsWith('api specs/openapi.yaml');
-      assert.deepEqual(args.slice(args.indexOf('--contract'), args.indexOf('--contract') + 2), [
-        '--contract',
-        'caller-contract/api specs/openapi.yaml',
-      ]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    // A stand-in for the installed bin prints each argument on a line of its own.
+    const argsWith = (contract: string): string[] => {
+      const env = { BASE_URL: 'http://h', ORDER_NUMBER: 'A', LEVEL: 'spec', READ_ONLY: 'false', CONTRACT: contract };
+      const run = runStepScript(suite.run ?? '', env);
+      assert.equal(run.status, 0, run.stderr);
+      return run.args;
+    };
+    assert.ok(!argsWith('').includes('--contract'));
+    const args = argsWith('api specs/openapi.yaml');
+    assert.deepEqual(args.slice(args.indexOf('--contract'), args.indexOf('--contract') + 2), [
+      '--contract',
+      'caller-contract/api specs/openapi.yaml',
+    ]);
   });
 
   it('pastes no expression into a script (inputs reach the shell only through env)', () => {

@@ -7,12 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readContract, type JsonObject } from '../contract/document.js';
 import { operationsModel } from '../contract/operations-model.js';
+import { listenOn, type Loopback } from '../support/loopback.js';
 import { createMockApp, type MockApp } from './app.js';
 import { resolveConfig, type MockConfig } from './config.js';
 import { PROBLEMS } from './problems.js';
@@ -62,10 +63,8 @@ function request(method: string, path: string, headers: Record<string, string> =
   return `${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
-async function serve(app: MockApp): Promise<{ server: Server; port: number }> {
-  const server = createServer({ requireHostHeader: false }, (req, res) => app.handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.address() as AddressInfo).port };
+function serve(app: MockApp): Promise<Loopback> {
+  return listenOn(createServer({ requireHostHeader: false }, (req, res) => app.handle(req, res)));
 }
 
 function config(partial: Partial<MockConfig> = {}): MockConfig {
@@ -74,14 +73,15 @@ function config(partial: Partial<MockConfig> = {}): MockConfig {
 
 describe('mock/app: createMockApp', () => {
   let app: MockApp;
-  let server: Server;
+  let server: Loopback;
   let port = 0;
   before(async () => {
     app = await createMockApp(config());
-    ({ server, port } = await serve(app));
+    server = await serve(app);
+    port = server.port;
   });
   after(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.close();
     await app.close();
   });
 
@@ -204,7 +204,7 @@ describe('mock/app: contracts beyond the bundled one', () => {
       };
     });
     const app = await createMockApp(config({ contractPath }));
-    const { server, port } = await serve(app);
+    const { close, port } = await serve(app);
     try {
       assert.deepEqual(app.prismOperations, ['createNote']);
       const json = { Authorization: TOKEN, 'Content-Type': 'application/json' };
@@ -216,7 +216,7 @@ describe('mock/app: contracts beyond the bundled one', () => {
       // The stateful operations keep their own handlers.
       assert.equal((await raw(port, request('POST', CREATE, json, VALID))).status, 201);
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
       await app.close();
     }
   });
@@ -238,7 +238,7 @@ describe('mock/app: contracts beyond the bundled one', () => {
   it('logs one line per request unless quiet, its target made printable and cut at 200 characters', async () => {
     const logged: string[] = [];
     const app = await createMockApp(config({ quiet: false, log: (line) => logged.push(line) }));
-    const { server, port } = await serve(app);
+    const { close, port } = await serve(app);
     try {
       await raw(port, request('GET', ORDER, { Authorization: TOKEN }));
       await raw(port, request('GET', `/${'x'.repeat(300)}`));
@@ -246,7 +246,7 @@ describe('mock/app: contracts beyond the bundled one', () => {
       assert.match(logged[0] ?? '', new RegExp(`^GET ${ORDER.replace(/[/.]/g, '\\$&')} 200 \\d+\\.\\dms$`));
       assert.match(logged[1] ?? '', new RegExp(`^GET /${'x'.repeat(199)}\\.\\.\\. 404 \\d+\\.\\dms$`));
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
       await app.close();
     }
     const quiet: string[] = [];
@@ -256,7 +256,7 @@ describe('mock/app: contracts beyond the bundled one', () => {
       await raw(served.port, request('GET', ORDER, { Authorization: TOKEN }));
       assert.deepEqual(quiet, []);
     } finally {
-      await new Promise<void>((resolve) => served.server.close(() => resolve()));
+      await served.close();
       await silent.close();
     }
   });
@@ -270,7 +270,7 @@ describe('mock/app: contracts beyond the bundled one', () => {
       assert.equal((await raw(served.port, request('POST', CREATE, json, VALID))).status, 201);
       await assert.rejects(createMockApp(config({ stateFile })), /lock|in use|held/i, 'the state file is locked while the first app runs');
     } finally {
-      await new Promise<void>((resolve) => served.server.close(() => resolve()));
+      await served.close();
       await first.close();
     }
     const second = await createMockApp(config({ stateFile }));
@@ -279,7 +279,7 @@ describe('mock/app: contracts beyond the bundled one', () => {
       const listing = await raw(again.port, request('GET', `/__mock/${CREATE.split('/').at(-2) ?? ''}`));
       assert.equal((JSON.parse(listing.body) as unknown[]).length, 1);
     } finally {
-      await new Promise<void>((resolve) => again.server.close(() => resolve()));
+      await again.close();
       await second.close();
     }
   });

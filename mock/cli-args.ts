@@ -2,8 +2,7 @@
  * The command line of `goods-mock`, parsed into a MockConfig (node:util parseArgs). A wrong option or
  * value is a UsageError whose message names the option and the fix; the CLI exits 2 with it.
  */
-import { parseArgs } from 'node:util';
-import { argvFault, argvFaultText, wholeNumber } from '../util/argv.js';
+import { parseArgv, wholeNumber } from '../util/argv.js';
 import { isB64Token } from '../util/bearer.js';
 import { isLevel } from '../contract/levels.js';
 import { DEFAULT_CONFIG, type MockConfig } from './config.js';
@@ -100,14 +99,10 @@ export type ParsedCommand = { kind: 'help' } | { kind: 'run'; config: Partial<Mo
 
 /** Parses the arguments (without `node` and the script) and the environment. Throws a UsageError. */
 export function parseMockArgs(args: string[], env: Record<string, string | undefined> = {}): ParsedCommand {
-  let values;
-  try {
-    ({ values } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }));
-  } catch (error) {
-    const fault = argvFault(error, args, OPTIONS);
-    if (!fault) throw error;
-    throw new UsageError(`${argvFaultText(fault)} (run goods-mock --help for the options)`);
-  }
+  const { values } = parseArgv(
+    { args, options: OPTIONS, strict: true, allowPositionals: false },
+    (sentence) => new UsageError(`${sentence} (run goods-mock --help for the options)`),
+  );
   if (values.help) return { kind: 'help' };
   const config: Partial<MockConfig> = {};
   const port = values.port ?? env['PORT'];

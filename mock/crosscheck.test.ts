@@ -10,9 +10,8 @@
  * battery: Prism parses a JSON body before forwarding and refuses it itself.
  */
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer as createHttpServer, type Server } from 'node:http';
 import { CONTRACT_YAML_PATH } from '../contract/paths.js';
+import { listen, type Loopback } from '../support/loopback.js';
 import { startPrism, type PrismProcess } from '../test/support/prism.js';
 import type { MockServer } from './server.js';
 import { ORDER_PATH, SAMPLES_PATH, startMock, TRANSFERS_PATH } from './testing.js';
@@ -146,28 +145,24 @@ describe('cross-check: Prism validates the mock (prism proxy in front of it)', f
   let checking: PrismProcess | undefined;
   let strict: PrismProcess | undefined;
   let canary: PrismProcess | undefined;
-  let broken: Server;
+  let broken: Loopback;
 
   before(async () => {
     mock = await startMock();
     // A server that breaks the contract, to show the check can fail.
-    broken = createHttpServer((_req, res) => {
+    broken = await listen((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end('{"order":{"id":"not a number"}}');
     });
-    broken.listen(0, '127.0.0.1');
-    await once(broken, 'listening');
-    const address = broken.address();
-    assert.ok(address && typeof address === 'object');
     [checking, strict, canary] = await Promise.all([
       startProxy(mock.url, false),
       startProxy(mock.url, true),
-      startProxy(`http://127.0.0.1:${address.port}`, false),
+      startProxy(broken.url, false),
     ]);
   });
   after(async () => {
     await Promise.all([checking?.stop(), strict?.stop(), canary?.stop()]);
-    broken.close();
+    await broken.close();
     await mock.close();
   });
 

@@ -4,7 +4,7 @@
  * one by one or all at once; bad rules and bad requests refused with a clear problem.
  */
 import assert from 'node:assert/strict';
-import { RULE_LIMITS } from './fault-rules.js';
+import { RULE_LIMITS, type FaultRuleView as RuleView } from './fault-rules.js';
 import type { MockServer } from './server.js';
 import { AUTH, JSON_AUTH, ORDER_PATH, SAMPLES_PATH, startMock, TRANSFERS_PATH } from './testing.js';
 import { until } from '../support/wait.js';
@@ -12,15 +12,6 @@ import { until } from '../support/wait.js';
 const ORDER = `${ORDER_PATH}ORD-2026-0001`;
 const transfer = JSON.stringify({ fk_lot_id: 2001, source_scancode: 'S', target_scancode: 'T', amount: 1 });
 const sample = JSON.stringify({ fk_lot_id: 2202, fk_user_id: 4 });
-
-interface RuleView {
-  id: number;
-  fault: string;
-  operations: string[];
-  remaining: number | null;
-  hits: number;
-  expiresAt: string;
-}
 
 describe('mock /__mock/faults: session fault rules over HTTP', function () {
   this.timeout(30_000);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listen } from '../support/loopback.js';
 import { pipelineHandler, printable, runStages, type BaseExchange, type Stage } from './pipeline.js';
 import { problem } from './problems.js';
 import { sendBody } from './respond.js';
@@ -64,14 +64,8 @@ describe('mock/pipeline: pipelineHandler (errors and the access log in one place
       quiet,
       who: 'mock',
     });
-    const server = createServer(handler);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    return {
-      lines,
-      url: `http://127.0.0.1:${port}`,
-      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-    };
+    const { url, close } = await listen(handler);
+    return { lines, url, close };
   };
   const answer: Stage<BaseExchange> = {
     name: 'answer',

@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listen, type Loopback } from '../support/loopback.js';
 import { DEFAULT_PROXY } from './proxy/config.js';
 import type { MockServer } from './server.js';
 import { isControlPath } from './stages.js';
@@ -32,26 +32,24 @@ describe('mock/stages: the front stages of the pipeline', () => {
   });
 
   describe('the mock and the proxy in front of it answer a refused request alike', () => {
-    let upstream: Server;
+    let upstream: Loopback;
     let reached = 0;
     let mock: MockServer;
     let proxy: MockServer;
     before(async () => {
       mock = await startMock();
-      upstream = createServer((req, res) => {
+      upstream = await listen((req, res) => {
         reached++;
         res.end('{}');
       });
-      await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-      const { port } = upstream.address() as AddressInfo;
       proxy = await startMock({
-        proxy: { ...DEFAULT_PROXY, outputDir: mkdtempSync(join(tmpdir(), 'stages-test-')), upstream: `http://127.0.0.1:${port}` },
+        proxy: { ...DEFAULT_PROXY, outputDir: mkdtempSync(join(tmpdir(), 'stages-test-')), upstream: upstream.url },
       });
     });
     after(async () => {
       await proxy.close();
       await mock.close();
-      await new Promise((resolve) => upstream.close(resolve));
+      await upstream.close();
     });
 
     const cases: [string, (server: MockServer) => string][] = [

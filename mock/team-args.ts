@@ -4,8 +4,7 @@
  * they are checked here with goods-mock's own parser, so a wrong one stops the team before anything
  * starts. A wrong option or value is a UsageError naming it and the fix; the CLI exits 2 with it.
  */
-import { parseArgs } from 'node:util';
-import { argvFault, argvFaultText, wholeNumber } from '../util/argv.js';
+import { parseArgv, wholeNumber } from '../util/argv.js';
 import { parseMockArgs, UsageError } from './cli-args.js';
 import type { MockConfig } from './config.js';
 
@@ -91,14 +90,10 @@ export function parseTeamArgs(argv: string[]): TeamCommand {
   const split = argv.indexOf('--');
   const args = split < 0 ? argv : argv.slice(0, split);
   const mockArgs = split < 0 ? [] : argv.slice(split + 1);
-  let values;
-  try {
-    ({ values } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }));
-  } catch (error) {
-    const fault = argvFault(error, args, OPTIONS);
-    if (!fault) throw error;
-    throw new UsageError(`${argvFaultText(fault)} (run goods-team-mock --help for the options; goods-mock options go after --)`);
-  }
+  const { values } = parseArgv(
+    { args, options: OPTIONS, strict: true, allowPositionals: false },
+    (sentence) => new UsageError(`${sentence} (run goods-team-mock --help for the options; goods-mock options go after --)`),
+  );
   if (values.help) return { kind: 'help' };
   const ports = values.ports === undefined ? DEFAULT_TEAM_PORTS : values.ports.split(',').map((text) => port('ports', text, 0));
   if (ports.length > MAX_REPLICAS) throw new UsageError(`--ports names ${ports.length} replicas; at most ${MAX_REPLICAS}`);

@@ -1,21 +1,16 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { listen, type Loopback } from './loopback.js';
 import { startChild, stopAll } from './processes.js';
 import { until, waitForHttp } from './wait.js';
 
 /** A loopback server that answers 503 to its first `failures` requests, then 201 with the request's method. */
-async function flakyServer(failures: number): Promise<{ server: Server; url: string; seen: () => number }> {
+async function flakyServer(failures: number): Promise<Loopback & { seen: () => number }> {
   let seen = 0;
-  const server = createServer((req, res) => {
+  const server = await listen((req, res) => {
     seen += 1;
     res.writeHead(seen <= failures ? 503 : 201).end(req.method);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return { server, url: `http://127.0.0.1:${port}/x`, seen: () => seen };
+  return { ...server, url: `${server.url}/x`, seen: () => seen };
 }
 
 describe('support/wait: polling', () => {
@@ -38,24 +33,24 @@ describe('support/wait: polling', () => {
   });
 
   it('waitForHttp: polls with the given request until the expected status', async () => {
-    const { server, url, seen } = await flakyServer(3);
+    const { close, url, seen } = await flakyServer(3);
     try {
       await waitForHttp(url, { request: { method: 'POST', headers: {}, body: '{}' }, expectStatus: 201, intervalMs: 5 });
       assert.equal(seen(), 4);
     } finally {
-      server.close();
+      await close();
     }
   });
 
   it('waitForHttp: on time-out, says the last attempt', async () => {
-    const { server, url } = await flakyServer(Number.MAX_SAFE_INTEGER);
+    const { close, url } = await flakyServer(Number.MAX_SAFE_INTEGER);
     try {
       await assert.rejects(
         waitForHttp(url, { expectStatus: 200, timeoutMs: 100, intervalMs: 5 }),
         /did not answer 200 .*last attempt: status 503/,
       );
     } finally {
-      server.close();
+      await close();
     }
   });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { brokenLinks, headingAnchors, isExternal, markdownLinks, sectionHeadings, slug } from './markdown.js';
+import { brokenLinks, documentationPages, headingAnchors, isExternal, markdownLinks, sectionHeadings, slug } from './markdown.js';
 
 describe('test/markdown: what the documentation tests read from Markdown', () => {
   it('makes the anchors GitHub makes: lower case, punctuation dropped but - and _, code spans as text', () => {
@@ -52,5 +52,14 @@ describe('test/markdown: what the documentation tests read from Markdown', () =>
       brokenLinks('docs/a.md', '[up](../README.md) [pic](pic.png)', (path) => (path === 'README.md' ? '# R' : read(path))),
       [],
     );
+  });
+
+  it('documentationPages: README.md first, then every docs/*.md in name order', () => {
+    const pages = documentationPages();
+    assert.equal(pages[0], 'README.md');
+    const docs = pages.slice(1);
+    assert.ok(docs.length > 0 && docs.every((page) => /^docs\/[^/]+\.md$/.test(page)), docs.join(', '));
+    assert.deepEqual(docs, [...docs].sort());
+    assert.ok(docs.includes('docs/interface.md'));
   });
 });

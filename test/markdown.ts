@@ -1,8 +1,11 @@
 /**
  * What the documentation tests read from Markdown: the anchors of its headings (as GitHub makes them)
- * and its links, outside fenced blocks and code spans; the links of a page that point nowhere.
+ * and its links, outside fenced blocks and code spans; the links of a page that point nowhere; which
+ * pages there are.
  */
-import { posix } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { PROJECT_ROOT } from '../contract/paths.js';
 
 /** One link of a Markdown text: where it points (`target`, as written) and its line. */
 export interface MarkdownLink {
@@ -111,4 +114,13 @@ export function brokenLinks(
       problems.push(`${where}: ${path} has no heading with the anchor #${anchor}`);
   }
   return problems;
+}
+
+/** README.md and every docs/*.md, as paths relative to the repository root. */
+export function documentationPages(): string[] {
+  const docs = readdirSync(join(PROJECT_ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`);
+  return ['README.md', ...docs];
 }

@@ -8,13 +8,14 @@
  * stays up until the block ends; a `curl` must say `--fail-with-body`, so that a refused request fails.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../contract/paths.js';
 import getPort from 'get-port';
 import { startChild, waitForLine } from '../support/processes.js';
+import { documentationPages } from './markdown.js';
 
 /** Commands not run here, with the reason. */
 const SKIPPED: Record<string, string> = {
@@ -68,15 +69,6 @@ const CURL = /^curl --fail-with-body /;
 interface ReadmeCommand {
   command: string;
   block: number;
-}
-
-/** README.md and every docs/*.md, as paths relative to the repository root. */
-function documentationPages(): string[] {
-  const docs = readdirSync(join(PROJECT_ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .sort()
-    .map((name) => `docs/${name}`);
-  return ['README.md', ...docs];
 }
 
 /** The shell commands of a Markdown page: fenced sh blocks, continuation lines joined, comments and `&&` split. */

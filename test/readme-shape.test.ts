@@ -4,10 +4,10 @@
  * docs/*.md points to a file of the repository, and to a heading of it where an anchor is given.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../contract/paths.js';
-import { brokenLinks, headingAnchors, markdownLinks, sectionHeadings, slug } from './markdown.js';
+import { brokenLinks, documentationPages, headingAnchors, markdownLinks, sectionHeadings, slug } from './markdown.js';
 
 /** The most lines the README may have (the issue asks for about 300). */
 const README_MAX_LINES = 320;
@@ -30,15 +30,6 @@ function readRepositoryFile(path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** README.md and every docs/*.md, as paths relative to the repository root. */
-function documentationPages(): string[] {
-  const docs = readdirSync(join(PROJECT_ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .sort()
-    .map((name) => `docs/${name}`);
-  return ['README.md', ...docs];
 }
 
 describe('README.md as a front door, and the links of README.md and docs/', () => {

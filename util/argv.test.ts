@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parseArgs } from 'node:util';
-import { argvFault, argvFaultText, numberValue, wholeNumber, type ArgvFault } from './argv.js';
+import { argvFault, argvFaultText, numberValue, parseArgv, wholeNumber, type ArgvFault } from './argv.js';
 
 const OPTIONS = { port: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
@@ -31,6 +31,23 @@ describe('util/argv: the CLIs’ argv faults and whole numbers', () => {
     assert.match(argvFaultText({ kind: 'ambiguous-value', option: '--p' }), /--p=VALUE/);
     assert.match(argvFaultText({ kind: 'unexpected-value', option: '--q' }), /--q takes no value/);
     assert.match(argvFaultText({ kind: 'positional', value: 'x' }), /unexpected argument "x"/);
+  });
+
+  it('parseArgv: the values parsed; a refused command line thrown as the CLI words it; any other error as it is', () => {
+    const refuse = (sentence: string): Error => new RangeError(`usage: ${sentence}`);
+    const parsed = parseArgv({ args: ['--port', '8080', '--quiet'], options: OPTIONS, strict: true, allowPositionals: false }, refuse);
+    assert.deepEqual({ ...parsed.values }, { port: '8080', quiet: true });
+    assert.throws(
+      () => parseArgv({ args: ['--colour'], options: OPTIONS, strict: true, allowPositionals: false }, refuse),
+      (error: unknown) => error instanceof RangeError && error.message === 'usage: unknown option --colour',
+    );
+    // Not a refused command line (options parseArgs cannot take): thrown as it is, never worded as a usage error.
+    const broken = { port: { type: 'number' } } as unknown as typeof OPTIONS;
+    assert.throws(
+      () => parseArgv({ args: ['--port', '1'], options: broken, strict: true, allowPositionals: false }, refuse),
+      (error: unknown) =>
+        !(error instanceof RangeError) && error instanceof Error && 'code' in error && error.code === 'ERR_INVALID_ARG_TYPE',
+    );
   });
 
   it('takes whole numbers in range, digits only', () => {

@@ -64,6 +64,23 @@ export function argvFaultText(fault: ArgvFault): string {
 }
 
 /**
+ * `parseArgs(config)` for a CLI: a command line it refuses is thrown as `refuse(sentence)`, the sentence
+ * `argvFaultText` words; any other error is thrown as it is.
+ */
+export function parseArgv<T extends ParseArgsConfig & { args: string[]; options: NonNullable<ParseArgsConfig['options']> }>(
+  config: T,
+  refuse: (sentence: string) => Error,
+): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    const fault = argvFault(error, config.args, config.options);
+    if (!fault) throw error;
+    throw refuse(argvFaultText(fault));
+  }
+}
+
+/**
  * The one number parser of option values: `text` from `min` to `max`, plain digits (no sign, exponent
  * or spaces) with one decimal point allowed when `decimals` is set (e.g. seconds: "0.5"); undefined otherwise.
  */

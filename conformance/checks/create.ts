@@ -113,6 +113,24 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
   const idMember = model.members.find((m) => m.readOnly && m.type === 'integer')?.name ?? model.members[0]?.name ?? '';
   const fact = source.model.creates[0]?.operationId === op ? SPEC.lotTransfer : SPEC.testSample;
   const cases = corpusCases(d);
+  /** A check of the operation's spec fact: every 2xx answer to the corpus and the generated body, judged by `judge`. */
+  const factCheck = (
+    aspect: string,
+    title: string,
+    judge: (ctx: CheckContext) => (exchange: Exchange, body: CorpusBody) => Violation[],
+  ): Check => ({
+    id: `${op}.${aspect}`,
+    level: 'spec',
+    operations: [op],
+    extraWrites: planGenerated(op),
+    title,
+    rule: fact,
+    write: true,
+    cases: [...cases, EXTRA],
+    async run(ctx, t) {
+      await overCorpus(ctx, t, op, on2xx(judge(ctx)), { extra: true });
+    },
+  });
   const checks: Check[] = [
     {
       id: `${op}.valid-request-2xx`,
@@ -127,44 +145,16 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
         await overCorpus(ctx, t, op, (e) => judgeCreateAnswered(e), { extra: true });
       },
     },
-    {
-      id: `${op}.answer-shape`,
-      level: 'spec',
-      operations: [op],
-      extraWrites: planGenerated(op),
-      title: `each 2xx answer is application/json, a ${model.successSchema} object of the listed types`,
-      rule: fact,
-      write: true,
-      cases: [...cases, EXTRA],
-      async run(ctx, t) {
-        await overCorpus(
-          ctx,
-          t,
-          op,
-          on2xx((e) => judgeCreateShape(e, ctx.judge, op, 'spec')),
-          { extra: true },
-        );
-      },
-    },
-    {
-      id: `${op}.echo`,
-      level: 'spec',
-      operations: [op],
-      extraWrites: planGenerated(op),
-      title: 'the members sent come back with the same values (every value class, every lot)',
-      rule: fact,
-      write: true,
-      cases: [...cases, EXTRA],
-      async run(ctx, t) {
-        await overCorpus(
-          ctx,
-          t,
-          op,
-          on2xx((e, body) => judgeEcho(e, ctx.judge, op, body.body)),
-          { extra: true },
-        );
-      },
-    },
+    factCheck(
+      'answer-shape',
+      `each 2xx answer is application/json, a ${model.successSchema} object of the listed types`,
+      (ctx) => (e) => judgeCreateShape(e, ctx.judge, op, 'spec'),
+    ),
+    factCheck(
+      'echo',
+      'the members sent come back with the same values (every value class, every lot)',
+      (ctx) => (e, body) => judgeEcho(e, ctx.judge, op, body.body),
+    ),
     {
       id: `${op}.status-201`,
       level: 'strict',

@@ -2,8 +2,7 @@
  * argv of `goods-conformance compat OLD NEW [options]` → CompatConfig. Pure: the arguments are given,
  * nothing is read from the process. Every problem is a StartError naming the argument and the fix.
  */
-import { parseArgs } from 'node:util';
-import { argvFault, argvFaultText, wholeNumber } from '../../util/argv.js';
+import { parseArgv, wholeNumber } from '../../util/argv.js';
 import { isLevel, type Level } from '../../contract/levels.js';
 import { StartError } from '../start-error.js';
 import { FAIL_ON, type FailOn } from './model.js';
@@ -102,14 +101,10 @@ function nonEmpty(name: string, text: string | undefined): string | undefined {
 
 /** Reads the arguments after `compat`. */
 export function parseCompatArgs(argv: readonly string[]): ParsedCompatArgs {
-  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true });
-  } catch (error) {
-    const fault = argvFault(error, argv, OPTIONS);
-    if (!fault) throw error;
-    throw new StartError(`bad arguments: ${argvFaultText(fault)}`, 'see goods-conformance compat --help');
-  }
+  const parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] } = parseArgv(
+    { args: [...argv], options: OPTIONS, strict: true, allowPositionals: true },
+    (sentence) => new StartError(`bad arguments: ${sentence}`, 'see goods-conformance compat --help'),
+  );
   const { values, positionals } = parsed;
   if (values['help'] === true) return { help: true };
   const str = (name: string): string | undefined => {

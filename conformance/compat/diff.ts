@@ -229,6 +229,23 @@ function compareOperations(out: Change[], before: OperationSurface, after: Opera
     compareSchemas(out, { ...where, place: 'answer' }, '', before.answer, after.answer, { keys: echo.keys, record: false });
 }
 
+/** An operation only one contract has: added (only in the `new` one) or removed (only in the `old` one). */
+function pushLoneOperation(out: Change[], op: OperationSurface, only: 'old' | 'new'): void {
+  const verdict = only === 'new' ? operationVerdict('operation', undefined, true) : operationVerdict('operation', true, undefined);
+  if (!verdict) return;
+  const operation = `${op.method} ${op.path}`;
+  push(
+    out,
+    { operationId: op.operationId, operation, place: 'operation' },
+    '',
+    'operation',
+    verdict,
+    only === 'new' ? { new: operation } : { old: operation },
+    only === 'new' ? { old: '/paths', new: op.pointer } : { old: op.pointer, new: '/paths' },
+    'spec',
+  );
+}
+
 /** Every change from `oldDoc` to `newDoc`, in the new contract's operation order (removed operations last). */
 export function diffContracts(oldDoc: OpenApiDocument, newDoc: OpenApiDocument): Change[] {
   const before = contractSurface(oldDoc);
@@ -244,33 +261,11 @@ export function diffContracts(oldDoc: OpenApiDocument, newDoc: OpenApiDocument):
       compareOperations(out, old, op);
       continue;
     }
-    const verdict = operationVerdict('operation', undefined, true);
-    if (verdict)
-      push(
-        out,
-        { operationId: op.operationId, operation: `${op.method} ${op.path}`, place: 'operation' },
-        '',
-        'operation',
-        verdict,
-        { new: `${op.method} ${op.path}` },
-        { old: '/paths', new: op.pointer },
-        'spec',
-      );
+    pushLoneOperation(out, op, 'new');
   }
   for (const op of before.values()) {
     if (matched.has(op)) continue;
-    const verdict = operationVerdict('operation', true, undefined);
-    if (verdict)
-      push(
-        out,
-        { operationId: op.operationId, operation: `${op.method} ${op.path}`, place: 'operation' },
-        '',
-        'operation',
-        verdict,
-        { old: `${op.method} ${op.path}` },
-        { old: op.pointer, new: '/paths' },
-        'spec',
-      );
+    pushLoneOperation(out, op, 'old');
   }
   return out;
 }

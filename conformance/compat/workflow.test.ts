@@ -4,71 +4,28 @@
  * action-validator, running it only on pull requests that change the contract.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../../contract/paths.js';
 import { runToExit } from '../../support/processes.js';
+import { readWorkflow, runStepScript, type StepRun } from '../../test/support/workflow.js';
 
-interface Step {
-  name?: string;
-  uses?: string;
-  run?: string;
-  if?: string;
-  env?: Record<string, string>;
-  with?: Record<string, unknown>;
-}
-interface Input {
-  required?: boolean;
-  type: string;
-  default?: unknown;
-}
-interface Workflow {
-  on: { workflow_call: { inputs: Record<string, Input> } };
-  permissions: Record<string, string>;
-  jobs: Record<string, { steps: Step[] }>;
-}
 interface Caller {
   on: { pull_request: { paths: string[] } };
   permissions: Record<string, string>;
   jobs: Record<string, { uses: string; with: Record<string, unknown> }>;
 }
 
-const workflow = parse(readFileSync(join(PROJECT_ROOT, '.github/workflows/compat.yml'), 'utf8')) as Workflow;
-const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+const { workflow, steps } = readWorkflow('compat.yml');
 const checkouts = steps.filter((s) => s.uses?.startsWith('actions/checkout@'));
 const compare = steps.find((s) => s.run?.includes('goods-conformance'));
 const install = steps.find((s) => s.env?.['HARNESS_PACKAGE'] !== undefined);
 
 /** Runs the compare step's script with a stand-in bin that prints its arguments, writes compat.md and exits `exit`. */
-function runCompare(env: Record<string, string>, exit: number): { status: number | null; args: string[]; summary: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'workflow-compat-'));
-  try {
-    const bin = join(dir, 'node_modules', '.bin');
-    mkdirSync(bin, { recursive: true });
-    writeFileSync(
-      join(bin, 'goods-conformance'),
-      `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done\nmkdir -p reports\necho '## the report' > reports/compat.md\nexit ${exit}\n`,
-    );
-    chmodSync(join(bin, 'goods-conformance'), 0o755);
-    const summary = join(dir, 'summary.md');
-    const run = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', compare?.run ?? ''], {
-      cwd: dir,
-      env: { PATH: process.env['PATH'] ?? '', HARNESS_DIR: dir, GITHUB_STEP_SUMMARY: summary, ...env },
-      encoding: 'utf8',
-    });
-    let written = '';
-    try {
-      written = readFileSync(summary, 'utf8');
-    } catch {
-      written = '';
-    }
-    return { status: run.status, args: run.stdout.split('\n').filter((l) => l !== ''), summary: written };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+function runCompare(env: Record<string, string>, exit: number): StepRun {
+  return runStepScript(compare?.run ?? '', env, `mkdir -p reports\necho '## the report' > reports/compat.md\nexit ${exit}\n`);
 }
 
 const INPUTS = { CONTRACT: 'api specs/openapi.yaml', FAIL_ON: 'clients', LEVEL: 'strict', PROVE: 'true', FIXTURES: '' };

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeCreateLine, encodeLine } from '../journal-line.js';
-import { ProblemError } from '../problems.js';
+import { refusal } from '../../test/support/problems.js';
 import { MemoryStore, type MemoryStoreOptions } from './memory.js';
 import type { CounterSlot, RecordPlan, StoreLimits } from './types.js';
 
@@ -25,16 +25,6 @@ function plan(text: string): RecordPlan {
 
 function open(options: Partial<MemoryStoreOptions> = {}): Promise<MemoryStore> {
   return MemoryStore.open({ limits: ROOMY, slots: SLOTS, log: () => undefined, ...options });
-}
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProblemError) return error.kind.type.replace('https://goods.example/problems/', '');
-    throw error;
-  }
-  return 'none';
 }
 
 function idOf(json: string): unknown {

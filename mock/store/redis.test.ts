@@ -10,6 +10,7 @@ import getPort from 'get-port';
 import { Redis } from 'ioredis';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 import { until } from '../../support/wait.js';
+import { refusal } from '../../test/support/problems.js';
 import { ProblemError } from '../problems.js';
 import { RedisStore, type RedisStoreOptions } from './redis.js';
 import type { CounterSlot, RecordPlan, StoreLimits } from './types.js';
@@ -30,16 +31,6 @@ function record(json: string): { id: number; text: string; number: string } {
 async function listed(store: RedisStore, session: string, page = ALL): Promise<number[]> {
   const { records } = await store.list(session, 'notes', page);
   return records.map((data) => record(data.toString()).id);
-}
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProblemError) return error.kind.type.replace('https://goods.example/problems/', '');
-    throw error;
-  }
-  return 'none';
 }
 
 describe('mock/store/redis', function () {

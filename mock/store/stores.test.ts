@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 import { until } from '../../support/wait.js';
+import { refusal } from '../../test/support/problems.js';
 import { ProblemError } from '../problems.js';
 import { MemoryStore } from './memory.js';
 import { RedisStore } from './redis.js';
@@ -31,16 +32,6 @@ function plan(notes: string): RecordPlan {
       { name: 'tags', value: ['a', { b: null }] },
     ],
   };
-}
-
-async function problemType(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProblemError) return error.kind.type.replace('https://goods.example/problems/', '');
-    throw error;
-  }
-  return 'no problem';
 }
 
 function parsed(records: Buffer[]): Record<string, unknown>[] {
@@ -93,25 +84,25 @@ function behaves(name: string, open: () => Promise<Store>, dispose: () => Promis
     it('keeps sessions apart, resets one keeping its counters, and enforces every limit', async () => {
       await store.create('a', plan('a1'));
       await store.create('b', plan('b1'));
-      assert.equal(await problemType(store.create('c', plan('c1'))), 'too-many-sessions');
-      assert.equal(await problemType(store.create('default', plan('d'))), 'no problem', 'the default session never counts');
+      assert.equal(await refusal(store.create('c', plan('c1'))), 'too-many-sessions');
+      assert.equal(await refusal(store.create('default', plan('d'))), 'none', 'the default session never counts');
       for (let n = 2; n <= 5; n++) await store.create('a', plan(`a${n}`));
-      assert.equal(await problemType(store.create('a', plan('a6'))), 'session-full');
+      assert.equal(await refusal(store.create('a', plan('a6'))), 'session-full');
       await store.reset('a');
       assert.deepEqual((await store.list('a', 'samples', { after: 0, limit: 10, maxBytes: 1 << 20 })).records, []);
       assert.equal((JSON.parse(await store.create('a', plan('again'))) as { id: number }).id, 6, 'ids keep counting');
       assert.equal((await store.list('b', 'samples', { after: 0, limit: 10, maxBytes: 1 << 20 })).records.length, 1);
-      assert.equal(await problemType(store.create('b', plan('x'.repeat(4000)))), 'mock-full');
+      assert.equal(await refusal(store.create('b', plan('x'.repeat(4000)))), 'mock-full');
       assert.equal((JSON.parse(await store.create('b', plan('small'))) as { id: number }).id, 2, 'a refused create takes no id');
       assert.equal((await store.health()).up, true);
     });
 
     it('changes nothing on a refused create: a new session refused mock-full takes no session slot and no id', async () => {
       await store.create('a', plan('a1'));
-      assert.equal(await problemType(store.create('b', plan('x'.repeat(4000)))), 'mock-full');
+      assert.equal(await refusal(store.create('b', plan('x'.repeat(4000)))), 'mock-full');
       assert.deepEqual((await store.list('b', 'samples', { after: 0, limit: 10, maxBytes: 1 << 20 })).records, []);
       assert.equal((JSON.parse(await store.create('c', plan('c1'))) as { id: number }).id, 1, 'the refused session did not count');
-      assert.equal(await problemType(store.create('b', plan('b1'))), 'too-many-sessions', 'a and c are the two sessions');
+      assert.equal(await refusal(store.create('b', plan('b1'))), 'too-many-sessions', 'a and c are the two sessions');
     });
   });
 }

@@ -1,30 +1,8 @@
 /** Small helpers for tests that start local HTTP servers on loopback. */
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export interface RunningServer {
-  /** `http://host:port` (no trailing slash). */
-  url: string;
-  close(): Promise<void>;
-}
-
-/** Starts `handler` on `host` (default 127.0.0.1) at a free port. */
-export async function listen(handler: RequestListener, host = '127.0.0.1'): Promise<RunningServer> {
-  const server: Server = createServer(handler);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
-}
+/** Loopback servers live in `support/loopback.ts` (shared with the bench); the browser, client and proxy tests import them from here. */
+export { listen, type Loopback as RunningServer } from '../../support/loopback.js';
 
 /** Reads a request body as text. */
 export async function readBody(req: IncomingMessage): Promise<string> {

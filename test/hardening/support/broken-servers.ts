@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { FIXTURES_DIR } from '../../../contract/paths.js';
+import { listenOn } from '../../../support/loopback.js';
 
 export type BrokenKind = 'garbage' | 'hang' | 'reset' | 'huge' | 'wrong-content-type';
 export const BROKEN_KINDS: BrokenKind[] = ['garbage', 'hang', 'reset', 'huge', 'wrong-content-type'];
@@ -79,18 +79,9 @@ export async function startBrokenServer(kind: BrokenKind, scope: BrokenScope = '
     }
     answer(kind, state, req, res);
   });
-  const state: BrokenServer = {
-    url: '',
-    kind,
-    requests: 0,
-    maxBytesWritten: 0,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const state: BrokenServer = { url: '', kind, requests: 0, maxBytesWritten: 0, close: () => Promise.resolve() };
+  const listening = await listenOn(server);
+  state.url = listening.url;
+  state.close = listening.close;
   return state;
 }

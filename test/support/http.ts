@@ -1,5 +1,5 @@
 /** Small helpers for tests that start local HTTP servers on loopback. */
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RunningServer {
@@ -8,9 +8,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Starts `handler` on `host` (default 127.0.0.1) at a free port. */
-export async function listen(handler: RequestListener, host = '127.0.0.1'): Promise<RunningServer> {
-  const server: Server = createServer(handler);
+/** Starts `handler` on `host` (default 127.0.0.1) at a free port, with Node's server `options`. */
+export async function listen(handler: RequestListener, host = '127.0.0.1', options: ServerOptions = {}): Promise<RunningServer> {
+  const server: Server = createServer(options, handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, host, () => resolve());

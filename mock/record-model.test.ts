@@ -126,6 +126,21 @@ describe('mock/record-model: record rules from the contract', () => {
       assert.equal(record.lotMember, 'lot');
     });
 
+    it('a member whose $ref leads nowhere, or loops through allOf, is plain input', () => {
+      const d = synthetic(
+        { lot: LOT, gone: { $ref: '#/components/schemas/Missing' }, loop: { $ref: '#/components/schemas/Loop' } },
+        { Loop: { allOf: [{ $ref: '#/components/schemas/Loop' }] } },
+      );
+      assert.deepEqual(
+        recordModel(d, 'op', THING, THING).fields.map((f) => [f.name, f.rule.kind]),
+        [
+          ['lot', 'input'],
+          ['gone', 'input'],
+          ['loop', 'input'],
+        ],
+      );
+    });
+
     it('a default of null or false is a default (not "no default")', () => {
       const d = synthetic({ lot: LOT, a: { type: ['string', 'null'], default: null }, b: { type: 'boolean', default: false } });
       const rules = recordModel(d, 'op', THING, THING).fields.map((f) => f.rule);

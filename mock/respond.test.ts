@@ -168,6 +168,20 @@ describe('mock/respond: writing answers', () => {
     assert.equal(got.body.toString(), '{"id":1}');
   });
 
+  it('deliverThrough: a Buffer body reaches the delivery as that very Buffer', async () => {
+    const body = Buffer.from([1, 2, 3]);
+    let seen: Buffer | undefined;
+    await answer((res) => {
+      deliverThrough(res, (r, status, headers, given) => {
+        seen = given;
+        r.writeHead(status, headers);
+        r.end(given);
+      });
+      sendBody(res, 200, undefined, body);
+    });
+    assert.equal(seen, body);
+  });
+
   describe('whenUndelivered', () => {
     it('never calls back for an answer written at once', async () => {
       let called = 0;
@@ -195,6 +209,16 @@ describe('mock/respond: writing answers', () => {
       await rawExchange({ host: '127.0.0.1', port, data: Buffer.from('GET / HTTP/1.1\r\nHost: h\r\n\r\n'), timeoutMs: 5000 });
       assert.equal(called, 1);
       assert.equal(delivered, 0);
+    });
+
+    it('calls back at once when no answer was sent yet', async () => {
+      let called = 0;
+      await answer((res) => {
+        whenUndelivered(res, () => called++);
+        assert.equal(called, 1);
+        sendBody(res, 200, 'text/plain', 'ok');
+      });
+      assert.equal(called, 1);
     });
 
     it('calls back when the client leaves while a large answer is still being written', async () => {

@@ -62,8 +62,11 @@ export function whenUndelivered(res: ServerResponse, undelivered: () => void): v
     undelivered();
     return;
   }
+  // Node emits 'finish' even when the connection broke under the answer (the pending writes are
+  // called back when the socket is destroyed with its error): finished means finished on a sound socket.
+  const socket = res.socket;
   let finished = false;
-  res.once('finish', () => (finished = true));
+  res.once('finish', () => (finished = socket?.errored == null));
   res.once('close', () => {
     if (!finished) undelivered();
   });

@@ -1,9 +1,15 @@
 /** Helpers for tests that talk to a mock over real HTTP on loopback. */
 import { request as httpRequest } from 'node:http';
-import { readContract } from '../contract/document.js';
-import { operationsModel } from '../contract/operations-model.js';
+import { listOperations, readContract } from '../contract/document.js';
+import { loadFixtures, type FixtureSet } from '../contract/fixtures.js';
+import { operationsModel, resourceOf, type CreateOperationId, type OperationsModel } from '../contract/operations-model.js';
+import { compileContract } from '../contract/schemas.js';
+import type { CreateOperation } from './handlers.js';
+import { recordModel } from './record-model.js';
 import { createMockServer, type MockServer } from './server.js';
 import type { MockConfig } from './config.js';
+import { MemoryStore } from './store/memory.js';
+import { counterSlots, recordPlanner } from './store/plan.js';
 
 /** The bundled contract's paths, read from its operations model (the creates in contract order). */
 const MODEL = operationsModel(readContract());
@@ -56,4 +62,52 @@ export function rawRequest(
 
 export async function postJson(server: MockServer, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${server.url}${path}`, { method: 'POST', headers: { ...JSON_AUTH, ...headers }, body: JSON.stringify(body) });
+}
+
+/** The bundled contract (strict), its operations model and fixtures, for tests of the handlers and steps. */
+export interface BundledContract {
+  model: OperationsModel;
+  fixtures: FixtureSet;
+  /** A create operation as the mock builds it (`app.ts`): resource, status, record model, planner, validator. */
+  createOperation(id: CreateOperationId): CreateOperation;
+  /** A fresh in-memory store knowing the counters of every create (limits generous unless given). */
+  memoryStore(limits?: Partial<{ maxSessions: number; maxRecordsPerSession: number; maxRecordedBytes: number }>): Promise<MemoryStore>;
+}
+
+export function bundledContract(): BundledContract {
+  const compiled = compileContract(readContract(), 'strict');
+  const operations = listOperations(compiled.document);
+  const model = operationsModel(compiled.document);
+  const createOperation = (id: CreateOperationId): CreateOperation => {
+    const op = model.create(id);
+    const spec = operations.find((operation) => operation.operationId === id);
+    const requestSchema = spec?.requestBody?.content.get('application/json');
+    const answerSchema = spec?.responses.find((r) => r.status === String(op.successStatus))?.content.get('application/json');
+    if (!requestSchema || !answerSchema) throw new Error(`${id}: no JSON request body or success answer`);
+    const resource = resourceOf(op);
+    const record = recordModel(compiled.document, id, requestSchema, answerSchema);
+    return {
+      resource,
+      status: op.successStatus,
+      model: record,
+      plan: recordPlanner(resource, record),
+      validate: compiled.validator(requestSchema),
+    };
+  };
+  return {
+    model,
+    fixtures: loadFixtures(undefined, compiled),
+    createOperation,
+    memoryStore: (limits = {}) =>
+      MemoryStore.open({
+        limits: { maxSessions: 10, maxRecordsPerSession: 1000, maxRecordedBytes: 1 << 20, ...limits },
+        slots: new Map(
+          model.createIds.map((id) => {
+            const op = createOperation(id);
+            return [op.resource, counterSlots(op.resource, op.model)];
+          }),
+        ),
+        log: () => undefined,
+      }),
+  };
 }

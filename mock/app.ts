@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listOperations, readContract, type JsonObject, type OperationSpec } from '../contract/document.js';
-import { operationsModel, resourceOf } from '../contract/operations-model.js';
+import { operationsModel } from '../contract/operations-model.js';
 import { loadFixtures } from '../contract/fixtures.js';
 import { CONTRACT_JSON_PATH } from '../contract/paths.js';
 import { compileContract } from '../contract/schemas.js';
@@ -19,7 +19,7 @@ import { BodyBudget } from './body-budget.js';
 import type { MockConfig } from './config.js';
 import { controlPolicy, guardControl, RESET_HEADER } from './control-guard.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
-import { orderBodies, type CreateContext, type CreateOperation } from './handlers.js';
+import { createOperation, orderBodies, type CreateContext, type CreateOperation } from './handlers.js';
 import { hostPolicy } from './host.js';
 import type { FaultAdmin } from './fault-admin.js';
 import { FaultRules } from './fault-rules.js';
@@ -28,13 +28,12 @@ import { choosePreference, preferredAnswers, type Preference, type PreferredAnsw
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
 import { problem } from './problems.js';
 import { modelView } from './model-view.js';
-import { recordModel } from './record-model.js';
 import { pipelineHandler, printable, type Stage } from './pipeline.js';
 import { sendBody, sendEmpty } from './respond.js';
 import { allowHeader, createRouter, routeRequest } from './router.js';
 import { SESSION_HEADER } from './state.js';
 import { openStore } from './store/index.js';
-import { counterSlots, recordPlanner } from './store/plan.js';
+import { counterSlots } from './store/plan.js';
 import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
 import { answered, framingStage, isControlPath, targetStage, untargeted, type TargetedExchange } from './stages.js';
 import type { Target } from './target.js';
@@ -146,19 +145,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   for (const operation of operations) {
     const createModel = api.creates.find((op) => op.operationId === operation.operationId);
     if (createModel === undefined) continue;
-    const stateful = { resource: resourceOf(createModel) };
-    const requestSchema = operation.requestBody?.content.get('application/json');
-    const answerSchema = operation.responses.find((r) => r.status === String(createModel.successStatus))?.content.get('application/json');
-    if (!requestSchema || !answerSchema)
-      throw new Error(`${operation.operationId}: the contract has no application/json request body or ${createModel.successStatus} answer`);
-    const model = recordModel(compiled.document, operation.operationId, requestSchema, answerSchema);
-    creates.set(operation.operationId, {
-      resource: stateful.resource,
-      status: createModel.successStatus,
-      model,
-      plan: recordPlanner(stateful.resource, model),
-      validate: compiled.validator(requestSchema),
-    });
+    creates.set(operation.operationId, createOperation(compiled, operation, createModel));
   }
   const byResource = new Map([...creates.values()].map((op) => [op.resource, op]));
 

@@ -2,13 +2,14 @@
  * The stateful handlers: order information from the fixtures, and the creates that record what they
  * answer. The rules of the created records come from the contract (see `record-model.ts`).
  */
-import { isObject, type JsonObject } from '../contract/document.js';
+import { isObject, type JsonObject, type OperationSpec } from '../contract/document.js';
 import type { FixtureSet } from '../contract/fixtures.js';
-import type { Validator } from '../contract/schemas.js';
+import { resourceOf, type OperationModel } from '../contract/operations-model.js';
+import type { CompiledContract, Validator } from '../contract/schemas.js';
 import { isoNow } from './clock.js';
 import { problem } from './problems.js';
-import type { RecordModel } from './record-model.js';
-import type { RecordPlanner } from './store/plan.js';
+import { recordModel, type RecordModel } from './record-model.js';
+import { recordPlanner, type RecordPlanner } from './store/plan.js';
 import type { Store } from './store/types.js';
 
 /** Serialized order-info answers, computed once: order number → body. */
@@ -43,6 +44,26 @@ export interface CreateOperation {
   plan: RecordPlanner;
   /** The validator of the request body (readOnly members, when sent, are typed like in the answer). */
   validate: Validator;
+}
+
+/**
+ * A create of the operations model made ready to serve: its resource, success status, record rules,
+ * planner and request validator (the mock's app and the tests build it here, in one way).
+ */
+export function createOperation(compiled: CompiledContract, operation: OperationSpec, createModel: OperationModel): CreateOperation {
+  const requestSchema = operation.requestBody?.content.get('application/json');
+  const answerSchema = operation.responses.find((r) => r.status === String(createModel.successStatus))?.content.get('application/json');
+  if (!requestSchema || !answerSchema)
+    throw new Error(`${operation.operationId}: the contract has no application/json request body or ${createModel.successStatus} answer`);
+  const resource = resourceOf(createModel);
+  const model = recordModel(compiled.document, operation.operationId, requestSchema, answerSchema);
+  return {
+    resource,
+    status: createModel.successStatus,
+    model,
+    plan: recordPlanner(resource, model),
+    validate: compiled.validator(requestSchema),
+  };
 }
 
 /** Validates a create body: a JSON object, readOnly members dropped, no schema violation, a known lot. */

@@ -2,14 +2,13 @@
 import { request as httpRequest } from 'node:http';
 import { listOperations, readContract } from '../contract/document.js';
 import { loadFixtures, type FixtureSet } from '../contract/fixtures.js';
-import { operationsModel, resourceOf, type CreateOperationId, type OperationsModel } from '../contract/operations-model.js';
+import { operationsModel, type CreateOperationId, type OperationsModel } from '../contract/operations-model.js';
 import { compileContract } from '../contract/schemas.js';
-import type { CreateOperation } from './handlers.js';
-import { recordModel } from './record-model.js';
+import { createOperation, type CreateOperation } from './handlers.js';
 import { createMockServer, type MockServer } from './server.js';
 import type { MockConfig } from './config.js';
 import { MemoryStore } from './store/memory.js';
-import { counterSlots, recordPlanner } from './store/plan.js';
+import { counterSlots } from './store/plan.js';
 
 /** The bundled contract's paths, read from its operations model (the creates in contract order). */
 const MODEL = operationsModel(readContract());
@@ -78,32 +77,21 @@ export function bundledContract(): BundledContract {
   const compiled = compileContract(readContract(), 'strict');
   const operations = listOperations(compiled.document);
   const model = operationsModel(compiled.document);
-  const createOperation = (id: CreateOperationId): CreateOperation => {
-    const op = model.create(id);
+  const createOperationOf = (id: CreateOperationId): CreateOperation => {
     const spec = operations.find((operation) => operation.operationId === id);
-    const requestSchema = spec?.requestBody?.content.get('application/json');
-    const answerSchema = spec?.responses.find((r) => r.status === String(op.successStatus))?.content.get('application/json');
-    if (!requestSchema || !answerSchema) throw new Error(`${id}: no JSON request body or success answer`);
-    const resource = resourceOf(op);
-    const record = recordModel(compiled.document, id, requestSchema, answerSchema);
-    return {
-      resource,
-      status: op.successStatus,
-      model: record,
-      plan: recordPlanner(resource, record),
-      validate: compiled.validator(requestSchema),
-    };
+    if (!spec) throw new Error(`${id}: no such operation in the bundled contract`);
+    return createOperation(compiled, spec, model.create(id));
   };
   return {
     model,
     fixtures: loadFixtures(undefined, compiled),
-    createOperation,
+    createOperation: createOperationOf,
     memoryStore: (limits = {}) =>
       MemoryStore.open({
         limits: { maxSessions: 10, maxRecordsPerSession: 1000, maxRecordedBytes: 1 << 20, ...limits },
         slots: new Map(
           model.createIds.map((id) => {
-            const op = createOperation(id);
+            const op = createOperationOf(id);
             return [op.resource, counterSlots(op.resource, op.model)];
           }),
         ),

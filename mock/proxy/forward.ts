@@ -62,7 +62,7 @@ function addConnectionNames(value: string, named: Set<string>): void {
  * names), in one pass (a second one only when a `Connection` header names others); `body` is set when
  * they announce a request body (a non-zero Content-Length, or Transfer-Encoding).
  */
-function scanHeaders(raw: readonly string[]): { kept: string[]; body: boolean } {
+export function scanHeaders(raw: readonly string[]): { kept: string[]; body: boolean } {
   let named: Set<string> | undefined;
   let body = false;
   const kept: string[] = [];

@@ -89,6 +89,8 @@ describe('validating proxy: the upstream hop', () => {
       '100-continue',
     ];
     assert.deepEqual(endToEnd(raw), ['X-B', '2', 'x-b', '3']);
+    assert.deepEqual(endToEnd(['Connection', 'keep-alive', 'X-A', '1', 'Keep-Alive', 'timeout=5']), ['X-A', '1']);
+    assert.deepEqual(endToEnd(['X-Close', '1', 'Connection', 'close, , X-Close']), []);
     assert.deepEqual(scanHeaders(['X-C', '1', 'Content-Length', '0']), { kept: ['X-C', '1', 'Content-Length', '0'], body: false });
     assert.equal(scanHeaders(['Content-Length', '5']).body, true);
     assert.deepEqual(scanHeaders(['Transfer-Encoding', 'chunked']), { kept: [], body: true });

@@ -52,9 +52,16 @@ function forwardedMethod(method: string | undefined): Dispatcher.HttpMethod | un
   return FORWARDED_METHODS.find((m) => m === method);
 }
 
-/** Header names a `Connection` header value lists (hop-by-hop too), added to `named`. */
-function addConnectionNames(value: string, named: Set<string>): void {
-  for (const n of value.split(',')) named.add(n.trim().toLowerCase());
+/**
+ * The names a `Connection` header value lists that are not hop-by-hop anyway, added to `named` (made
+ * when the first such name comes: `keep-alive`, the usual value, makes none).
+ */
+function addConnectionNames(value: string, named: Set<string> | undefined): Set<string> | undefined {
+  for (const n of value.split(',')) {
+    const name = n.trim().toLowerCase();
+    if (name !== '' && !HOP_BY_HOP.has(name)) (named ??= new Set()).add(name);
+  }
+  return named;
 }
 
 /**
@@ -71,7 +78,7 @@ export function scanHeaders(raw: readonly string[]): { kept: string[]; body: boo
     const value = raw[i + 1] ?? '';
     const lower = name.toLowerCase();
     if (lower === 'transfer-encoding' || (lower === 'content-length' && value !== '0')) body = true;
-    if (lower === 'connection') addConnectionNames(value, (named ??= new Set()));
+    if (lower === 'connection') named = addConnectionNames(value, named);
     if (!HOP_BY_HOP.has(lower)) kept.push(name, value);
   }
   if (named === undefined) return { kept, body };

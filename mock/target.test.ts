@@ -37,6 +37,10 @@ describe('mock/target', () => {
       ['/a%2Fb/..', '/'],
       ['/a/..;x', '/a/..;x'],
       ['http://127.0.0.1:4010/a/../b?y', '/b?y'],
+      // Paths without `.`, `\`, `#`, `%2e`, `%2f`, `%5c` are kept as sent (the short way); the query's fragment still goes.
+      ['/a/WE%202026-0003/%41;p=1', '/a/WE%202026-0003/%41;p=1'],
+      ['/a/b?x=1#y?z', '/a/b?x=1'],
+      ['/a/%5Cb', '/a/%5Cb'],
     ] as const) {
       assert.equal(rebuilt(sent), forwarded, sent);
     }

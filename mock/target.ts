@@ -44,6 +44,9 @@ export function parseTarget(url: string): Target {
 const DOT = /^(?:\.|%2e)$/i;
 const DOT_DOT = /^(?:\.|%2e){2}$/i;
 
+/** What a path with a dot segment (read strictly or leniently) or a fragment contains: without it, nothing is removed. */
+const MAY_CLIMB = /[.\\#]|%(?:2e|2f|5c)/i;
+
 /** What an upstream may also take for a segment separator: `\`, and `/` or `\` percent-encoded. */
 const LENIENT_SEPARATOR = /\/|\\|%2f|%5c/i;
 
@@ -71,6 +74,11 @@ function climbsLeniently(path: string): boolean {
  * the root stands for the `--proxy` URL's path, which no forwarded request may leave.
  */
 export function proxiedTarget(target: Target): string {
+  // Most paths have no `.`, `\`, `#`, `%2e`, `%2f` or `%5c`: no dot segment, read any way; kept as sent.
+  if (!MAY_CLIMB.test(target.pathname)) {
+    const hash = target.search.indexOf('#');
+    return `${target.pathname}${hash < 0 ? target.search : target.search.slice(0, hash)}`;
+  }
   // A fragment (clients do not send one) ends the target: a `?` after it is part of it.
   const fragment = target.pathname.indexOf('#');
   const path = fragment < 0 ? target.pathname : target.pathname.slice(0, fragment);

@@ -116,6 +116,11 @@ describe('redaction: what the proxy learns from traffic', () => {
     const redactor = proxyRedactor();
     redactor.learnFromText('{"user":"bob","client_secret":"s3cr3t-value-1","apiKey":"k3y-value-22"}');
     redactor.learnFromText('/path?access_token=q%2Btok-33333&x=1');
+    // A form body (no quote) and a JSON text with a parameter inside a string: each pattern still runs where it can match.
+    redactor.learnFromText('password=f0rm-value-44&x=1');
+    redactor.learnFromText('{"note":"see token=p4ram-value-55"}');
+    redactor.learnFromText('/orders/info/no-credentials-here');
+    assert.deepEqual(redactor.secrets.slice(-2), ['f0rm-value-44', 'p4ram-value-55']);
     assert.equal(redactor.redact('{"client_secret": "s3cr3t-value-1", "n": 1}'), '{"client_secret": "<redacted>", "n": 1}');
     assert.equal(redactor.redact('?access_token=abcdef&x=1'), '?access_token=<redacted>&x=1');
     for (const secret of ['s3cr3t-value-1', 'k3y-value-22', 'q+tok-33333']) {

@@ -263,7 +263,9 @@ export class LearningRedactor implements Redactor {
 
   /** Learns the values of credential-named JSON members and query/form parameters of a text (a request body, a target). */
   learnFromText(text: string): void {
-    for (const match of text.matchAll(SECRET_MEMBER)) this.learnSeen(match[2] ?? '');
+    // Each pattern needs its quote or its `=`: a text without one is not scanned for it (most targets, most bodies).
+    if (text.includes('"')) for (const match of text.matchAll(SECRET_MEMBER)) this.learnSeen(match[2] ?? '');
+    if (!text.includes('=')) return;
     for (const match of text.matchAll(SECRET_PARAMETER)) {
       const value = match[2] ?? '';
       this.learnSeen(value);

@@ -21,7 +21,7 @@ import { isPreflight, preflightHeaders } from '../cors.js';
 import { isDashboardPath, serveDashboard } from '../dashboard.js';
 import { hostPolicy, namesThisServer } from '../host.js';
 import { pipelineHandler, type Stage } from '../pipeline.js';
-import { answered, framingStage, isControlPath, targetStage, untargeted, type TargetedExchange } from '../stages.js';
+import { answered, framingStage, isControlPath, targetStage, type TargetedExchange } from '../stages.js';
 import { problem } from '../problems.js';
 import { sendEmpty, sendJson } from '../respond.js';
 import { proxiedTarget } from '../target.js';
@@ -232,7 +232,8 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
 
   const handle = pipelineHandler<ProxyState>({
     stages,
-    exchange: (req, res) => ({ ...untargeted({ req, res }), forwarded: false }),
+    // A literal (no spread of `untargeted`'s object): built once per request.
+    exchange: (req, res) => ({ req, res, target: undefined, host: undefined, pathname: '', method: req.method ?? 'GET', forwarded: false }),
     log: (line) => log(printable(line)),
     quiet: config.quiet,
     who: 'proxy',

@@ -15,6 +15,7 @@ import { readBody } from '../../test/support/http.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { AUTH, ORDER_PATH, TRANSFERS_PATH } from '../testing.js';
 import { DEFAULT_PROXY, type ProxyConfig } from './config.js';
+import { endToEnd, scanHeaders } from './forward.js';
 
 /** A fallback that ends a wait which a buffering proxy would never end by itself (the test then fails on its assertion, not on a time-out). */
 const NEVER_MS = 3000;
@@ -68,6 +69,33 @@ async function send(base: string, path: string, init: RequestInit = {}): Promise
 }
 
 describe('validating proxy: the upstream hop', () => {
+  it('drops hop-by-hop headers and those a Connection header names, keeps the rest in order with repeats; sees a body', () => {
+    const raw = [
+      'Connection',
+      'X-A, Keep-Alive',
+      'X-A',
+      '1',
+      'keep-alive',
+      't=5',
+      'X-B',
+      '2',
+      'TE',
+      'x',
+      'Host',
+      'h',
+      'x-b',
+      '3',
+      'Expect',
+      '100-continue',
+    ];
+    assert.deepEqual(endToEnd(raw), ['X-B', '2', 'x-b', '3']);
+    assert.deepEqual(endToEnd(['Connection', 'keep-alive', 'X-A', '1', 'Keep-Alive', 'timeout=5']), ['X-A', '1']);
+    assert.deepEqual(endToEnd(['X-Close', '1', 'Connection', 'close, , X-Close']), []);
+    assert.deepEqual(scanHeaders(['X-C', '1', 'Content-Length', '0']), { kept: ['X-C', '1', 'Content-Length', '0'], body: false });
+    assert.equal(scanHeaders(['Content-Length', '5']).body, true);
+    assert.deepEqual(scanHeaders(['Transfer-Encoding', 'chunked']), { kept: [], body: true });
+  });
+
   it('streams the answer: the client has the first chunk while the upstream has not finished it', async () => {
     const firstSeen = signal();
     let upstreamEnded = false;

@@ -52,36 +52,48 @@ function forwardedMethod(method: string | undefined): Dispatcher.HttpMethod | un
   return FORWARDED_METHODS.find((m) => m === method);
 }
 
-/** Header names a `Connection` header of `raw` lists (hop-by-hop too), or undefined when it has none. */
-function connectionNamed(raw: readonly string[]): Set<string> | undefined {
-  let named: Set<string> | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    if ((raw[i] ?? '').toLowerCase() !== 'connection') continue;
-    named ??= new Set();
-    for (const n of (raw[i + 1] ?? '').split(',')) named.add(n.trim().toLowerCase());
+/**
+ * The names a `Connection` header value lists that are not hop-by-hop anyway, added to `named` (made
+ * when the first such name comes: `keep-alive`, the usual value, makes none).
+ */
+function addConnectionNames(value: string, named: Set<string> | undefined): Set<string> | undefined {
+  for (const n of value.split(',')) {
+    const name = n.trim().toLowerCase();
+    if (name !== '' && !HOP_BY_HOP.has(name)) (named ??= new Set()).add(name);
   }
   return named;
 }
 
-/** Raw headers (`[name, value, name, value, ...]`) without hop-by-hop ones (and those `Connection` names). */
-export function endToEnd(raw: readonly string[]): string[] {
-  const named = connectionNamed(raw);
+/**
+ * Raw headers (`[name, value, name, value, ...]`) without hop-by-hop ones (and those `Connection`
+ * names), in one pass (a second one only when a `Connection` header names others); `body` is set when
+ * they announce a request body (a non-zero Content-Length, or Transfer-Encoding).
+ */
+export function scanHeaders(raw: readonly string[]): { kept: string[]; body: boolean } {
+  let named: Set<string> | undefined;
+  let body = false;
   const kept: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] ?? '';
+    const value = raw[i + 1] ?? '';
     const lower = name.toLowerCase();
-    if (!HOP_BY_HOP.has(lower) && named?.has(lower) !== true) kept.push(name, raw[i + 1] ?? '');
+    if (lower === 'transfer-encoding' || (lower === 'content-length' && value !== '0')) body = true;
+    if (lower === 'connection') named = addConnectionNames(value, named);
+    if (!HOP_BY_HOP.has(lower)) kept.push(name, value);
   }
-  return kept;
+  if (named === undefined) return { kept, body };
+  const connectionNamed = named;
+  const filtered: string[] = [];
+  for (let i = 0; i < kept.length; i += 2) {
+    const name = kept[i] ?? '';
+    if (!connectionNamed.has(name.toLowerCase())) filtered.push(name, kept[i + 1] ?? '');
+  }
+  return { kept: filtered, body };
 }
 
-/** Whether a request with these raw headers has a body (a non-zero Content-Length, or Transfer-Encoding). */
-function hasBody(raw: readonly string[]): boolean {
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = (raw[i] ?? '').toLowerCase();
-    if (name === 'transfer-encoding' || (name === 'content-length' && raw[i + 1] !== '0')) return true;
-  }
-  return false;
+/** Raw headers (`[name, value, name, value, ...]`) without hop-by-hop ones (and those `Connection` names). */
+export function endToEnd(raw: readonly string[]): string[] {
+  return scanHeaders(raw).kept;
 }
 
 /** undici's raw header list (Buffers) as strings, byte for byte (latin1, as Node's own parser reads them). */
@@ -127,22 +139,52 @@ interface RelayContext {
   log: (line: string) => void;
 }
 
-/** One exchange on the upstream hop: the answer's head and each chunk written to the client as they come. */
+/**
+ * One exchange on the upstream hop: the answer's head and each chunk written to the client as they
+ * come. One listener on the client's answer (`close`, which follows `finish`) tells a whole answer
+ * from a client that left; `drain` is listened to only once the client's socket was full.
+ */
 class Relay implements Dispatcher.DispatchHandlers {
   private abort: ((error?: Error) => void) | undefined;
   /** The client has the upstream's status line, or a problem of the proxy. */
   private answered = false;
+  /** The client has the upstream's status line (not a problem of the proxy). */
+  private relayed = false;
   /** The client left before its answer was whole. */
   private gone = false;
+  private status = 0;
+  private answerHeaders: readonly string[] = [];
+  private resume: (() => void) | undefined;
+  private draining = false;
   private readonly answerBody = new Capture();
 
   constructor(private readonly x: RelayContext) {
-    // The client left: stop the upstream exchange too.
-    x.res.on('close', () => {
-      if (x.res.writableFinished) return;
+    x.res.on('close', () => this.closed());
+  }
+
+  /** The client's answer ended: delivered whole (then judged), or the client left (the upstream exchange stops too). */
+  private closed(): void {
+    const { res, req, method, target, requestBody, started, done } = this.x;
+    if (!res.writableFinished) {
       this.gone = true;
       this.abort?.();
-    });
+      return;
+    }
+    if (!this.relayed) return;
+    // An upstream may answer before the request body is in (an early 413): then that body is not judged.
+    done(
+      new SeenExchange(
+        method,
+        target,
+        req.rawHeaders,
+        requestBody,
+        req.complete,
+        this.status,
+        this.answerHeaders,
+        this.answerBody,
+        performance.now() - started,
+      ),
+    );
   }
 
   onConnect(abort: (error?: Error) => void): void {
@@ -170,30 +212,22 @@ class Relay implements Dispatcher.DispatchHandlers {
       return false;
     }
     this.answered = true;
-    res.on('drain', resume);
-    res.once('finish', () => {
-      const { method, requestBody, started, done } = this.x;
-      // An upstream may answer before the request body is in (an early 413): then that body is not judged.
-      done(
-        new SeenExchange(
-          method,
-          target,
-          req.rawHeaders,
-          requestBody,
-          req.complete,
-          status,
-          raw,
-          this.answerBody,
-          performance.now() - started,
-        ),
-      );
-    });
+    this.relayed = true;
+    this.status = status;
+    this.answerHeaders = raw;
+    this.resume = resume;
     return true;
   }
 
   onData(chunk: Buffer): boolean {
     this.answerBody.add(chunk);
-    return this.x.res.write(chunk);
+    const room = this.x.res.write(chunk);
+    if (!room && !this.draining && this.resume !== undefined) {
+      // undici pauses the upstream socket until `resume`: called when the client's socket has room again.
+      this.draining = true;
+      this.x.res.on('drain', this.resume);
+    }
+    return room;
   }
 
   onComplete(): void {
@@ -266,13 +300,12 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         return;
       }
       const requestBody = new Capture();
-      const body = hasBody(req.rawHeaders);
+      const { kept: headers, body } = scanHeaders(req.rawHeaders);
       if (body) {
         // Held until undici writes it upstream (it resumes the stream then); every chunk is also kept for judging.
         req.pause();
         req.on('data', (chunk: Buffer) => requestBody.add(chunk));
       }
-      const headers = endToEnd(req.rawHeaders);
       headers.push('host', host);
       const relay = new Relay({ req, res, method, target, requestBody, started: performance.now(), done, upstream, timeoutMs, log });
       pool.dispatch({ path: `${base}${target}`, method, headers, body: body ? req : null }, relay);

@@ -1,7 +1,7 @@
 /** The operations model is derived from the contract: paths, methods, members, required, read-only, defaults, bounds, links. */
 import assert from 'node:assert/strict';
-import { readContract } from './document.js';
-import { operationsModel } from './operations-model.js';
+import { isObject, readContract, type JsonObject, type OpenApiDocument } from './document.js';
+import { operationsModel, type CreateOperationId, type OperationId } from './operations-model.js';
 
 describe('operations model', () => {
   const model = operationsModel(readContract());
@@ -78,5 +78,100 @@ describe('operations model', () => {
       ['order:object', 'containers:array', 'charges:array', 'lots:array'],
     );
     assert.equal(model.orderInfo.record, undefined);
+  });
+});
+
+describe('operations model: a contract that does not state what the model needs', () => {
+  const base = readContract();
+  const model = operationsModel(base);
+  /** A copy of the bundled contract with `change` applied to its components' schemas (and the document). */
+  const changed = (change: (schemas: JsonObject, doc: JsonObject) => void): OpenApiDocument => {
+    const doc = structuredClone(base);
+    const components = doc['components'];
+    assert.ok(isObject(components) && isObject(components['schemas']));
+    change(components['schemas'], doc);
+    return doc;
+  };
+  const properties = (schemas: JsonObject, name: string): JsonObject => {
+    const schema = schemas[name];
+    assert.ok(isObject(schema) && isObject(schema['properties']), `${name} has properties`);
+    return schema['properties'];
+  };
+  const refused = (doc: OpenApiDocument, stated: RegExp): void =>
+    assert.throws(
+      () => operationsModel(doc),
+      (error: unknown) => error instanceof Error && /^the contract does not state /.test(error.message) && stated.test(error.message),
+    );
+  const lot = model.order.lotSchema;
+  const info = model.orderInfo.successSchema;
+  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+  it('no create member with an x-default-from: the lot is unknown', () => {
+    const doc = changed((schemas) => {
+      for (const schema of Object.values(schemas))
+        if (isObject(schema) && isObject(schema['properties']))
+          for (const member of Object.values(schema['properties'])) if (isObject(member)) delete member['x-default-from'];
+    });
+    refused(doc, /an x-default-from naming a lot/);
+  });
+
+  it('no list of lots in the order answer, no id of a lot, no lot member the default names', () => {
+    refused(
+      changed((schemas) => delete properties(schemas, info)[model.order.lotsMember]),
+      new RegExp(`a list of ${escape(lot)} in ${escape(info)}`),
+    );
+    refused(
+      changed((schemas) => delete properties(schemas, lot)[model.order.lotIdMember]),
+      new RegExp(`an id of ${escape(lot)}`),
+    );
+    refused(
+      changed((schemas) => delete properties(schemas, lot)[model.order.lotNumberMember]),
+      new RegExp(escape(`${lot}.${model.order.lotNumberMember}`)),
+    );
+  });
+
+  it('no order header naming the order number', () => {
+    let headerSchema: string | undefined;
+    changed((schemas) => {
+      headerSchema = Object.keys(schemas).find((name) => {
+        const schema = schemas[name];
+        return isObject(schema) && isObject(schema['properties']) && model.order.orderNumberMember in schema['properties'];
+      });
+    });
+    assert.ok(headerSchema !== undefined, 'a schema holds the order number member');
+    const name = headerSchema;
+    refused(
+      changed((schemas) => delete properties(schemas, name)[model.order.orderNumberMember]),
+      /the order header of the order-info answer/,
+    );
+  });
+
+  it('no Problem or ValidationProblem schema, no errors list, no JSON Pointer member', () => {
+    refused(
+      changed((schemas) => delete schemas[model.problemSchema]),
+      /a Problem schema/,
+    );
+    refused(
+      changed((schemas) => delete schemas[model.validationProblemSchema]),
+      /a ValidationProblem schema/,
+    );
+    refused(
+      changed((schemas) => delete properties(schemas, model.validationProblemSchema)[model.errorsMember]),
+      /errors\[\] of ValidationProblem/,
+    );
+    refused(
+      changed((schemas) => {
+        for (const schema of Object.values(schemas))
+          if (isObject(schema) && isObject(schema['properties']))
+            for (const member of Object.values(schema['properties']))
+              if (isObject(member) && member['format'] === 'json-pointer') delete member['format'];
+      }),
+      /a json-pointer member of the validation errors/,
+    );
+  });
+
+  it('an operation it does not have, or a read taken for a create, is refused', () => {
+    assert.throws(() => model.get('noSuchOperation' as OperationId), /the contract does not state the operation noSuchOperation/);
+    assert.throws(() => model.create(model.orderInfo.operationId as CreateOperationId), /as a create operation/);
   });
 });

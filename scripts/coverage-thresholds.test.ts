@@ -259,6 +259,6 @@ describe('scripts/coverage-thresholds', () => {
       JSON.parse(await readFile(join(PROJECT_ROOT, 'scripts', 'coverage-thresholds.json'), 'utf8')) as unknown,
       'scripts/coverage-thresholds.json',
     );
-    assert.deepEqual([...thresholds.keys()].sort(), ['conformance', 'contract', 'judgments', 'mock']);
+    assert.deepEqual([...thresholds.keys()].sort(), ['conformance', 'contract', 'judgments', 'mock', 'util']);
   });
 });

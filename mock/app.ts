@@ -35,7 +35,7 @@ import { SESSION_HEADER } from './state.js';
 import { openStore } from './store/index.js';
 import { counterSlots } from './store/plan.js';
 import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
-import { answered, framingStage, isControlPath, targetStage, untargeted, type TargetedExchange } from './stages.js';
+import { answered, framingStage, isControlPath, targetStage, type TargetedExchange } from './stages.js';
 import type { Target } from './target.js';
 
 /** What the mock serves, as the server and the CLI banner tell it. */
@@ -64,8 +64,14 @@ interface MockExchange extends TargetedExchange {
 }
 
 function newExchange(req: IncomingMessage, res: ServerResponse): MockExchange {
+  // A literal of one shape (no spread): built once per request, on the hot path.
   return {
-    ...untargeted({ req, res }),
+    req,
+    res,
+    target: undefined,
+    host: undefined,
+    pathname: '',
+    method: req.method ?? 'GET',
     operation: undefined,
     params: {},
     step: undefined,

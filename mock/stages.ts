@@ -17,11 +17,6 @@ export interface TargetedExchange extends BaseExchange {
   method: string;
 }
 
-/** The fields of a targeted exchange before the target stage ran. */
-export function untargeted<X extends BaseExchange>(base: X): X & TargetedExchange {
-  return { ...base, target: undefined, host: undefined, pathname: '', method: base.req.method ?? 'GET' };
-}
-
 /** Marks a later stage's completion as the answer (`.then(answered)`). */
 export const answered = (): StageResult => 'answered';
 

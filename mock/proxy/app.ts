@@ -232,7 +232,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
 
   const handle = pipelineHandler<ProxyState>({
     stages,
-    // A literal (no spread of `untargeted`'s object): built once per request.
+    // A literal of one shape (no spread): built once per request.
     exchange: (req, res) => ({ req, res, target: undefined, host: undefined, pathname: '', method: req.method ?? 'GET', forwarded: false }),
     log: (line) => log(printable(line)),
     quiet: config.quiet,

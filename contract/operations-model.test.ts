@@ -47,6 +47,7 @@ describe('operations model', () => {
       lotIdMember: 'id',
       lotNumberMember: 'lotNumber',
       lotSchema: 'Lot',
+      lotResource: 'lot',
     });
     assert.deepEqual(
       headerMembers.map((m) => `${m.name}:${m.type ?? ''}${m.format !== undefined ? `:${m.format}` : ''}`),

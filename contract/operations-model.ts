@@ -104,6 +104,8 @@ export interface OrderLinks {
   lotNumberMember: string;
   /** The component name of a lot (`Lot`). */
   lotSchema: string;
+  /** The resource `x-default-from: <resource>.<member>` names for a lot (`lot`). */
+  lotResource: string;
   /** The order header's members (`id`, `orderNumber`, ...), in contract order. */
   headerMembers: MemberModel[];
   /** Every list of the answer whose items are a named schema, in contract order (`containers`, `charges`, `lots`). */
@@ -359,6 +361,7 @@ export function operationsModel(doc: OpenApiDocument): OperationsModel {
       lotIdMember,
       lotNumberMember: defaultFrom.member,
       lotSchema,
+      lotResource: defaultFrom.resource,
       headerMembers: membersOf(
         doc,
         refName(infoProps[orderMember ?? '']) ?? fail('the order header of the order-info answer'),

@@ -151,7 +151,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   for (const operation of operations) {
     const createModel = api.creates.find((op) => op.operationId === operation.operationId);
     if (createModel === undefined) continue;
-    creates.set(operation.operationId, createOperation(compiled, operation, createModel));
+    creates.set(operation.operationId, createOperation(compiled, operation, createModel, api.order));
   }
   const byResource = new Map([...creates.values()].map((op) => [op.resource, op]));
 

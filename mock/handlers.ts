@@ -4,7 +4,7 @@
  */
 import { isObject, type JsonObject, type OperationSpec } from '../contract/document.js';
 import type { FixtureSet } from '../contract/fixtures.js';
-import { resourceOf, type OperationModel } from '../contract/operations-model.js';
+import { resourceOf, type OperationModel, type OrderLinks } from '../contract/operations-model.js';
 import type { CompiledContract, Validator } from '../contract/schemas.js';
 import { isoNow } from './clock.js';
 import { problem } from './problems.js';
@@ -50,13 +50,21 @@ export interface CreateOperation {
  * A create of the operations model made ready to serve: its resource, success status, record rules,
  * planner and request validator (the mock's app and the tests build it here, in one way).
  */
-export function createOperation(compiled: CompiledContract, operation: OperationSpec, createModel: OperationModel): CreateOperation {
+export function createOperation(
+  compiled: CompiledContract,
+  operation: OperationSpec,
+  createModel: OperationModel,
+  order: OrderLinks,
+): CreateOperation {
   const requestSchema = operation.requestBody?.content.get('application/json');
   const answerSchema = operation.responses.find((r) => r.status === String(createModel.successStatus))?.content.get('application/json');
   if (!requestSchema || !answerSchema)
     throw new Error(`${operation.operationId}: the contract has no application/json request body or ${createModel.successStatus} answer`);
   const resource = resourceOf(createModel);
-  const model = recordModel(compiled.document, operation.operationId, requestSchema, answerSchema);
+  const model = recordModel(compiled.document, operation.operationId, requestSchema, answerSchema, {
+    member: createModel.record?.lotMember,
+    resource: order.lotResource,
+  });
   return {
     resource,
     status: createModel.successStatus,

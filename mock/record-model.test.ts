@@ -31,6 +31,8 @@ function synthetic(properties: JsonObject, extra: JsonObject = {}): OpenApiDocum
 }
 const THING = { $ref: '#/components/schemas/Thing' };
 const LOT = { $ref: '#/components/schemas/LotId' };
+/** The synthetic contracts' lot: the request member `lot`, and `x-default-from: lot.<member>`. */
+const SYNTHETIC_LOT = { member: 'lot', resource: 'lot' };
 
 describe('mock/record-model: record rules from the contract', () => {
   for (const create of model.creates) {
@@ -40,7 +42,10 @@ describe('mock/record-model: record rules from the contract', () => {
       const answer = spec?.responses.find((r) => r.status === String(create.successStatus))?.content.get('application/json');
       const built = () => {
         assert.ok(request && answer, 'a JSON request body and success answer');
-        return recordModel(doc, create.operationId, request, answer);
+        return recordModel(doc, create.operationId, request, answer, {
+          member: create.record?.lotMember,
+          resource: model.order.lotResource,
+        });
       };
 
       it("the record's members are the success schema's, in contract order", () => {
@@ -113,7 +118,7 @@ describe('mock/record-model: record rules from the contract', () => {
         },
         { Id: { type: 'integer', readOnly: true }, Stamp: { type: 'string', format: 'date-time', readOnly: true } },
       );
-      const record = recordModel(d, 'op', THING, THING);
+      const record = recordModel(d, 'op', THING, THING, SYNTHETIC_LOT);
       assert.deepEqual(record.fields, [
         { name: 'lot', rule: { kind: 'input' } },
         { name: 'n', rule: { kind: 'id' } },
@@ -132,7 +137,7 @@ describe('mock/record-model: record rules from the contract', () => {
         { Loop: { allOf: [{ $ref: '#/components/schemas/Loop' }] } },
       );
       assert.deepEqual(
-        recordModel(d, 'op', THING, THING).fields.map((f) => [f.name, f.rule.kind]),
+        recordModel(d, 'op', THING, THING, SYNTHETIC_LOT).fields.map((f) => [f.name, f.rule.kind]),
         [
           ['lot', 'input'],
           ['gone', 'input'],
@@ -143,7 +148,7 @@ describe('mock/record-model: record rules from the contract', () => {
 
     it('a default of null or false is a default (not "no default")', () => {
       const d = synthetic({ lot: LOT, a: { type: ['string', 'null'], default: null }, b: { type: 'boolean', default: false } });
-      const rules = recordModel(d, 'op', THING, THING).fields.map((f) => f.rule);
+      const rules = recordModel(d, 'op', THING, THING, SYNTHETIC_LOT).fields.map((f) => f.rule);
       assert.deepEqual(rules.slice(1), [
         { kind: 'default', value: null },
         { kind: 'default', value: false },
@@ -175,16 +180,15 @@ describe('mock/record-model: record rules from the contract', () => {
     ];
     for (const [label, properties, message] of refusals) {
       it(`refuses ${label}`, () => {
-        assert.throws(() => recordModel(synthetic({ lot: LOT, ...properties }), 'op', THING, THING), message);
+        assert.throws(() => recordModel(synthetic({ lot: LOT, ...properties }), 'op', THING, THING, SYNTHETIC_LOT), message);
       });
     }
 
-    it('refuses a request schema without a member of schema LotId', () => {
-      const d = synthetic({ lot: { type: 'integer' } });
-      assert.throws(
-        () => recordModel(d, 'op', THING, THING),
-        /^Error: op: the request schema has no member of schema #\/components\/schemas\/LotId$/,
-      );
+    it('refuses a request schema without the member naming a lot', () => {
+      const d = synthetic({ other: { type: 'integer' } });
+      const noMember = /^Error: op: the request schema has no member naming a lot \(a member of its id schema\)$/;
+      assert.throws(() => recordModel(d, 'op', THING, THING, SYNTHETIC_LOT), noMember);
+      assert.throws(() => recordModel(d, 'op', THING, THING, { member: undefined, resource: 'lot' }), noMember);
     });
   });
 

@@ -7,7 +7,8 @@
  * - `default: v` fills an omitted member with v;
  * - `x-default-from: lot.<member>` fills it from that member of the lot the body references;
  * - `x-default-sequence: {prefix, width}` fills it with the next number of a per-resource sequence.
- * The lot reference is the member whose schema is `#/components/schemas/LotId`.
+ * The lot (the request member naming one, and the resource `x-default-from` names) comes from the
+ * operations model, which reads it from the contract (`contract/operations-model.ts`).
  */
 import { deref, isObject, type JsonObject, type JsonValue, type OpenApiDocument } from '../contract/document.js';
 
@@ -33,7 +34,13 @@ export interface RecordModel {
   lotMember: string;
 }
 
-const LOT_ID_REF = '#/components/schemas/LotId';
+/** The lot a create refers to, as the operations model reads it from the contract. */
+export interface LotLink {
+  /** The request member naming a lot (its schema is the lot-id schema), when the create has one. */
+  member: string | undefined;
+  /** The resource `x-default-from: <resource>.<member>` names (`lot`). */
+  resource: string;
+}
 
 /** The properties of a schema, following `$ref` and `allOf`, in document order. */
 export function collectProperties(doc: OpenApiDocument, schema: JsonValue | undefined, depth = 0): Map<string, JsonObject> {
@@ -65,7 +72,7 @@ function keyword(doc: OpenApiDocument, schema: JsonValue | undefined, name: stri
   return undefined;
 }
 
-function ruleFor(doc: OpenApiDocument, where: string, name: string, schema: JsonObject): FieldRule {
+function ruleFor(doc: OpenApiDocument, where: string, name: string, schema: JsonObject, lot: LotLink): FieldRule {
   if (keyword(doc, schema, 'readOnly') === true) {
     if (keyword(doc, schema, 'type') === 'integer') return { kind: 'id' };
     if (keyword(doc, schema, 'format') === 'date-time') return { kind: 'timestamp' };
@@ -73,9 +80,9 @@ function ruleFor(doc: OpenApiDocument, where: string, name: string, schema: Json
   }
   const from = keyword(doc, schema, 'x-default-from');
   if (typeof from === 'string') {
-    const match = /^lot\.(.+)$/.exec(from);
-    if (!match?.[1]) throw new Error(`${where}: x-default-from "${from}" of "${name}" is not of the form lot.<member>`);
-    return { kind: 'from-lot', member: match[1] };
+    const member = from.startsWith(`${lot.resource}.`) ? from.slice(lot.resource.length + 1) : '';
+    if (member === '') throw new Error(`${where}: x-default-from "${from}" of "${name}" is not of the form ${lot.resource}.<member>`);
+    return { kind: 'from-lot', member };
   }
   const sequence = keyword(doc, schema, 'x-default-sequence');
   if (sequence !== undefined) {
@@ -89,14 +96,21 @@ function ruleFor(doc: OpenApiDocument, where: string, name: string, schema: Json
   return { kind: 'input' };
 }
 
-/** Builds the model of a create operation from its request schema and its answer schema. */
-export function recordModel(doc: OpenApiDocument, where: string, requestSchema: JsonValue, answerSchema: JsonValue): RecordModel {
+/** Builds the model of a create operation from its request schema, its answer schema and the lot it refers to. */
+export function recordModel(
+  doc: OpenApiDocument,
+  where: string,
+  requestSchema: JsonValue,
+  answerSchema: JsonValue,
+  lot: LotLink,
+): RecordModel {
   const requestProps = collectProperties(doc, requestSchema);
   const answerProps = collectProperties(doc, answerSchema);
-  const fields = [...answerProps].map(([name, schema]) => ({ name, rule: ruleFor(doc, where, name, schema) }));
+  const fields = [...answerProps].map(([name, schema]) => ({ name, rule: ruleFor(doc, where, name, schema, lot) }));
   const readOnly = [...requestProps].filter(([, schema]) => keyword(doc, schema, 'readOnly') === true).map(([name]) => name);
-  const lotMember = [...requestProps].find(([, schema]) => schema['$ref'] === LOT_ID_REF)?.[0];
-  if (lotMember === undefined) throw new Error(`${where}: the request schema has no member of schema ${LOT_ID_REF}`);
+  const lotMember = lot.member;
+  if (lotMember === undefined || !requestProps.has(lotMember))
+    throw new Error(`${where}: the request schema has no member naming a ${lot.resource} (a member of its id schema)`);
   return { fields, readOnly, lotMember };
 }
 

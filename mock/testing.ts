@@ -80,7 +80,7 @@ export function bundledContract(): BundledContract {
   const createOperationOf = (id: CreateOperationId): CreateOperation => {
     const spec = operations.find((operation) => operation.operationId === id);
     if (!spec) throw new Error(`${id}: no such operation in the bundled contract`);
-    return createOperation(compiled, spec, model.create(id));
+    return createOperation(compiled, spec, model.create(id), model.order);
   };
   return {
     model,

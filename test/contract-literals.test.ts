@@ -9,6 +9,7 @@
  * - one equal to a member name of a schema that cannot be told from an ordinary word: a name with an
  *   underscore or an upper-case letter (`fk_lot_id`, `orderNumber`). Plain lower-case names (`id`,
  *   `status`, `notes`) are also ordinary words (an HTTP status, a record id) and are not checked.
+ * - one containing a reference to a component schema of the contract (`#/components/schemas/LotId`);
  * - in the dashboard's browser code (plain JavaScript, no types), a property read with such a name too.
  * (An unquoted object key or a property read in typed code is not checked: the project's own types use
  * some of the same words, e.g. the suite's `orderNumber` option.)
@@ -34,6 +35,8 @@ interface ContractFacts {
   operationIds: Set<string>;
   paths: string[];
   members: Set<string>;
+  /** References to the contract's component schemas (`#/components/schemas/<name>`). */
+  schemaRefs: string[];
 }
 
 function contractFacts(): ContractFacts {
@@ -53,6 +56,9 @@ function contractFacts(): ContractFacts {
     operationIds: new Set(operations.map((op) => op.operationId)),
     paths: [...new Set(operations.map((op) => op.path.split('{')[0] ?? op.path))].filter((path) => path.length > 1),
     members,
+    schemaRefs: Object.keys(isObject(doc['components']) && isObject(doc['components']['schemas']) ? doc['components']['schemas'] : {}).map(
+      (name) => `#/components/schemas/${name}`,
+    ),
   };
 }
 
@@ -90,7 +96,9 @@ export function literalsIn(file: string, text: string, facts: ContractFacts): st
       else if (facts.members.has(value)) found.push(`${at(node)} member "${value}"`);
       else {
         const path = facts.paths.find((p) => value.includes(p.replace(/\/$/, '')));
+        const ref = facts.schemaRefs.find((r) => value === r || value.startsWith(`${r}/`));
         if (path !== undefined) found.push(`${at(node)} path "${path}"`);
+        else if (ref !== undefined) found.push(`${at(node)} schema "${ref}"`);
       }
     }
     ts.forEachChild(node, visit);
@@ -107,6 +115,7 @@ describe('architecture: contract facts are typed only in contract/', () => {
     assert.ok(facts.operationIds.size >= 3, [...facts.operationIds].join(', '));
     assert.ok(facts.paths.length >= 3, facts.paths.join(', '));
     assert.ok(facts.members.size >= 5, [...facts.members].join(', '));
+    assert.ok(facts.schemaRefs.length >= 5, facts.schemaRefs.join(', '));
     assert.ok(![...facts.members].some((name) => /^[a-z]+$/.test(name)), 'plain lower-case names are not checked');
   });
 
@@ -114,8 +123,8 @@ describe('architecture: contract facts are typed only in contract/', () => {
     const [path] = facts.paths;
     const [operationId] = facts.operationIds;
     const [member] = facts.members;
-    const text = `const a = '${operationId ?? ''}';\nconst b = \`\${base}${path ?? ''}x\`;\nconst c = { ['${member ?? ''}']: 1 };\nconst d = 'status';\nconst e = { ${operationId ?? ''}: 1 };`;
-    assert.equal(literalsIn('mock/x.ts', text, facts).length, 4, literalsIn('mock/x.ts', text, facts).join('\n'));
+    const text = `const a = '${operationId ?? ''}';\nconst b = \`\${base}${path ?? ''}x\`;\nconst c = { ['${member ?? ''}']: 1 };\nconst d = 'status';\nconst e = { ${operationId ?? ''}: 1 };\nconst f = '${facts.schemaRefs[0] ?? ''}';`;
+    assert.equal(literalsIn('mock/x.ts', text, facts).length, 5, literalsIn('mock/x.ts', text, facts).join('\n'));
     assert.deepEqual(literalsIn('mock/dashboard/app.js', `row.${member ?? ''}`, facts), [
       `mock/dashboard/app.js:1 member .${member ?? ''}`,
     ]);

@@ -62,7 +62,7 @@ export function createOperation(
     throw new Error(`${operation.operationId}: the contract has no application/json request body or ${createModel.successStatus} answer`);
   const resource = resourceOf(createModel);
   const model = recordModel(compiled.document, operation.operationId, requestSchema, answerSchema, {
-    member: createModel.record?.lotMember,
+    member: createModel.members.find((m) => m.namesLot)?.name,
     resource: order.lotResource,
   });
   return {

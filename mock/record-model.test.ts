@@ -43,7 +43,7 @@ describe('mock/record-model: record rules from the contract', () => {
       const built = () => {
         assert.ok(request && answer, 'a JSON request body and success answer');
         return recordModel(doc, create.operationId, request, answer, {
-          member: create.record?.lotMember,
+          member: create.members.find((m) => m.namesLot)?.name,
           resource: model.order.lotResource,
         });
       };

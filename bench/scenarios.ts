@@ -5,7 +5,7 @@
  */
 import { isObject, readContract, type JsonObject } from '../contract/document.js';
 import { loadFixtures } from '../contract/fixtures.js';
-import { operationsModel, type OperationModel, type OperationsModel } from '../contract/operations-model.js';
+import { operationsModel, orderRead, type OperationModel, type OperationsModel } from '../contract/operations-model.js';
 import { FIXTURES_DIR } from '../contract/paths.js';
 
 /** A scenario's id: its operation's operationId in kebab case (`get-order-info`, `create-lot-transfer`). */
@@ -55,7 +55,7 @@ function scenarioIdOf(operationId: string): ScenarioId {
 /** The scenarios of the bundled contract: order info, then each create (in contract order). */
 export const SCENARIO_IDS: readonly ScenarioId[] = (() => {
   const model = operationsModel(readContract());
-  return [model.orderInfo, ...model.creates].map((op) => scenarioIdOf(op.operationId));
+  return [orderRead(model).op, ...model.creates].map((op) => scenarioIdOf(op.operationId));
 })();
 
 /**
@@ -80,12 +80,12 @@ function createBody(op: OperationModel, fixture: BenchFixture): JsonObject {
 export function buildScenarios(fixture: BenchFixture, model: OperationsModel = operationsModel(readContract())): Scenario[] {
   const auth = { authorization: `Bearer ${BENCH_TOKEN}` };
   const json = { ...auth, 'content-type': 'application/json' };
-  const order = model.orderInfo;
+  const { op: order, links } = orderRead(model);
   const scenarios: Scenario[] = [
     {
       id: scenarioIdOf(order.operationId),
       method: 'GET',
-      path: model.pathOf(order.operationId, { [model.order.numberParam]: fixture.orderNumber }),
+      path: model.pathOf(order.operationId, { [links.numberParam]: fixture.orderNumber }),
       headers: auth,
       expectStatus: order.successStatus,
       bareAnswer: fixture.orderBody,

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { readContract, type JsonObject } from '../contract/document.js';
-import type { CreateOperationId } from '../contract/operations-model.js';
+import { withOrder, type CreateOperationId } from '../contract/operations-model.js';
 import { FIXTURES_DIR } from '../contract/paths.js';
 import { ACCEPT_ENCODING } from '../judgments/content-coding.js';
 import { listen, type Loopback } from '../support/loopback.js';
@@ -54,7 +54,7 @@ describe('conformance/context: CheckContext', () => {
     baseUrl: 'http://127.0.0.1:1',
     document,
   });
-  const { model } = probe;
+  const model = withOrder(probe.model);
   const [transfers, samples] = model.createIds as [CreateOperationId, CreateOperationId];
 
   before(async () => {

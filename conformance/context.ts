@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { isObject, type JsonObject, type OpenApiDocument } from '../contract/document.js';
 import type { Level } from '../contract/levels.js';
-import type { CreateOperationId, OperationId, OperationsModel } from '../contract/operations-model.js';
+import { orderRead, type CreateOperationId, type OperationId, type OperationsModel } from '../contract/operations-model.js';
 import type { CompiledContract } from '../contract/schemas.js';
 import { ACCEPT_ENCODING } from '../judgments/content-coding.js';
 import { judgeContexts } from '../judgments/context.js';
@@ -185,12 +185,13 @@ export class CheckContext {
   getOrder(
     number: string,
     headers: Record<string, string> = this.bearer(),
-    path = this.path(this.model.orderInfo.operationId, number),
+    path = this.path(orderRead(this.model).op.operationId, number),
     plain = false,
   ): Promise<Exchange> {
+    const { op } = orderRead(this.model);
     return this.send({
-      operation: this.model.orderInfo.operationId,
-      method: this.model.orderInfo.method,
+      operation: op.operationId,
+      method: op.method,
       path,
       headers: { accept: 'application/json', ...(plain ? {} : { 'accept-encoding': ACCEPT_ENCODING }), ...headers },
     });
@@ -285,6 +286,8 @@ export class CheckContext {
   /** The lots of `--order-number`, in the order answered; the calling case is not run (with the reason) when there are none. */
   async lots(): Promise<DiscoveredLot[]> {
     const lots = await this.memo('lots', async (): Promise<DiscoveredLot[] | CheckNotRun> => {
+      // A contract whose creates name no lot needs none.
+      if (this.model.order === undefined) return [];
       const exchange = await this.orderExchange();
       const answer = exchange.answer;
       const blocker = `GET order ${this.config.orderNumber}`;
@@ -301,7 +304,7 @@ export class CheckContext {
       const parsed = parseJsonText(answer.text);
       if (!parsed.ok) return new CheckNotRun('lots could not be discovered: the order answer is not JSON', 'setup', blocker);
       const value = parsed.value;
-      const { lotsMember, lotIdMember } = this.model.order;
+      const { lotsMember, lotIdMember } = orderRead(this.model).links;
       const list = isObject(value) && Array.isArray(value[lotsMember]) ? value[lotsMember] : [];
       const found = list.filter(isObject).flatMap((lot) => {
         const id = lot[lotIdMember];

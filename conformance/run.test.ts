@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import getPort from 'get-port';
 import { readContract } from '../contract/document.js';
-import { operationsModel } from '../contract/operations-model.js';
+import { operationsModel, withOrder } from '../contract/operations-model.js';
 import { listen, type Loopback } from '../support/loopback.js';
 import type { Check } from './checks/types.js';
 import { resolveConformanceConfig, type ConformanceConfigInput } from './config.js';
@@ -22,7 +22,7 @@ import { runConformance } from './run.js';
 import { StartError } from './start-error.js';
 
 const document = readContract();
-const model = operationsModel(document);
+const model = withOrder(operationsModel(document));
 const order = model.orderInfo.operationId;
 const [transfers] = model.createIds;
 if (transfers === undefined) throw new Error('the contract has no create operation');

@@ -236,7 +236,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     // The main order is the first request, sent on behalf of the first order check: a protocol mismatch
     // (https:// against plain HTTP, http:// against TLS) or a certificate not trusted is found here, before
     // any check reports.
-    const orderCheck = checks.find((c) => c.operations[0] === ctx.model.orderInfo.operationId);
+    const orderCheck = checks.find((c) => ctx.model.orderInfo !== undefined && c.operations[0] === ctx.model.orderInfo.operationId);
     let main: Exchange | undefined;
     if (orderCheck) {
       main = await ctx.as(orderCheck.id, () => ctx.orderExchange());

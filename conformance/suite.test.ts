@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { readContract } from '../contract/document.js';
 import type { Level } from '../contract/levels.js';
+import { withOrder } from '../contract/operations-model.js';
 import type { Check } from './checks/types.js';
 import { resolveConformanceConfig, type ConformanceConfigInput } from './config.js';
 import { CheckContext } from './context.js';
@@ -27,7 +28,8 @@ function context(config: ConformanceConfigInput = {}, deadline?: number): CheckC
 }
 
 const ctx0 = context();
-const [order, transfers] = [ctx0.model.orderInfo.operationId, ctx0.model.createIds[0] ?? ctx0.model.orderInfo.operationId];
+const orderOp = withOrder(ctx0.model).orderInfo.operationId;
+const [order, transfers] = [orderOp, ctx0.model.createIds[0] ?? orderOp];
 
 function check(id: string, run: Check['run'], options: { level?: Level; operation?: OperationGroup; write?: boolean } = {}): Check {
   return {

@@ -121,6 +121,17 @@ export interface ResponseSpec {
   profile: boolean;
   /** `x-max-body-bytes` of a 413 response: the largest request body the operation accepts. */
   maxBodyBytes?: number;
+  /** The response's `links` (OpenAPI Link objects, `$ref`s followed), by name. */
+  links: Map<string, JsonObject>;
+}
+
+/** A parameter of an operation (path-level and operation-level ones merged, `$ref`s followed). */
+export interface ParameterSpec {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  /** Its schema (a `$ref` object or an inline schema), when it states one. */
+  schema?: JsonObject;
 }
 
 export interface OperationSpec {
@@ -135,6 +146,40 @@ export interface OperationSpec {
   responses: ResponseSpec[];
   /** True when the operation requires a security scheme (operation-level or document-level). */
   secured: boolean;
+  /** Its parameters: the path item's, overridden by the operation's own (same name and place). */
+  parameters: ParameterSpec[];
+  /** The operation object as written (for its `x-` extensions and `security`). */
+  raw: JsonObject;
+}
+
+function parametersOf(doc: OpenApiDocument, pathItem: JsonObject, operation: JsonObject): ParameterSpec[] {
+  const byPlace = new Map<string, ParameterSpec>();
+  for (const list of [pathItem['parameters'], operation['parameters']]) {
+    if (!Array.isArray(list)) continue;
+    for (const value of list) {
+      const param = deref(doc, value);
+      const place = param?.['in'];
+      if (!param || typeof param['name'] !== 'string') continue;
+      if (place !== 'path' && place !== 'query' && place !== 'header' && place !== 'cookie') continue;
+      byPlace.set(`${place} ${param['name']}`, {
+        name: param['name'],
+        in: place,
+        required: param['required'] === true,
+        ...(isObject(param['schema']) ? { schema: param['schema'] } : {}),
+      });
+    }
+  }
+  return [...byPlace.values()];
+}
+
+function linksOf(doc: OpenApiDocument, response: JsonObject): Map<string, JsonObject> {
+  const links = new Map<string, JsonObject>();
+  if (isObject(response['links']))
+    for (const [name, value] of Object.entries(response['links'])) {
+      const link = deref(doc, value);
+      if (link) links.set(name, link);
+    }
+  return links;
 }
 
 function firstExample(doc: OpenApiDocument, media: JsonObject): JsonValue | undefined {
@@ -153,7 +198,10 @@ function firstExample(doc: OpenApiDocument, media: JsonObject): JsonValue | unde
 export function listOperations(doc: OpenApiDocument): OperationSpec[] {
   const operations: OperationSpec[] = [];
   const paths = isObject(doc['paths']) ? doc['paths'] : {};
-  const rootSecurity = Array.isArray(doc['security']) && doc['security'].length > 0;
+  // Secured: at least one alternative, and none of them empty (`{}` lets a request without credentials through).
+  const securedBy = (list: unknown): boolean =>
+    Array.isArray(list) && list.length > 0 && list.every((r) => isObject(r) && Object.keys(r).length > 0);
+  const rootSecurity = securedBy(doc['security']);
   for (const [path, pathItemValue] of Object.entries(paths)) {
     const pathItem = deref(doc, pathItemValue);
     if (!pathItem) continue;
@@ -183,6 +231,7 @@ export function listOperations(doc: OpenApiDocument): OperationSpec[] {
           headers: isObject(response['headers']) ? Object.keys(response['headers']).map((h) => h.toLowerCase()) : [],
           profile: response['x-profile'] === true,
           ...(typeof response['x-max-body-bytes'] === 'number' ? { maxBodyBytes: response['x-max-body-bytes'] } : {}),
+          links: linksOf(doc, response),
         });
       }
       let requestBody: OperationSpec['requestBody'];
@@ -206,7 +255,9 @@ export function listOperations(doc: OpenApiDocument): OperationSpec[] {
         pathParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? ''),
         ...(requestBody ? { requestBody } : {}),
         responses,
-        secured: Array.isArray(security) ? security.length > 0 : rootSecurity,
+        secured: Array.isArray(security) ? securedBy(security) : rootSecurity,
+        parameters: parametersOf(doc, pathItem, operation),
+        raw: operation,
       });
     }
   }

@@ -8,9 +8,14 @@ import { childPointer } from '../util/json-pointer.js';
 
 export const sameJson = (a: JsonValue | undefined, b: JsonValue | undefined): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-/** The spec fact of a create operation's answer (4: lot transfers, 5: test samples). */
+/**
+ * The spec fact of a create operation's answer: the fact that names its record (4: `Lot transfer
+ * object`, 5: `Test sample object`, read from the success schema's name), else the contract's rule for
+ * any create.
+ */
 export function createFact(jc: JudgeContext, op: CreateOperationId): string {
-  return jc.model.creates[0]?.operationId === op ? SPEC.lotTransfer : SPEC.testSample;
+  const words = (jc.model.get(op).successSchema ?? '').replace(/(?<=[a-z0-9])([A-Z])/g, ' $1').toLowerCase();
+  return [SPEC.lotTransfer, SPEC.testSample].find((fact) => words !== '' && fact.toLowerCase().includes(`${words} object`)) ?? SPEC.created;
 }
 
 /** Spec fact 6: a valid, authenticated create naming a lot of the order is answered 2xx. */

@@ -1,7 +1,7 @@
 /** Judgments against what the contract documents per operation and status. */
 import assert from 'node:assert/strict';
 import { readContract } from '../contract/document.js';
-import { operationsModel } from '../contract/operations-model.js';
+import { operationsModel, withOrder } from '../contract/operations-model.js';
 import { compileContract } from '../contract/schemas.js';
 import { schemaValid } from './answer.js';
 import { documentedResponse, judgeDocumentedAnswer, judgeDocumentedStatus } from './documented.js';
@@ -10,7 +10,7 @@ import { judgeAcceptedBodyNotRefused } from './request-errors.js';
 import { judgeProblemStatus } from './server.js';
 
 const document = readContract();
-const model = operationsModel(document);
+const model = withOrder(operationsModel(document));
 const contracts = { spec: compileContract(document, 'spec'), strict: compileContract(document, 'strict') };
 const jc: JudgeContext = { level: 'strict', model, contracts };
 const info = model.orderInfo.operationId;

@@ -77,7 +77,7 @@ export function judgeDocumentedAnswer(exchange: JudgedExchange, jc: JudgeContext
     ? PROFILE.problem
     : level === 'strict'
       ? PROFILE.formats
-      : op === jc.model.orderInfo.operationId
+      : op === jc.model.orderInfo?.operationId
         ? SPEC.orderInfo
         : jc.model.isCreate(op)
           ? createFact(jc, op)

@@ -1,6 +1,6 @@
 /** Judgments of order-info exchanges (spec fact 3, 6; the profile's 200, formats, unknown 404). */
 import { isObject, type JsonObject } from '../contract/document.js';
-import type { OperationsModel } from '../contract/operations-model.js';
+import { orderRead, type OperationsModel } from '../contract/operations-model.js';
 import { is2xx, mediaTypeIs, objectOf, schemaValid, statusIs } from './answer.js';
 import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
 import { PROFILE, SPEC } from './rules.js';
@@ -8,8 +8,9 @@ import { childPointer } from '../util/json-pointer.js';
 
 /** `order.orderNumber` of an order-info answer, if there is one. */
 export function orderNumberOf(model: OperationsModel, value: JsonObject): unknown {
-  const order = value[model.order.orderMember];
-  return isObject(order) ? order[model.order.orderNumberMember] : undefined;
+  const { links } = orderRead(model);
+  const order = value[links.orderMember];
+  return isObject(order) ? order[links.orderNumberMember] : undefined;
 }
 
 /** Spec fact 6: a GET of an existing order with the accepted token is answered 2xx. */
@@ -24,7 +25,7 @@ export function judgeOrderShape(exchange: JudgedExchange, jc: JudgeContext, leve
   const rule = level === 'spec' ? SPEC.orderInfo : PROFILE.formats;
   const parsed = objectOf(answer, rule);
   if ('violation' in parsed) return [parsed.violation];
-  const schema = jc.contracts[level].validator({ $ref: `#/components/schemas/${jc.model.orderInfo.successSchema}` });
+  const schema = jc.contracts[level].validator({ $ref: `#/components/schemas/${orderRead(jc.model).op.successSchema ?? ''}` });
   return [
     ...(level === 'spec' ? mediaTypeIs(answer, rule, 'application/json') : []),
     ...schemaValid(parsed.value, schema, rule, `an order-info object (${level} level)`),
@@ -47,7 +48,7 @@ export function judgeExactOrder(
   if ('violation' in parsed) return [parsed.violation];
   const number = orderNumberOf(jc.model, parsed.value);
   if (number === requested || (typeof number === 'string' && equivalent.includes(number))) return [];
-  const { orderMember, orderNumberMember } = jc.model.order;
+  const { orderMember, orderNumberMember } = orderRead(jc.model).links;
   return [
     {
       rule: SPEC.exactOrder,

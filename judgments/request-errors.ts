@@ -11,10 +11,12 @@ export function errorPointers(model: OperationsModel, text: string): string[] {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return [];
   const value = parsed.value;
-  const errors = isObject(value) ? value[model.errorsMember] : undefined;
+  const { errorsMember, pointerMember } = model;
+  if (errorsMember === undefined || pointerMember === undefined) return [];
+  const errors = isObject(value) ? value[errorsMember] : undefined;
   if (!Array.isArray(errors)) return [];
   return errors.filter(isObject).flatMap((e) => {
-    const pointer = e[model.pointerMember];
+    const pointer = e[pointerMember];
     return typeof pointer === 'string' ? [pointer] : [];
   });
 }

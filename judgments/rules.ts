@@ -13,6 +13,8 @@ export const SPEC = {
     'Spec fact 4: a 2xx lot-transfer answer is `application/json`, a Lot transfer object (types as listed) that is the created transfer: the members the client sent (`fk_lot_id`, `source_scancode`, `target_scancode`, `amount`, and `completed`, `lotnumber` when sent) come back with the same values.',
   testSample:
     'Spec fact 5: a 2xx test-sample answer is `application/json`, a Test sample object (types as listed) that is the created sample: the members the client sent (`fk_lot_id`, `fk_user_id`, and `lotnumber`, `sample_number`, `status`, `notes` when sent) come back with the same values.',
+  created:
+    'Spec (resources; the contract for a create the specification does not show): a 2xx create answer is `application/json`, an object of the schema the contract answers (types as listed) that is the created record: the members the client sent come back with the same values.',
   invalidRequest:
     'Spec (resources): the created object has the listed types (and keeps every specification-level keyword of the contract): a body breaking them is refused, or answered with a created object that keeps to them; never created and answered as sent.',
   validRequest:

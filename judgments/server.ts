@@ -13,12 +13,16 @@ export function judgeProblemDetails(exchange: JudgedExchange, jc: JudgeContext):
   if (type.length > 0) return type;
   const parsed = jsonOf(answer, rule);
   if ('violation' in parsed) return [parsed.violation];
-  const invalid = schemaValid(
-    parsed.value,
-    jc.contracts.strict.validator({ $ref: `#/components/schemas/${jc.model.problemSchema}` }),
-    rule,
-    'a problem object (type, title, status, detail)',
-  );
+  const problemSchema = jc.model.problemSchema;
+  const invalid =
+    problemSchema === undefined
+      ? []
+      : schemaValid(
+          parsed.value,
+          jc.contracts.strict.validator({ $ref: `#/components/schemas/${problemSchema}` }),
+          rule,
+          'a problem object (type, title, status, detail)',
+        );
   if (invalid.length > 0) return invalid;
   return judgeProblemStatus(exchange, parsed.value, true);
 }

@@ -12,13 +12,13 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readContract, type JsonObject } from '../contract/document.js';
-import { operationsModel } from '../contract/operations-model.js';
+import { operationsModel, withOrder } from '../contract/operations-model.js';
 import { listenOn, type Loopback } from '../support/loopback.js';
 import { createMockApp, type MockApp } from './app.js';
 import { resolveConfig, type MockConfig } from './config.js';
 import { PROBLEMS } from './problems.js';
 
-const model = operationsModel(readContract());
+const model = withOrder(operationsModel(readContract()));
 const [transfers] = model.creates;
 if (!transfers) throw new Error('the contract has no create operation');
 const ORDER = model.orderInfo.path.replace(/\{[^}]+\}/, 'ORD-2026-0001');

@@ -151,7 +151,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   for (const operation of operations) {
     const createModel = api.creates.find((op) => op.operationId === operation.operationId);
     if (createModel === undefined) continue;
-    creates.set(operation.operationId, createOperation(compiled, operation, createModel, api.order));
+    creates.set(operation.operationId, createOperation(compiled, operation, createModel, api.order?.lotResource));
   }
   const byResource = new Map([...creates.values()].map((op) => [op.resource, op]));
 
@@ -200,7 +200,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   for (const operation of operations) {
     preferred.set(operation, preferredAnswers(operation));
     const createOp = creates.get(operation.operationId);
-    if (operation.operationId === api.orderInfo.operationId) {
+    if (operation.operationId === api.orderInfo?.operationId) {
       steps.set(operation, orderInfoSteps(bodies, operation.pathParams[0] ?? 'number'));
     } else if (createOp) {
       steps.set(operation, createSteps(createContext, createOp, config.bodyLimitBytes, bodyBudget));
@@ -335,7 +335,9 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     lotIds: [...fixtures.lots.keys()],
     prismOperations: fallbackOperations.map((op) => op.operationId),
     exampleOrderPath:
-      orderNumbers[0] === undefined ? '' : api.pathOf(api.orderInfo.operationId, { [api.order.numberParam]: orderNumbers[0] }),
+      orderNumbers[0] === undefined || api.orderInfo === undefined || api.order === undefined
+        ? ''
+        : api.pathOf(api.orderInfo.operationId, { [api.order.numberParam]: orderNumbers[0] }),
     resources: [...byResource.keys()],
     async close() {
       await store.close();

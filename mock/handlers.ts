@@ -4,7 +4,7 @@
  */
 import { isObject, type JsonObject, type OperationSpec } from '../contract/document.js';
 import type { FixtureSet } from '../contract/fixtures.js';
-import { resourceOf, type OperationModel, type OrderLinks } from '../contract/operations-model.js';
+import { resourceOf, type OperationModel } from '../contract/operations-model.js';
 import type { CompiledContract, Validator } from '../contract/schemas.js';
 import { isoNow } from './clock.js';
 import { problem } from './problems.js';
@@ -54,7 +54,7 @@ export function createOperation(
   compiled: CompiledContract,
   operation: OperationSpec,
   createModel: OperationModel,
-  order: OrderLinks,
+  lotResource: string | undefined,
 ): CreateOperation {
   const requestSchema = operation.requestBody?.content.get('application/json');
   const answerSchema = operation.responses.find((r) => r.status === String(createModel.successStatus))?.content.get('application/json');
@@ -63,7 +63,7 @@ export function createOperation(
   const resource = resourceOf(createModel);
   const model = recordModel(compiled.document, operation.operationId, requestSchema, answerSchema, {
     member: createModel.members.find((m) => m.namesLot)?.name,
-    resource: order.lotResource,
+    resource: lotResource ?? '',
   });
   return {
     resource,

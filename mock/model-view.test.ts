@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isObject, readContract, type JsonObject } from '../contract/document.js';
-import { operationsModel } from '../contract/operations-model.js';
+import { operationsModel, withOrder } from '../contract/operations-model.js';
 import type { ModelView, OperationView } from './model-view.js';
 import type { MockServer } from './server.js';
 import { startMock } from './testing.js';
@@ -31,7 +31,7 @@ describe('mock /__mock/model: the operations model as JSON', () => {
   after(() => server.close());
 
   it('lists every operation of the model with its method, path, role and members in contract order', async () => {
-    const model = operationsModel(readContract());
+    const model = withOrder(operationsModel(readContract()));
     const { operations } = await view(server);
     assert.deepEqual(
       operations.map((op) => `${op.role} ${op.method} ${op.path} ${op.operationId}`),
@@ -54,7 +54,7 @@ describe('mock /__mock/model: the operations model as JSON', () => {
   });
 
   it("gives each create its resource, the listing the mock serves, and its record's id, creation time and lot", async () => {
-    const model = operationsModel(readContract());
+    const model = withOrder(operationsModel(readContract()));
     const creates = (await view(server)).operations.filter((op) => op.role === 'create');
     assert.equal(creates.length, model.creates.length);
     for (const op of creates) {
@@ -72,7 +72,7 @@ describe('mock /__mock/model: the operations model as JSON', () => {
   });
 
   it('gives the order read its header and lists with the members the model knows (none for an open object)', async () => {
-    const model = operationsModel(readContract());
+    const model = withOrder(operationsModel(readContract()));
     const read = (await view(server)).operations.find((op) => op.role === 'order-read');
     assert.equal(read?.operationId, model.orderInfo.operationId);
     assert.deepEqual(read?.pathParams, [model.order.numberParam]);
@@ -115,7 +115,7 @@ describe('mock /__mock/model follows the contract the mock serves', () => {
   /** The bundled contract with a member added to a create's record, one renamed, and one added to a lot. */
   async function changedContract(): Promise<{ path: string; added: string; renamed: [string, string]; lotAdded: string }> {
     const doc = structuredClone(readContract());
-    const model = operationsModel(doc);
+    const model = withOrder(operationsModel(doc));
     const [first, second] = model.creates;
     assert.ok(first && second, 'the contract has two creates');
     const schemas = isObject(doc['components']) && isObject(doc['components']['schemas']) ? doc['components']['schemas'] : {};
@@ -131,17 +131,17 @@ describe('mock /__mock/model follows the contract the mock serves', () => {
       return holder(ref['$ref'].split('/').pop() ?? '');
     };
     const added = 'pallet_label';
-    const addedTo = holder(first.successSchema);
+    const addedTo = holder(first.successSchema ?? '');
     addedTo['properties'] = { ...propertiesOf(addedTo), [added]: { type: 'string' } };
     // Rename the last member that is neither server-assigned nor required nor naming a lot, keeping its place.
     const renamedFrom = [...second.members].reverse().find((m) => !m.readOnly && !m.required && !m.namesLot && m.defaultFrom === undefined);
     assert.ok(renamedFrom, 'an optional member to rename');
     const renamed: [string, string] = [renamedFrom.name, `${renamedFrom.name}_renamed`];
-    const renamedIn = holder(second.successSchema);
+    const renamedIn = holder(second.successSchema ?? '');
     renamedIn['properties'] = Object.fromEntries(
       Object.entries(propertiesOf(renamedIn)).map(([name, value]) => [name === renamed[0] ? renamed[1] : name, value]),
     );
-    for (const name of [second.successSchema, second.requestSchema ?? '']) {
+    for (const name of [second.successSchema ?? '', second.requestSchema ?? '']) {
       const schema = schemas[name];
       if (isObject(schema) && Array.isArray(schema['required']))
         schema['required'] = schema['required'].map((r) => (r === renamed[0] ? renamed[1] : r));
@@ -156,7 +156,7 @@ describe('mock /__mock/model follows the contract the mock serves', () => {
 
   it('shows an added member, a renamed one and a member added to a lot, with no change to the mock', async () => {
     const { path, added, renamed, lotAdded } = await changedContract();
-    const bundled = operationsModel(readContract());
+    const bundled = withOrder(operationsModel(readContract()));
     const changed = await startMock({ contractPath: path });
     try {
       const { operations } = await view(changed);

@@ -81,8 +81,8 @@ export function modelView(model: OperationsModel, listingPrefix: string, resourc
       pathParams: op.pathParams,
       members: op.successMembers.map(memberView),
     };
-    if (op.operationId === model.orderInfo.operationId) {
-      const order = model.order;
+    const order = model.order;
+    if (op.operationId === model.orderInfo?.operationId && order !== undefined) {
       return {
         ...base,
         role: 'order-read',

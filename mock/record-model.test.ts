@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { listOperations, readContract, type JsonObject, type OpenApiDocument } from '../contract/document.js';
-import { operationsModel, type MemberModel } from '../contract/operations-model.js';
+import { operationsModel, withOrder, type MemberModel } from '../contract/operations-model.js';
 import { collectProperties, formatSequence, parseSequence, recordModel, type FieldRule } from './record-model.js';
 
 const doc = readContract();
-const model = operationsModel(doc);
+const model = withOrder(operationsModel(doc));
 const operations = listOperations(doc);
 
 /** The rule a member of the operations model implies (see the file comment of record-model.ts). */

@@ -2,7 +2,7 @@
 import { request as httpRequest } from 'node:http';
 import { listOperations, readContract } from '../contract/document.js';
 import { loadFixtures, type FixtureSet } from '../contract/fixtures.js';
-import { operationsModel, type CreateOperationId, type OperationsModel } from '../contract/operations-model.js';
+import { operationsModel, orderRead, withOrder, type CreateOperationId, type OrderedModel } from '../contract/operations-model.js';
 import { compileContract } from '../contract/schemas.js';
 import { createOperation, type CreateOperation } from './handlers.js';
 import { createMockServer, type MockServer } from './server.js';
@@ -14,7 +14,7 @@ import { counterSlots } from './store/plan.js';
 const MODEL = operationsModel(readContract());
 const [TRANSFERS, SAMPLES] = MODEL.createIds;
 /** Order info's path up to its parameter: append an order number. */
-export const ORDER_PATH = MODEL.orderInfo.path.slice(0, MODEL.orderInfo.path.indexOf('{'));
+export const ORDER_PATH = orderRead(MODEL).op.path.slice(0, orderRead(MODEL).op.path.indexOf('{'));
 export const TRANSFERS_PATH = TRANSFERS === undefined ? '' : MODEL.create(TRANSFERS).path;
 export const SAMPLES_PATH = SAMPLES === undefined ? '' : MODEL.create(SAMPLES).path;
 export const AUTH = { Authorization: 'Bearer dev-token' };
@@ -65,7 +65,7 @@ export async function postJson(server: MockServer, path: string, body: unknown, 
 
 /** The bundled contract (strict), its operations model and fixtures, for tests of the handlers and steps. */
 export interface BundledContract {
-  model: OperationsModel;
+  model: OrderedModel;
   fixtures: FixtureSet;
   /** A create operation as the mock builds it (`app.ts`): resource, status, record model, planner, validator. */
   createOperation(id: CreateOperationId): CreateOperation;
@@ -76,11 +76,11 @@ export interface BundledContract {
 export function bundledContract(): BundledContract {
   const compiled = compileContract(readContract(), 'strict');
   const operations = listOperations(compiled.document);
-  const model = operationsModel(compiled.document);
+  const model = withOrder(operationsModel(compiled.document));
   const createOperationOf = (id: CreateOperationId): CreateOperation => {
     const spec = operations.find((operation) => operation.operationId === id);
     if (!spec) throw new Error(`${id}: no such operation in the bundled contract`);
-    return createOperation(compiled, spec, model.create(id), model.order);
+    return createOperation(compiled, spec, model.create(id), model.order?.lotResource);
   };
   return {
     model,

@@ -112,7 +112,7 @@ function request(ctx: CheckContext, op: OperationId, credentials: CredentialCase
       const [first] = await ctx.corpus(op);
       return ctx.sendToCreate(op, first?.body ?? {}, headers);
     }
-    if (op === ctx.model.orderInfo.operationId) return ctx.getOrder(ctx.config.orderNumber, headers);
+    if (op === ctx.model.orderInfo?.operationId) return ctx.getOrder(ctx.config.orderNumber, headers);
     // Any other operation of the contract: its method and path (parameters filled in); credentials are judged before anything else.
     const model = ctx.model.get(op);
     return ctx.send({

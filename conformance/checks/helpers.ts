@@ -1,7 +1,7 @@
 /** Shared steps of the checks: what a check list is built from, the order-number variants, created answers. */
 import { readContract, type OpenApiDocument } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
-import type { CreateOperationId, OperationsModel } from '../../contract/operations-model.js';
+import { orderRead, type CreateOperationId, type OperationsModel } from '../../contract/operations-model.js';
 import type { CompiledContract } from '../../contract/schemas.js';
 import { judgeContexts } from '../../judgments/context.js';
 import { is2xx } from '../../judgments/answer.js';
@@ -90,8 +90,8 @@ export function encodedRealPath(ctx: CheckContext): string {
   const real = ctx.config.orderNumber;
   const first = real.charAt(0);
   const encoded = `%${first.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}${encodeURIComponent(real.slice(1))}`;
-  const op = ctx.model.orderInfo;
-  return op.path.replace(`{${op.pathParams[0] ?? ''}}`, first.charCodeAt(0) < 128 ? encoded : encodeURIComponent(real));
+  const { op } = orderRead(ctx.model);
+  return op.path.replace(`{${op.keyParam ?? ''}}`, first.charCodeAt(0) < 128 ? encoded : encodeURIComponent(real));
 }
 
 /** The GET of an order-number variant (memoized: the spec and strict checks judge the same answer). */

@@ -28,7 +28,9 @@ async function overUnknown(ctx: CheckContext, t: Cases, judge: (variant: Unknown
 
 /** The checks of the order-info operation. */
 export function orderInfoChecks(source: CheckSource): Check[] {
+  if (source.model.orderInfo === undefined) return [];
   const OP = source.model.orderInfo.operationId;
+  const METHOD = source.model.orderInfo.method;
   return [
     {
       id: `${OP}.valid-request-2xx`,
@@ -160,7 +162,7 @@ export function orderInfoChecks(source: CheckSource): Check[] {
         await t.judge(
           'POST with the token',
           () => ctx.send({ operation: OP, method: 'POST', path: ctx.path(OP), headers: { ...ctx.bearer() } }),
-          (e) => judgeMethodNotAllowed(e, this.rule, ctx.model.orderInfo.method),
+          (e) => judgeMethodNotAllowed(e, this.rule, METHOD),
         );
       },
     },

@@ -30,7 +30,7 @@ const hasAcceptEncoding = (e: Exchange): boolean => Object.keys(e.request.header
 
 /** A path under the API that no operation has, and an operation path with one more segment. */
 function unknownPaths(model: OperationsModel, marker: string): { name: string; path: string }[] {
-  const create = model.creates[0]?.path ?? model.orderInfo.path;
+  const create = model.creates[0]?.path ?? model.operations[0]?.path ?? '/';
   const base = create.slice(0, create.lastIndexOf('/', create.lastIndexOf('/') - 1));
   return [
     { name: 'an unknown path next to the operations', path: `${base}/conformance-unknown-path-${encodeURIComponent(marker)}` },

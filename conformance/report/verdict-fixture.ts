@@ -8,7 +8,7 @@ import type { CheckResult, Verdict } from './results.js';
 
 /** The bundled contract's operations (order info, then the two creates), read from its model. */
 const MODEL = operationsModel(readContract());
-const ORDER = MODEL.orderInfo.operationId;
+const ORDER = MODEL.orderInfo?.operationId ?? '';
 const [TRANSFER = ORDER, SAMPLE = ORDER] = MODEL.createIds;
 
 /** The raw control characters in a text (C0 but newline and tab, DEL, C1), as code points: an oracle for the tests. */

@@ -34,7 +34,7 @@ export interface GeneratedFault {
 /** A valid instance of a success body to walk: the first fixture order for order info, a generated object for the others. */
 function sampleAnswer(document: OpenApiDocument, op: OperationId, schema: JsonObject): JsonValue | undefined {
   const { model, contracts } = judgeContexts(document).strict;
-  if (op === model.orderInfo.operationId) {
+  if (op === model.orderInfo?.operationId) {
     const [first] = loadFixtures(undefined, contracts.strict).orders.values();
     return first;
   }

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { isObject, readContract, type JsonObject, type JsonValue, type OpenApiDocument } from '../../contract/document.js';
 import { loadFixtures, type FixtureSet } from '../../contract/fixtures.js';
-import { inlineSchema, type CreateOperationId, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
+import { inlineSchema, orderRead, type CreateOperationId, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
 import type { KeywordError, KeywordValidator } from '../../contract/schemas.js';
 import { judgeContexts } from '../../judgments/context.js';
 import { breakingValues } from '../values/derive.js';
@@ -59,7 +59,7 @@ function headerMembers(model: OperationsModel, answer: JsonObject | undefined): 
     const found = isObject(schema) ? schema['properties'] : undefined;
     return isObject(found) ? found : {};
   };
-  const members = Object.entries(properties(properties(answer)[model.order.orderMember]));
+  const members = Object.entries(properties(properties(answer)[orderRead(model).links.orderMember]));
   const types = (schema: JsonValue): JsonValue[] => {
     const type = isObject(schema) ? schema['type'] : undefined;
     return Array.isArray(type) ? type : [type ?? null];
@@ -79,17 +79,23 @@ function basisOf(document: OpenApiDocument = (bundled ??= readContract())): Basi
   const contract = contracts.strict;
   const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
   const answers = new Map(
-    model.operations.map((op) => [
-      op.operationId,
-      { schema: inlineSchema(contract.document, ref(op.successSchema)), validate: contract.keywordValidator(ref(op.successSchema)) },
-    ]),
+    model.operations.flatMap((op) =>
+      op.successSchema === undefined
+        ? []
+        : [
+            [
+              op.operationId,
+              { schema: inlineSchema(contract.document, ref(op.successSchema)), validate: contract.keywordValidator(ref(op.successSchema)) },
+            ] as const,
+          ],
+    ),
   );
   const made: Basis = {
     model,
     fixtures: loadFixtures(undefined, contract),
     validators: new Map(model.creates.map((op) => [op.operationId, contract.keywordValidator(ref(op.requestSchema ?? ''))])),
     answers,
-    header: headerMembers(model, answers.get(model.orderInfo.operationId)?.schema),
+    header: headerMembers(model, answers.get(orderRead(model).op.operationId)?.schema),
   };
   bases.set(document, made);
   return made;
@@ -131,7 +137,8 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   /** `ignore|<op>|<pointer>|<keyword>` faults: request problems the server does not see. */
   const ignored = new Set(faults.filter((f) => f.startsWith('ignore|')).map((f) => f.slice('ignore|'.length)));
   const answering = faults.some((f) => f.startsWith('answer|'));
-  const INFO = model.orderInfo.path.slice(0, model.orderInfo.path.indexOf('{'));
+  const { op: orderOp, links: orderLinks } = orderRead(model);
+  const INFO = orderOp.path.slice(0, orderOp.path.indexOf('{'));
   const CREATE = new Map(model.creates.map((op) => [op.path, op.operationId as CreateOperationId]));
   const ids = new Map<string, number>();
   let sequence = 0;
@@ -233,7 +240,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   /** An order-info answer for `number` with nothing in it: the first fixture's shape, its numbers 0, its lists empty. */
   const emptyShell = (number: string): JsonObject => {
     const [first] = fixtures.orders.values();
-    const { orderMember, orderNumberMember } = model.order;
+    const { orderMember, orderNumberMember } = orderLinks;
     const shell: JsonObject = {};
     for (const [name, value] of Object.entries(first ?? {})) {
       if (Array.isArray(value)) shell[name] = [];
@@ -247,7 +254,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   };
 
   const orderInfo = (req: http.IncomingMessage, res: http.ServerResponse, raw: string): void => {
-    const op = model.orderInfo.operationId;
+    const op = orderOp.operationId;
     if (has('hang-order-info')) return; // never answers
     if (req.method !== 'GET') {
       problem(res, 405, 'use GET', {}, has('405-no-allow', op) ? {} : { allow: 'GET' });
@@ -270,10 +277,10 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     }
     if (has('order-always-404')) return problem(res, 404, 'no such order');
     const answer = structuredClone(order) as unknown as JsonObject;
-    const header = answer[model.order.orderMember];
+    const header = answer[orderLinks.orderMember];
     if (isObject(header)) {
       const { numeric, date } = basis.header;
-      if (has('order-number-changed')) header[model.order.orderNumberMember] = `${number}-X`;
+      if (has('order-number-changed')) header[orderLinks.orderNumberMember] = `${number}-X`;
       if (has('order-wrong-type') && numeric !== undefined) header[numeric] = JSON.stringify(header[numeric]);
       if (has('order-date-format') && date !== undefined) header[date] = '02.11.2026';
     }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readContract } from '../../contract/document.js';
+import { withOrder } from '../../contract/operations-model.js';
 import { PROJECT_ROOT } from '../../contract/paths.js';
 import { judgeContexts, judgeDefaults, judgeEcho, judgeExactOrder, judgeRequestSchema, type JudgeContext } from '../../judgments/index.js';
 import type { ProxyExchange } from './exchange.js';
@@ -14,7 +15,7 @@ import { JUDGMENTS } from './judgments.js';
 
 const document = readContract();
 const jc: JudgeContext = judgeContexts(document).strict;
-const { model } = jc;
+const model = withOrder(jc.model);
 const ORDER = 'ORD-2026-0001';
 const order = readFileSync(join(PROJECT_ROOT, 'fixtures', 'orders', `${ORDER}.json`), 'utf8');
 const [transfer = 'createLotTransfer'] = model.createIds;

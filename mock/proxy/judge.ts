@@ -63,6 +63,7 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
 
   /** Learns lot id → lot number from an order-info answer (for the `lotnumber` default). */
   const learnLots = (body: unknown): void => {
+    if (model.order === undefined) return;
     const { lotsMember, lotIdMember, lotNumberMember } = model.order;
     const lots = isObject(body) ? body[lotsMember] : undefined;
     if (!Array.isArray(lots)) return;
@@ -110,7 +111,8 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
     const lotMember = op !== undefined && model.isCreate(op) ? model.get(op).members.find((m) => m.namesLot)?.name : undefined;
     const lotId = lotMember !== undefined ? sent?.[lotMember] : undefined;
     const lotNumber = typeof lotId === 'number' ? lotNumbers.get(lotId) : undefined;
-    if (lotNumber !== undefined) lot = { [model.order.lotIdMember]: lotId ?? null, [model.order.lotNumberMember]: lotNumber };
+    if (lotNumber !== undefined && model.order !== undefined)
+      lot = { [model.order.lotIdMember]: lotId ?? null, [model.order.lotNumberMember]: lotNumber };
     const clientRules = new Set<string>();
     const input: ProxyJudgeInput = {
       exchange: judged,
@@ -141,7 +143,7 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
         });
       }
     }
-    if (op === model.orderInfo.operationId && !violations.some((v) => v.side === 'server' && v.level === 'spec')) learnLots(answerBody);
+    if (op === model.orderInfo?.operationId && !violations.some((v) => v.side === 'server' && v.level === 'spec')) learnLots(answerBody);
     return violations;
   };
 

@@ -173,8 +173,9 @@ const exactOrder: Judgment = {
   rule: SPEC.exactOrder,
   judge(input) {
     const { model } = input.jc;
+    if (model.order === undefined) return none;
     const requested = input.params[model.order.numberParam];
-    if (input.op !== model.orderInfo.operationId || requested === undefined || !isObject(input.answerBody)) return none;
+    if (input.op !== model.orderInfo?.operationId || requested === undefined || !isObject(input.answerBody)) return none;
     return judgeExactOrder(input.exchange, input.jc, requested);
   },
 };
@@ -290,7 +291,8 @@ const errorPointers: Judgment = {
     const answer = input.exchange.answer;
     const { model } = input.jc;
     // Without an `errors` list answer.schema reports the answer; here the list is judged.
-    if (!op || !answer || !isObject(input.answerBody) || !Array.isArray(input.answerBody[model.errorsMember])) return none;
+    const errors = model.errorsMember;
+    if (!op || !answer || errors === undefined || !isObject(input.answerBody) || !Array.isArray(input.answerBody[errors])) return none;
     if (answer.status === 400) {
       const problems = judgeRequestSchema(input.exchange, input.jc, op, 'strict').flatMap((v) =>
         v.pointer !== undefined ? [v.pointer] : [],

@@ -27,8 +27,8 @@ export function fixtureFileName(orderNumber: string): string {
 
 /** The order number of an order-info answer and its lot ids (members named by the operations model). */
 function describe(value: JsonValue, model: OperationsModel): { orderNumber: string; lots: number[] } | undefined {
+  if (model.order === undefined || !isObject(value)) return undefined;
   const { orderMember, orderNumberMember, lotsMember, lotIdMember, lotNumberMember } = model.order;
-  if (!isObject(value)) return undefined;
   const order = value[orderMember];
   const orderNumber = isObject(order) ? order[orderNumberMember] : undefined;
   if (typeof orderNumber !== 'string') return undefined;
@@ -78,7 +78,7 @@ export class Recorder {
 
   /** Looks at one exchange; records it when it is a 2xx order-info answer that passes the strict judgments. */
   consider(exchange: ProxyExchange, operation: string): void {
-    if (operation !== this.options.judge.model.orderInfo.operationId || exchange.answer.status < 200 || exchange.answer.status > 299)
+    if (operation !== this.options.judge.model.orderInfo?.operationId || exchange.answer.status < 200 || exchange.answer.status > 299)
       return;
     const label = `proxy: record: ${printable(this.options.redactor.redact(exchange.target)).slice(0, 200)}`;
     const problems = this.options.judge.judgeAt(exchange, 'strict').filter((v) => v.side === 'server');

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { createGoodsClient, type GoodsClient } from '../../client/index.js';
 import { isObject, readContract } from '../../contract/document.js';
 import { loadFixtures } from '../../contract/fixtures.js';
-import { operationsModel, resourceOf } from '../../contract/operations-model.js';
+import { operationsModel, withOrder, resourceOf } from '../../contract/operations-model.js';
 import { createMockServer, type MockServer } from '../../mock/index.js';
 import { launchChromium, type Chromium } from '../support/browser.js';
 import { startRedis } from '../../support/redis.js';
@@ -33,7 +33,7 @@ async function waitForCount(page: Page, selector: string, count: number): Promis
   assert.equal(await matches.count(), count, selector);
 }
 
-const MODEL = operationsModel(readContract());
+const MODEL = withOrder(operationsModel(readContract()));
 /** The id of the records table of the model's n-th create (`records-lot-transfers`). */
 function recordsTable(n: number): string {
   const op = MODEL.creates[n];

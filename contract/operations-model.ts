@@ -5,7 +5,7 @@
  * and the create bodies), derived once from the contract document. `conformance/`, `judgments/`,
  * `mock/` and `bench/` read it and never re-type a path or a member name.
  */
-import { isObject, listOperations, type JsonValue, type OpenApiDocument, type OperationSpec } from './document.js';
+import { isObject, listOperations, type JsonObject, type JsonValue, type OpenApiDocument, type OperationSpec } from './document.js';
 import type {
   BodyShape,
   CreateOperationId,
@@ -145,10 +145,13 @@ function pageOf(doc: OpenApiDocument, props: Record<string, JsonValue>): BodySha
   const item = refName(isObject(raw) ? raw['items'] : undefined);
   if (item === undefined) return undefined;
   const scalars = Object.entries(props).every(
-    ([name, s]) => name === member || !['object', 'array'].includes(String(inlineSchema(doc, s)['type'])),
+    ([name, s]) => name === member || !['object', 'array'].includes(typeOfSchema(inlineSchema(doc, s))),
   );
   return scalars ? { kind: 'page', member, item } : undefined;
 }
+
+/** A schema's `type` when it is one string. */
+const typeOfSchema = (schema: JsonObject): string => (typeof schema['type'] === 'string' ? schema['type'] : '');
 
 function rawSchema(doc: OpenApiDocument, name: string): Record<string, JsonValue> | undefined {
   const components = isObject(doc['components']) ? doc['components'] : {};

@@ -1,6 +1,6 @@
 /** The contract's security schemes and each operation's requirements, as OpenAPI 3.1 means them. */
 import assert from 'node:assert/strict';
-import type { OpenApiDocument } from './document.js';
+import type { JsonObject, OpenApiDocument } from './document.js';
 import { carrierText, operationSecurity, SecurityError, schemesOf, securitySchemes } from './security.js';
 
 const doc = (schemes: Record<string, unknown>, security?: unknown[]): OpenApiDocument =>
@@ -51,7 +51,7 @@ describe('security schemes', () => {
   it("an operation's requirements: its own security, else the document's; alternatives; {} and [] let requests through", () => {
     const d = doc({ bearer: { type: 'http', scheme: 'bearer' }, key: { type: 'apiKey', in: 'header', name: 'K' } }, [{ bearer: [] }]);
     const schemes = securitySchemes(d);
-    const of = (operation: Record<string, unknown>) => operationSecurity(d, schemes, JSON.parse(JSON.stringify(operation)), '/x', 'get');
+    const of = (operation: JsonObject) => operationSecurity(d, schemes, operation, '/x', 'get');
     const names = (s: ReturnType<typeof of>) => s.alternatives.map((a) => a.map((x) => x.name).join('+'));
     assert.deepEqual([names(of({})), of({}).secured], [['bearer'], true]);
     assert.deepEqual(

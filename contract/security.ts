@@ -60,7 +60,7 @@ export function securitySchemes(doc: OpenApiDocument): Map<string, SecuritySchem
     const at = pointerTo('components', 'securitySchemes', name);
     const scheme = resolved(doc, value);
     if (scheme === undefined) throw new SecurityError(at, 'not a security scheme object');
-    schemes.set(name, { name, type: String(scheme['type']), carrier: carrierOf(scheme, at) });
+    schemes.set(name, { name, type: typeof scheme['type'] === 'string' ? scheme['type'] : '', carrier: carrierOf(scheme, at) });
   }
   return schemes;
 }

@@ -37,12 +37,13 @@ export const BENCH_TOKEN = 'bench-token';
 
 /** The first fixture order (by number) that has lots, and its first lot. */
 export function benchFixture(dir: string = FIXTURES_DIR): BenchFixture {
-  const { orders } = loadFixtures(dir);
+  const { orders, lots } = loadFixtures(dir);
   const numbers = [...orders.keys()].sort();
   for (const number of numbers) {
-    const order = orders.get(number);
-    const lot = order?.lots[0];
-    if (order && lot) return { orderNumber: number, orderBody: JSON.stringify(order), lotId: lot.id, lotNumber: lot.lotNumber };
+    const found = [...lots].find(([, lot]) => lot.orderNumber === number);
+    const lotNumber = found?.[1].lot[orderRead(operationsModel(readContract())).links.lotNumberMember];
+    if (found && typeof lotNumber === 'string')
+      return { orderNumber: number, orderBody: JSON.stringify(orders.get(number)), lotId: found[0], lotNumber };
   }
   throw new Error(`no fixture order in ${dir} has a lot; the create scenarios need one`);
 }

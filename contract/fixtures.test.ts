@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readContract } from './document.js';
+import { readContract, type JsonObject } from './document.js';
 import { FixtureError, loadFixtures, type FixtureProblem, type OrderInfo } from './fixtures.js';
 import { FIXTURES_DIR } from './paths.js';
 import { compileContract } from './schemas.js';
@@ -22,6 +22,10 @@ function problemsOf(run: () => unknown): FixtureProblem[] {
 function readFixture(name: string): OrderInfo {
   return JSON.parse(readFileSync(join(FIXTURES_DIR, name), 'utf8')) as OrderInfo;
 }
+
+/** The bundled fixtures as the generated order-info type (they were validated against it when loaded). */
+const typed = (orders: Map<string, JsonObject>): OrderInfo[] => [...orders.values()] as unknown as OrderInfo[];
+const typedEntries = (orders: Map<string, JsonObject>): [string, OrderInfo][] => [...orders] as unknown as [string, OrderInfo][];
 
 describe('fixture orders (contract/fixtures.ts)', () => {
   const strict = compileContract(readContract(), 'strict');
@@ -54,7 +58,7 @@ describe('fixture orders (contract/fixtures.ts)', () => {
     });
 
     it('covers the required shapes: several lots and charges; empty containers and charges; a number that needs URL-encoding', () => {
-      const orders = [...loadFixtures(FIXTURES_DIR, strict).orders.values()];
+      const orders = typed(loadFixtures(FIXTURES_DIR, strict).orders);
       assert.ok(orders.length >= 3);
       assert.ok(
         orders.some((o) => o.lots.length >= 2 && o.charges.length >= 2),
@@ -72,9 +76,9 @@ describe('fixture orders (contract/fixtures.ts)', () => {
 
     it('indexes every lot by id with its order, lot ids unique across the set', () => {
       const set = loadFixtures(FIXTURES_DIR, strict);
-      const lotCount = [...set.orders.values()].reduce((sum, o) => sum + o.lots.length, 0);
+      const lotCount = typed(set.orders).reduce((sum, o) => sum + o.lots.length, 0);
       assert.equal(set.lots.size, lotCount);
-      for (const [number, order] of set.orders) {
+      for (const [number, order] of typedEntries(set.orders)) {
         assert.equal(order.order.orderNumber, number);
         for (const lot of order.lots) assert.equal(set.lots.get(lot.id)?.orderNumber, number);
       }

@@ -6,7 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { components } from './generated/types.js';
 import { compileContract, type CompiledContract } from './schemas.js';
-import { readContract } from './document.js';
+import { isObject, readContract, resolvePointer, type JsonObject } from './document.js';
+import { operationsModel, type OperationsModel, type ResourceModel } from './operations-model.js';
 import { FIXTURES_DIR, PROJECT_ROOT } from './paths.js';
 import { messageOf } from '../util/errors.js';
 
@@ -33,20 +34,30 @@ export class FixtureError extends Error {
   }
 }
 
-/** A loaded fixture set: order number → order info; lot id → the lot and its order. */
+/** A loaded fixture set: key (the order number) → record (the order info); lot id → the lot and its record's key. */
 export interface FixtureSet {
-  orders: Map<string, OrderInfo>;
-  lots: Map<number, { lot: OrderInfo['lots'][number]; orderNumber: string }>;
+  orders: Map<string, JsonObject>;
+  lots: Map<number, { lot: JsonObject; orderNumber: string }>;
   files: string[];
 }
 
+/** The records fixtures hold: the resource a read serves from fixtures (the order), read from the operations model. */
+export function fixtureResource(model: OperationsModel): ResourceModel | undefined {
+  const read = model.orderInfo ?? model.operations.find((op) => op.role === 'fixture-read');
+  return read?.resource !== undefined ? model.resource(read.resource) : undefined;
+}
+
 /**
- * Reads every `*.json` file of `dir`, validates it as a `strict` order-info answer, and checks the
- * set: order numbers unique, lot ids unique across orders. Throws a FixtureError listing every problem.
+ * Reads every `*.json` file of `dir`, validates it as a `strict` record of the fixture resource (an
+ * order-info answer), and checks the set: keys (order numbers) unique, lot ids unique across records.
+ * Throws a FixtureError listing every problem.
  */
-export function loadFixtures(dir: string = FIXTURES_DIR, contract?: CompiledContract): FixtureSet {
+export function loadFixtures(dir: string = FIXTURES_DIR, contract?: CompiledContract, model?: OperationsModel): FixtureSet {
   const compiled = contract ?? compileContract(readContract(), 'strict');
-  const validate = compiled.validator({ $ref: '#/components/schemas/OrderInfo' });
+  const api = model ?? operationsModel(compiled.document);
+  const resource = fixtureResource(api);
+  if (resource === undefined) throw new FixtureError([{ file: dir, reason: 'the contract has no read of records served from fixtures' }]);
+  const validate = compiled.validator({ $ref: `#/components/schemas/${resource.schema}` });
   const problems: FixtureProblem[] = [];
   let names: string[];
   try {
@@ -58,6 +69,7 @@ export function loadFixtures(dir: string = FIXTURES_DIR, contract?: CompiledCont
   }
   if (names.length === 0) throw new FixtureError([{ file: dir, reason: 'the folder has no *.json fixture orders' }]);
   const set: FixtureSet = { orders: new Map(), lots: new Map(), files: [] };
+  const lots = api.order;
   for (const name of names) {
     const path = join(dir, name);
     const file = relative(PROJECT_ROOT, path).startsWith('..') ? path : relative(PROJECT_ROOT, path);
@@ -69,27 +81,34 @@ export function loadFixtures(dir: string = FIXTURES_DIR, contract?: CompiledCont
       continue;
     }
     const errors = validate(value);
-    if (errors.length > 0) {
+    if (errors.length > 0 || !isObject(value)) {
       for (const error of errors) problems.push({ file, pointer: error.pointer, reason: error.detail });
       continue;
     }
-    const order = value as OrderInfo;
-    const number = order.order.orderNumber;
-    if (set.orders.has(number)) {
-      problems.push({ file, pointer: '/order/orderNumber', reason: `the order number "${number}" is already used by another fixture` });
+    const key = resolvePointer(value, `#${resource.keyPointer}`);
+    if (typeof key !== 'string' && typeof key !== 'number') {
+      problems.push({ file, pointer: resource.keyPointer, reason: 'the record has no key here (a string or a number)' });
       continue;
     }
-    order.lots.forEach((lot, index) => {
-      const other = set.lots.get(lot.id);
+    const number = String(key);
+    if (set.orders.has(number)) {
+      problems.push({ file, pointer: resource.keyPointer, reason: `the key "${number}" is already used by another fixture` });
+      continue;
+    }
+    const list = lots !== undefined ? value[lots.lotsMember] : undefined;
+    (Array.isArray(list) ? list : []).forEach((lot, index) => {
+      const id = isObject(lot) ? lot[lots?.lotIdMember ?? ''] : undefined;
+      if (!isObject(lot) || typeof id !== 'number') return;
+      const other = set.lots.get(id);
       if (other)
         problems.push({
           file,
-          pointer: `/lots/${index}/id`,
-          reason: `the lot id ${lot.id} is already used by order "${other.orderNumber}"`,
+          pointer: `/${lots?.lotsMember ?? ''}/${index}/${lots?.lotIdMember ?? ''}`,
+          reason: `the lot id ${id} is already used by order "${other.orderNumber}"`,
         });
-      else set.lots.set(lot.id, { lot, orderNumber: number });
+      else set.lots.set(id, { lot, orderNumber: number });
     });
-    set.orders.set(number, order);
+    set.orders.set(number, value);
     set.files.push(file);
   }
   if (problems.length > 0) throw new FixtureError(problems);

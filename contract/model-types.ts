@@ -54,8 +54,8 @@ export type BodyShape =
   | { kind: 'object'; schema: string }
   /** An array of objects of a named schema. */
   | { kind: 'array'; item: string }
-  /** A page: an object with one array member (`member`) of objects of a named schema. */
-  | { kind: 'page'; member: string; item: string }
+  /** A page: an object with one array member (`member`) of objects of a named schema, its other members scalars (`others`: a total). */
+  | { kind: 'page'; member: string; item: string; others: { name: string; type: string | undefined }[] }
   /** No body (204, or a response without content). */
   | { kind: 'none' }
   /** Anything else (an inline object, a string, ...). */

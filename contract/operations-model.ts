@@ -23,7 +23,7 @@ import { operationSecurity, securitySchemes } from './security.js';
 import { escapeToken } from '../util/json-pointer.js';
 
 export type * from './model-types.js';
-export { inlineSchema } from './schema-walk.js';
+export { ExtensionError, inlineSchema } from './schema-walk.js';
 export { ResourceError, resourceName } from './resources.js';
 
 export interface OperationsModel {
@@ -144,10 +144,11 @@ function pageOf(doc: OpenApiDocument, props: Record<string, JsonValue>): BodySha
   const raw = isObject(schema) && typeof schema['$ref'] === 'string' ? rawSchema(doc, refName(schema) ?? '') : schema;
   const item = refName(isObject(raw) ? raw['items'] : undefined);
   if (item === undefined) return undefined;
-  const scalars = Object.entries(props).every(
-    ([name, s]) => name === member || !['object', 'array'].includes(typeOfSchema(inlineSchema(doc, s))),
-  );
-  return scalars ? { kind: 'page', member, item } : undefined;
+  const others = Object.entries(props)
+    .filter(([name]) => name !== member)
+    .map(([name, s]) => ({ name, type: typeOfSchema(inlineSchema(doc, s)) || undefined }));
+  const scalars = others.every((o) => o.type !== 'object' && o.type !== 'array');
+  return scalars ? { kind: 'page', member, item, others } : undefined;
 }
 
 /** A schema's `type` when it is one string. */

@@ -65,7 +65,14 @@ describe('resources: found from the contract', () => {
     const bookings = model.resource('lot-bookings');
     assert.deepEqual(
       bookings.lists.map((l) => [l.operationId, l.filters.map((f) => f.param), l.paging, l.shape]),
-      [['listLotBookings', ['fk_lot_id'], { limit: 'limit', offset: 'offset' }, { kind: 'page', member: 'items', item: 'LotBooking' }]],
+      [
+        [
+          'listLotBookings',
+          ['fk_lot_id'],
+          { limit: 'limit', offset: 'offset' },
+          { kind: 'page', member: 'items', item: 'LotBooking', others: [{ name: 'total', type: 'integer' }] },
+        ],
+      ],
     );
     assert.deepEqual(
       model.get('createLotBooking').security.alternatives.map((a) => a.map((s) => [s.name, s.carrier])),

@@ -4,8 +4,20 @@
  */
 import { deref, isObject, type JsonObject, type JsonValue, type OpenApiDocument } from './document.js';
 import type { Bound, MemberModel } from './model-types.js';
+import { escapeToken } from '../util/json-pointer.js';
 
 export const SCHEMA_PREFIX = '#/components/schemas/';
+
+/** A malformed `x-` extension of the contract: where (a JSON Pointer) and what it must be. */
+export class ExtensionError extends Error {
+  constructor(
+    readonly pointer: string,
+    reason: string,
+  ) {
+    super(`the contract's extension at ${pointer} ${reason}`);
+    this.name = 'ExtensionError';
+  }
+}
 /** Keywords whose value is one subschema (inlined like `properties`). */
 const SUBSCHEMA_KEYWORDS = new Set(['items', 'not', 'contains', 'additionalProperties', 'unevaluatedProperties', 'propertyNames']);
 
@@ -79,9 +91,28 @@ export function membersOf(doc: OpenApiDocument, ref: string, lotIdSchema: string
   const properties = isObject(inlined['properties']) ? inlined['properties'] : {};
   return Object.entries(properties).flatMap(([member, value]): MemberModel[] => {
     if (!isObject(value)) return [];
+    const at = `${ref.slice(1)}/properties/${escapeToken(member)}`;
     const from = value['x-default-from'];
     const sequence = value['x-default-sequence'];
-    const [resource, fromMember] = typeof from === 'string' ? from.split('.') : [];
+    const [resource, fromMember, ...more] = typeof from === 'string' ? from.split('.') : [];
+    if (
+      from !== undefined &&
+      (resource === undefined || resource === '' || fromMember === undefined || fromMember === '' || more.length > 0)
+    )
+      throw new ExtensionError(`${at}/x-default-from`, `must be "<resource>.<member>" (lot.lotNumber), not ${JSON.stringify(from)}`);
+    if (
+      sequence !== undefined &&
+      (!isObject(sequence) ||
+        typeof sequence['prefix'] !== 'string' ||
+        typeof sequence['width'] !== 'number' ||
+        !Number.isInteger(sequence['width']) ||
+        sequence['width'] < 0 ||
+        sequence['width'] > 20)
+    )
+      throw new ExtensionError(
+        `${at}/x-default-sequence`,
+        `must be { prefix: <string>, width: <integer 0-20> }, not ${JSON.stringify(sequence)}`,
+      );
     return [
       {
         name: member,

@@ -8,12 +8,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listOperations, readContract, type JsonObject, type OperationSpec } from '../contract/document.js';
-import { operationsModel } from '../contract/operations-model.js';
-import { loadFixtures } from '../contract/fixtures.js';
+import { operationsModel, type OperationModel, type OperationsModel, type ResourceModel } from '../contract/operations-model.js';
+import { fixtureResource, loadFixtures, type FixtureSet } from '../contract/fixtures.js';
 import { CONTRACT_JSON_PATH } from '../contract/paths.js';
 import { compileContract } from '../contract/schemas.js';
 import { ADMIN_PREFIX, adminAllowed, handleAdmin, type AdminContext } from './admin.js';
-import { authPolicy, checkBearer } from './auth.js';
+import { authPolicy, checkSecurity } from './auth.js';
 import { readBody } from './body.js';
 import { BodyBudget } from './body-budget.js';
 import type { MockConfig } from './config.js';
@@ -35,8 +35,12 @@ import { SESSION_HEADER } from './state.js';
 import { openStore } from './store/index.js';
 import { counterSlots } from './store/plan.js';
 import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
+import { paramReader } from './params.js';
+import type { RecordModel } from './record-model.js';
+import { actionSteps, deleteSteps, listSteps, readSteps, updateSteps } from './record-steps.js';
+import type { StoredResource } from './store/types.js';
 import { answered, framingStage, isControlPath, targetStage, type TargetedExchange } from './stages.js';
-import type { Target } from './target.js';
+import { parseTarget } from './target.js';
 
 /** What the mock serves, as the server and the CLI banner tell it. */
 export interface ServedContent {
@@ -54,9 +58,8 @@ export interface ServedContent {
 
 /** What the mock's stages learn about a request, stage by stage. */
 interface MockExchange extends TargetedExchange {
-  operation: OperationSpec | undefined;
+  served: Served | undefined;
   params: Record<string, string>;
-  step: OperationSteps | undefined;
   input: unknown;
   preference: Preference | undefined;
   /** The fault to inject (`Prefer: fault=` or a session rule), if any. */
@@ -72,9 +75,8 @@ function newExchange(req: IncomingMessage, res: ServerResponse): MockExchange {
     host: undefined,
     pathname: '',
     method: req.method ?? 'GET',
-    operation: undefined,
+    served: undefined,
     params: {},
-    step: undefined,
     input: undefined,
     preference: undefined,
     injection: undefined,
@@ -110,50 +112,86 @@ function answerOptions(
   sendEmpty(res, 204, { ...headers, Allow: allowHeader(allowed) });
 }
 
-/** An operation without a stateful handler: Prism answers it (its own security, validation and Prefer). */
-async function answerByPrism(
-  prism: Fallback,
-  operation: OperationSpec,
-  req: IncomingMessage,
-  res: ServerResponse,
-  target: Target,
-  bodyLimitBytes: number,
-  budget: BodyBudget,
-): Promise<void> {
-  const url = new URL(`${target.pathname}${target.search}`, 'http://mock.invalid');
-  let body: unknown;
-  if (operation.requestBody) {
-    const text = (await readBody(req, bodyLimitBytes, () => budget.admit(req, res))).toString('utf8');
-    try {
-      body = (req.headers['content-type'] ?? '').includes('json') && text !== '' ? (JSON.parse(text) as unknown) : text;
-    } catch {
-      body = text;
-    }
-  }
-  const answer = await prism({ method: req.method ?? 'GET', path: url.pathname, query: queryOf(url), headers: flatHeaders(req), body });
-  sendBody(res, answer.status, undefined, answer.body, answer.headers);
+/** An operation as the mock serves it: its steps (validate, handle), its security, its preferred answers. */
+interface Served {
+  operation: OperationSpec;
+  model: OperationModel;
+  steps: OperationSteps;
+  /** It records, changes or deletes (a fault says "nothing recorded"). */
+  writes: boolean;
+}
+
+/** An operation without a stateful handler: Prism answers it from the contract's examples (after the mock's security). */
+function prismSteps(prism: Fallback, operation: OperationSpec, bodyLimitBytes: number, budget: BodyBudget): OperationSteps<unknown> {
+  return {
+    validate: (req, _params, res) => (operation.requestBody ? readBody(req, bodyLimitBytes, () => budget.admit(req, res)) : undefined),
+    handle(input, res) {
+      const req = res.req;
+      const target = parseTarget(req.url ?? '/');
+      const url = new URL(`${target.pathname}${target.search}`, 'http://mock.invalid');
+      let body: unknown;
+      if (Buffer.isBuffer(input)) {
+        const text = input.toString('utf8');
+        try {
+          body = (req.headers['content-type'] ?? '').includes('json') && text !== '' ? (JSON.parse(text) as unknown) : text;
+        } catch {
+          body = text;
+        }
+      }
+      return prism({ method: req.method ?? 'GET', path: url.pathname, query: queryOf(url), headers: flatHeaders(req), body }).then(
+        (answer) => sendBody(res, answer.status, undefined, answer.body, answer.headers),
+      );
+    },
+  };
+}
+
+/** What the mock holds of a resource it records: its record model (from its first create) and how the store keys it. */
+interface Recorded {
+  resource: ResourceModel;
+  model: RecordModel;
+  stored: StoredResource;
+}
+
+/** The fixture lots for `/__mock/lots`: id, number and order, read through the model's lot members. */
+function lotListing(api: OperationsModel, fixtures: FixtureSet): AdminContext['lots'] {
+  const links = api.order;
+  if (links === undefined) return [];
+  return [...fixtures.lots].flatMap(([id, { lot, orderNumber }]) => {
+    const lotNumber = lot[links.lotNumberMember];
+    return typeof lotNumber === 'string' ? [{ id, lotNumber, orderNumber }] : [];
+  });
 }
 
 export async function createMockApp(config: MockConfig): Promise<MockApp> {
   const log = config.log;
   const doc = readContract(config.contractPath ?? CONTRACT_JSON_PATH);
   const compiled = compileContract(doc, 'strict');
-  const fixtures = loadFixtures(config.fixturesDir, compiled);
   const operations = listOperations(compiled.document);
   const router = createRouter(operations);
+  // The operations model says what each operation does (`contract/resources.ts`); every operation with a
+  // resource role has a stateful handler, the rest is answered by Prism.
+  const api = operationsModel(compiled.document);
+  const fixtures: FixtureSet =
+    fixtureResource(api) !== undefined
+      ? loadFixtures(config.fixturesDir, compiled, api)
+      : { orders: new Map(), lots: new Map(), files: [] };
   const bodies = orderBodies(fixtures);
   const orderNumbers = [...fixtures.orders.keys()];
+  const lotResource = api.order?.lotResource;
 
-  // The operations with a stateful handler, read from the operations model: order info and the creates
-  // (each kept under its resource name); every other operation goes to Prism.
-  const api = operationsModel(compiled.document);
+  const recorded = new Map<string, Recorded>();
   const creates = new Map<string, CreateOperation>();
-  for (const operation of operations) {
-    const createModel = api.creates.find((op) => op.operationId === operation.operationId);
-    if (createModel === undefined) continue;
-    creates.set(operation.operationId, createOperation(compiled, operation, createModel, api.order?.lotResource));
+  for (const createModel of api.creates) {
+    const resource = api.resourceOf(createModel.operationId);
+    const op = createOperation(compiled, createModel, resource, lotResource);
+    creates.set(createModel.operationId, op);
+    if (!recorded.has(resource.name))
+      recorded.set(resource.name, {
+        resource,
+        model: op.model,
+        stored: { slots: counterSlots(resource.name, op.model), key: resource.key, assigned: resource.keyAssigned },
+      });
   }
-  const byResource = new Map([...creates.values()].map((op) => [op.resource, op]));
 
   // The state's one owner: memory, the journal (--state-file) or Redis (--store).
   const store = await openStore({
@@ -168,7 +206,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       maxRecordsPerSession: config.maxRecordsPerSession,
       maxRecordedBytes: config.maxRecordedBytes,
     },
-    slots: new Map([...byResource].map(([resource, op]) => [resource, counterSlots(resource, op.model)])),
+    resources: new Map([...recorded].map(([name, r]) => [name, r.stored])),
     log,
   });
   const bodyBudget = new BodyBudget(config.maxBodyBytesInFlight);
@@ -177,12 +215,13 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   const faultRules = new FaultRules(config.maxSessions + 1);
   const faultStage: FaultStageContext = { rules: faultRules, log, quiet: config.quiet };
   const faultAdmin: FaultAdmin = { rules: faultRules, operations: [] };
+  const resources = [...recorded.keys()];
   const adminContext: AdminContext = {
     store,
     orderNumbers,
-    lots: [...fixtures.lots.values()].map(({ lot, orderNumber }) => ({ id: lot.id, lotNumber: lot.lotNumber, orderNumber })),
-    resources: [...byResource.keys()],
-    model: JSON.stringify(modelView(api, ADMIN_PREFIX, [...byResource.keys()])),
+    lots: lotListing(api, fixtures),
+    resources,
+    model: JSON.stringify(modelView(api, ADMIN_PREFIX, resources)),
     faults: faultAdmin,
     log,
     ...(config.contractPath !== undefined ? { contractPath: config.contractPath } : {}),
@@ -193,29 +232,62 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   const control = controlPolicy(config.corsOrigins);
   const cors = { origins: config.corsOrigins };
 
-  // The steps of every operation with a stateful handler: validate input, then handle (the real answer).
-  const steps = new Map<OperationSpec, OperationSteps>();
+  // The steps of every operation: validate input, then handle (the real answer); Prism for the operations without a resource role.
+  const served = new Map<OperationSpec, Served>();
   const preferred = new Map<OperationSpec, Map<string, PreferredAnswer>>();
   const fallbackOperations: OperationSpec[] = [];
+  let prism: Fallback | undefined;
+  const search = (req: IncomingMessage): string => {
+    const url = req.url ?? '';
+    const at = url.indexOf('?');
+    return at < 0 ? '' : url.slice(at);
+  };
   for (const operation of operations) {
     preferred.set(operation, preferredAnswers(operation));
+    const model = api.get(operation.operationId);
+    const record = model.resource !== undefined ? recorded.get(model.resource) : undefined;
+    const ctx =
+      record !== undefined
+        ? { store, resource: record.resource, op: model, params: paramReader(compiled, operation, model), search }
+        : undefined;
+    const change = (withBody: boolean) =>
+      ctx !== undefined && record !== undefined
+        ? {
+            ...ctx,
+            model: record.model,
+            ...(withBody && model.requestRef !== undefined ? { validateRequest: compiled.validator({ $ref: model.requestRef }) } : {}),
+            validateRecord: compiled.validator({ $ref: `#/components/schemas/${record.resource.schema}` }),
+            lots: fixtures.lots,
+            bodyLimitBytes: config.bodyLimitBytes,
+            budget: bodyBudget,
+          }
+        : undefined;
+    let steps: OperationSteps | undefined;
     const createOp = creates.get(operation.operationId);
-    if (operation.operationId === api.orderInfo?.operationId) {
-      steps.set(operation, orderInfoSteps(bodies, operation.pathParams[0] ?? 'number'));
-    } else if (createOp) {
-      steps.set(operation, createSteps(createContext, createOp, config.bodyLimitBytes, bodyBudget));
-    } else {
+    if (model.role === 'fixture-read') steps = orderInfoSteps(bodies, model.keyParam ?? operation.pathParams[0] ?? '');
+    else if (createOp) steps = createSteps(createContext, createOp, config.bodyLimitBytes, bodyBudget);
+    else if (model.role === 'read' && ctx) steps = readSteps(ctx);
+    else if (model.role === 'delete' && ctx) steps = deleteSteps(ctx);
+    else if (model.role === 'list' && ctx) {
+      const list = record?.resource.lists.find((l) => l.operationId === model.operationId);
+      if (list) steps = listSteps(ctx, list);
+    } else if (model.role === 'update') {
+      const kind = record?.resource.updates.find((u) => u.operationId === model.operationId)?.kind ?? 'merge';
+      const changeCtx = change(true);
+      if (changeCtx) steps = updateSteps(changeCtx, kind);
+    } else if (model.role === 'action') {
+      const changeCtx = change(model.requestRef !== undefined);
+      if (changeCtx) steps = actionSteps(changeCtx);
+    }
+    if (steps === undefined) {
+      prism ??= await createPrismFallback(compiled.document);
+      steps = prismSteps(prism, operation, config.bodyLimitBytes, bodyBudget);
       fallbackOperations.push(operation);
     }
+    served.set(operation, { operation, model, steps, writes: ['create', 'update', 'delete', 'action'].includes(model.role) });
   }
-  // Faults act in `serve`, so on the operations with a stateful handler (Prism answers the others).
-  faultAdmin.operations = [...steps.keys()].map((operation) => operation.operationId);
-
-  const fallbacks = new Map<OperationSpec, Fallback>();
-  if (fallbackOperations.length > 0) {
-    const prism = await createPrismFallback(compiled.document);
-    for (const operation of fallbackOperations) fallbacks.set(operation, prism);
-  }
+  // Faults act in the answer stage, so on every operation.
+  faultAdmin.operations = operations.map((operation) => operation.operationId);
 
   const fromModel = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`the pipeline reached its ${what} stage without it`);
@@ -250,35 +322,23 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       name: 'route',
       run(x) {
         const route = routeRequest(router, x.method, x.pathname);
-        x.operation = route.operation;
+        x.served = fromModel(served.get(route.operation), `handler of ${route.operation.operationId}`);
         x.params = route.params;
-        // Prism answers an operation without a stateful handler (its own security, validation and Prefer).
-        const fallback = fallbacks.get(route.operation);
-        if (fallback)
-          return answerByPrism(
-            fallback,
-            route.operation,
-            x.req,
-            x.res,
-            fromModel(x.target, 'target'),
-            config.bodyLimitBytes,
-            bodyBudget,
-          ).then(answered);
-        x.step = fromModel(steps.get(route.operation), `handler of ${route.operation.operationId}`);
         return undefined;
       },
     },
     {
+      // Every operation's own security, as the contract states it (Prism's operations too: it answers only after this).
       name: 'security',
       run(x) {
-        checkBearer(x.req.headers.authorization, auth);
+        checkSecurity(fromModel(x.served, 'route').model.security, x.req, x.target?.search ?? '', auth);
         return undefined;
       },
     },
     {
       name: 'validate',
       run(x) {
-        const validated = fromModel(x.step, 'operation').validate(x.req, x.params, x.res);
+        const validated = fromModel(x.served, 'route').steps.validate(x.req, x.params, x.res);
         // Order info validates at once: no promise on the hot GET path.
         if (!(validated instanceof Promise)) {
           x.input = validated;
@@ -294,7 +354,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       // Prefer, injected faults and latency act only on a request that would be served.
       name: 'prefer, faults and latency',
       run(x) {
-        const operation = fromModel(x.operation, 'route');
+        const operation = fromModel(x.served, 'route').operation;
         x.injection = chooseInjection(faultRules, x.req.headers.prefer, x.req.headers[SESSION_HEADER], operation.operationId);
         x.preference = choosePreference(
           preferred.get(operation) ?? new Map<string, PreferredAnswer>(),
@@ -308,14 +368,11 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       // The real, stateful answer, the preferred error, or the injected fault.
       name: 'answer',
       run(x) {
-        const step = fromModel(x.step, 'operation');
+        const route = fromModel(x.served, 'route');
         const preference = fromModel(x.preference, 'prefer');
-        const answer = () => answerWith(x.res, step, x.input, preference);
+        const answer = () => answerWith(x.res, route.steps, x.input, preference);
         const injection = x.injection;
-        const pending =
-          injection === undefined
-            ? answer()
-            : inject(faultStage, injection, x.req, x.res, creates.has(fromModel(x.operation, 'route').operationId), answer);
+        const pending = injection === undefined ? answer() : inject(faultStage, injection, x.req, x.res, route.writes, answer);
         return pending instanceof Promise ? pending.then(answered) : 'answered';
       },
     },
@@ -338,7 +395,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       orderNumbers[0] === undefined || api.orderInfo === undefined || api.order === undefined
         ? ''
         : api.pathOf(api.orderInfo.operationId, { [api.order.numberParam]: orderNumbers[0] }),
-    resources: [...byResource.keys()],
+    resources,
     async close() {
       await store.close();
     },

@@ -9,24 +9,27 @@ import contentType from 'content-type';
 import type { BodyHold } from './body-budget.js';
 import { problem } from './problems.js';
 
-/** Checks the Content-Type header of a request that must carry JSON. Throws a 415 problem. */
-export function checkJsonContentType(header: string | undefined): void {
-  if (header === 'application/json') return; // the common case, without parsing
+/**
+ * Checks the Content-Type header of a request that must carry JSON: `application/json`, or the JSON
+ * media type the contract names for the operation (`application/merge-patch+json`). Throws a 415 problem.
+ */
+export function checkJsonContentType(header: string | undefined, wanted = 'application/json'): void {
+  if (header === wanted) return; // the common case, without parsing
   if (header === undefined || header.trim() === '') {
-    throw problem('unsupportedMediaType', 'The request has no Content-Type; send the body as "application/json".');
+    throw problem('unsupportedMediaType', `The request has no Content-Type; send the body as "${wanted}".`);
   }
   let parsed: contentType.ParsedMediaType;
   try {
     parsed = contentType.parse(header);
   } catch {
-    throw problem('unsupportedMediaType', `The Content-Type "${header.slice(0, 100)}" is malformed; send "application/json".`);
+    throw problem('unsupportedMediaType', `The Content-Type "${header.slice(0, 100)}" is malformed; send "${wanted}".`);
   }
-  if (parsed.type !== 'application/json') {
-    throw problem('unsupportedMediaType', `The request body must be "application/json", not "${parsed.type.slice(0, 100)}".`);
+  if (parsed.type !== wanted) {
+    throw problem('unsupportedMediaType', `The request body must be "${wanted}", not "${parsed.type.slice(0, 100)}".`);
   }
   const charset = parsed.parameters['charset'];
   if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
-    throw problem('unsupportedMediaType', `The charset of an application/json body must be utf-8, not "${charset.slice(0, 40)}".`);
+    throw problem('unsupportedMediaType', `The charset of an ${wanted} body must be utf-8, not "${charset.slice(0, 40)}".`);
   }
 }
 

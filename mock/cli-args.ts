@@ -3,7 +3,6 @@
  * value is a UsageError whose message names the option and the fix; the CLI exits 2 with it.
  */
 import { parseArgv, wholeNumber } from '../util/argv.js';
-import { isB64Token } from '../util/bearer.js';
 import { isLevel } from '../contract/levels.js';
 import { DEFAULT_CONFIG, type MockConfig } from './config.js';
 import { DEFAULT_PROXY, type ProxyConfig } from './proxy/config.js';
@@ -117,9 +116,13 @@ export function parseMockArgs(args: string[], env: Record<string, string | undef
   if (tokens) config.tokens = tokens;
   const rejectTokens = nonEmpty('reject-token', values['reject-token']);
   if (rejectTokens) config.rejectTokens = rejectTokens;
+  // A credential for every scheme: a bearer token (RFC 6750 b64token), an API key, or user:password for
+  // Basic; visible ASCII without spaces, so it can travel in a header, a query parameter or a cookie.
   for (const token of [...(tokens ?? []), ...(rejectTokens ?? [])]) {
-    if (!isB64Token(token)) {
-      throw new UsageError(`the token "${token}" is not an RFC 6750 b64token (letters, digits, -._~+/ then optional =); choose another`);
+    if (!/^[\x21-\x7e]+$/.test(token)) {
+      throw new UsageError(
+        `the credential "${token}" has a space or a character that is not visible ASCII; use a bearer token (letters, digits, -._~+/ then optional =), an API key, or user:password for Basic`,
+      );
     }
   }
   if (values.latency !== undefined) config.latencyMs = integer('latency', values.latency, 0, 600_000);

@@ -61,7 +61,7 @@ describe('mock/handlers', () => {
     describe(id, () => {
       const createModel = model.create(id);
       const op: CreateOperation = bundled.createOperation(id);
-      const lotMember = op.model.lotMember;
+      const lotMember = op.model.lotMember ?? '';
       const example = createModel.requestExample as JsonObject;
       /** The contract's example body naming a fixture lot (a fresh object each time). */
       const valid = (changes: JsonObject = {}): JsonObject => ({ ...example, [lotMember]: firstLot ?? 0, ...changes });

@@ -2,10 +2,10 @@
  * The stateful handlers: order information from the fixtures, and the creates that record what they
  * answer. The rules of the created records come from the contract (see `record-model.ts`).
  */
-import { isObject, type JsonObject, type OperationSpec } from '../contract/document.js';
+import { isObject, type JsonObject } from '../contract/document.js';
 import type { FixtureSet } from '../contract/fixtures.js';
-import { resourceOf, type OperationModel } from '../contract/operations-model.js';
-import type { CompiledContract, Validator } from '../contract/schemas.js';
+import type { OperationModel, ResourceModel } from '../contract/operations-model.js';
+import type { CompiledContract, FieldError, Validator } from '../contract/schemas.js';
 import { isoNow } from './clock.js';
 import { problem } from './problems.js';
 import { recordModel, type RecordModel } from './record-model.js';
@@ -52,68 +52,71 @@ export interface CreateOperation {
  */
 export function createOperation(
   compiled: CompiledContract,
-  operation: OperationSpec,
   createModel: OperationModel,
+  resource: Pick<ResourceModel, 'name' | 'key' | 'keyAssigned'>,
   lotResource: string | undefined,
 ): CreateOperation {
-  const requestSchema = operation.requestBody?.content.get('application/json');
-  const answerSchema = operation.responses.find((r) => r.status === String(createModel.successStatus))?.content.get('application/json');
-  if (!requestSchema || !answerSchema)
-    throw new Error(`${operation.operationId}: the contract has no application/json request body or ${createModel.successStatus} answer`);
-  const resource = resourceOf(createModel);
-  const model = recordModel(compiled.document, operation.operationId, requestSchema, answerSchema, {
-    member: createModel.members.find((m) => m.namesLot)?.name,
-    resource: lotResource ?? '',
-  });
+  if (createModel.requestRef === undefined || createModel.successSchema === undefined)
+    throw new Error(`${createModel.operationId}: the contract has no JSON request body or ${createModel.successStatus} answer`);
+  const model = recordModel(createModel, lotResource);
   return {
-    resource,
+    resource: resource.name,
     status: createModel.successStatus,
     model,
-    plan: recordPlanner(resource, model),
-    validate: compiled.validator(requestSchema),
+    plan: recordPlanner(resource.name, model, resource.keyAssigned ? undefined : resource.key),
+    validate: compiled.validator({ $ref: createModel.requestRef }),
   };
 }
 
-/** Validates a create body: a JSON object, readOnly members dropped, no schema violation, a known lot. */
+/** The body as a JSON object, or the 400 saying what it is. */
+export function objectBody(body: unknown): JsonObject {
+  if (isObject(body)) return body;
+  const kind = Array.isArray(body) ? 'an array' : body === null ? 'null' : `a ${typeof body}`;
+  throw problem('invalidBody', `The request body must be a JSON object, not ${kind}.`, [{ pointer: '', detail: 'must be of type object' }]);
+}
+
+/** Throws the 400 of a body's schema problems (all of them; the first five in the detail). */
+export function refuseProblems(errors: readonly FieldError[], what = 'request body'): void {
+  if (errors.length === 0) return;
+  const shown = 5;
+  const summary = errors
+    .slice(0, shown)
+    .map((e) => `${e.pointer || '(body)'} ${e.detail}`)
+    .join('; ');
+  const more = errors.length > shown ? `; and ${errors.length - shown} more (every one is in "errors")` : '';
+  throw problem('invalidBody', `The ${what} has ${errors.length} problem${errors.length === 1 ? '' : 's'}: ${summary}${more}.`, [
+    ...errors,
+  ]);
+}
+
+/** The lot a body names (`lotMember`), or the 422 saying it names none the fixtures have. */
+export function knownLot(input: JsonObject, lotMember: string, lots: FixtureSet['lots']): JsonObject {
+  const lotId = input[lotMember];
+  const found = typeof lotId === 'number' ? lots.get(lotId) : undefined;
+  if (found !== undefined) return found.lot;
+  const shown = JSON.stringify(lotId ?? null).slice(0, 40);
+  throw problem('unknownLot', `No lot has the id ${shown}; GET /__mock/lots lists the known lots.`, [
+    { pointer: `/${lotMember}`, detail: `no lot has the id ${shown}` },
+  ]);
+}
+
+/** Validates a create body: a JSON object, readOnly members dropped, no schema violation, a known lot (when the create names one). */
 export function checkCreateBody(op: CreateOperation, body: unknown, lots: FixtureSet['lots']): JsonObject {
-  if (!isObject(body)) {
-    const kind = Array.isArray(body) ? 'an array' : body === null ? 'null' : `a ${typeof body}`;
-    throw problem('invalidBody', `The request body must be a JSON object, not ${kind}.`, [
-      { pointer: '', detail: 'must be of type object' },
-    ]);
-  }
   // Server-assigned (readOnly) members a client sends must still have their type (the request and
   // the answer share one shape), and are then ignored: validated first, dropped after.
-  const input = body;
-  const errors = op.validate(input);
-  if (errors.length > 0) {
-    const shown = 5;
-    const summary = errors
-      .slice(0, shown)
-      .map((e) => `${e.pointer || '(body)'} ${e.detail}`)
-      .join('; ');
-    const more = errors.length > shown ? `; and ${errors.length - shown} more (every one is in "errors")` : '';
-    throw problem(
-      'invalidBody',
-      `The request body has ${errors.length} problem${errors.length === 1 ? '' : 's'}: ${summary}${more}.`,
-      errors,
-    );
-  }
+  const input = objectBody(body);
+  refuseProblems(op.validate(input));
   // The body is a fresh object from JSON.parse (its members are own data properties, `__proto__`
   // included), so the server-assigned members can be dropped from it in place.
   for (const name of op.model.readOnly) if (Object.hasOwn(input, name)) delete input[name];
-  const lotId = input[op.model.lotMember];
-  if (typeof lotId !== 'number' || !lots.has(lotId)) {
-    const shown = JSON.stringify(lotId ?? null).slice(0, 40);
-    throw problem('unknownLot', `No lot has the id ${shown}; GET /__mock/lots lists the known lots.`, [
-      { pointer: `/${op.model.lotMember}`, detail: `no lot has the id ${shown}` },
-    ]);
-  }
+  if (op.model.lotMember !== undefined) knownLot(input, op.model.lotMember, lots);
   return input;
 }
 
 /** Runs a create of a checked body (`checkCreateBody`): the store allocates the ids and records it in one step. Answers the JSON. */
 export function create(ctx: CreateContext, op: CreateOperation, sessionName: string, input: JsonObject): Promise<string> {
-  const lot = ctx.lots.get(input[op.model.lotMember] as number)?.lot as unknown as JsonObject | undefined;
+  const lotMember = op.model.lotMember;
+  const lotId = lotMember !== undefined ? input[lotMember] : undefined;
+  const lot = typeof lotId === 'number' ? ctx.lots.get(lotId)?.lot : undefined;
   return ctx.store.create(sessionName, op.plan(input, lot, isoNow()));
 }

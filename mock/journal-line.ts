@@ -15,6 +15,10 @@ import { isObject, type JsonObject } from '../contract/document.js';
 export type JournalEntry =
   | { op: 'create'; session: string; resource: string; record: JsonObject; at?: string }
   | { op: 'reset'; session: string; at?: string }
+  /** A record changed (a merge patch, a replace, an action): the whole record as answered since. */
+  | { op: 'update'; session: string; resource: string; key: string; record: JsonObject; at?: string }
+  /** A record deleted. */
+  | { op: 'delete'; session: string; resource: string; key: string; at?: string }
   /**
    * A session's counters (`lot-transfers#id` → the last value handed out), written by a rewritten
    * journal (journal.ts) before the session's records: the ids of records a reset dropped are never
@@ -41,7 +45,10 @@ function isEntry(value: unknown): value is JournalEntry {
   if (!isObject(value) || typeof value['session'] !== 'string') return false;
   if (value['op'] === 'reset') return true;
   if (value['op'] === 'counters') return isCounters(value['counters']);
-  return value['op'] === 'create' && typeof value['resource'] === 'string' && isObject(value['record']);
+  if (typeof value['resource'] !== 'string') return false;
+  if (value['op'] === 'update') return typeof value['key'] === 'string' && isObject(value['record']);
+  if (value['op'] === 'delete') return typeof value['key'] === 'string';
+  return value['op'] === 'create' && isObject(value['record']);
 }
 
 function checksum(json: Buffer | string): string {
@@ -55,6 +62,13 @@ export function encodeLine(entry: JournalEntry): string {
 
 function checkedLine(json: string): string {
   return `${json.slice(0, -1)},"crc32":"${checksum(json)}"}\n`;
+}
+
+/** The line of a change whose record is already JSON text (as `encodeCreateLine`). */
+export function encodeUpdateLine(session: string, resource: string, key: string, recordJson: string): string {
+  return checkedLine(
+    `{"op":"update","session":${JSON.stringify(session)},"resource":${JSON.stringify(resource)},"key":${JSON.stringify(key)},"record":${recordJson}}`,
+  );
 }
 
 /**

@@ -51,7 +51,8 @@ export async function createPrismFallback(doc: OpenApiDocument): Promise<Fallbac
   const instance = prism.createInstance(
     {
       mock: { dynamic: false },
-      checkSecurity: true,
+      // The mock's security stage has already enforced the contract's security (every scheme, every alternative).
+      checkSecurity: false,
       validateRequest: true,
       validateResponse: false,
       errors: false,

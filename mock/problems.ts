@@ -26,11 +26,19 @@ export const PROBLEMS = {
   invalidPrefer: { type: `${BASE}invalid-prefer`, status: 400, title: 'Prefer asks for an undocumented answer' },
   /** A fault asked for (`Prefer: fault=`, a rule of `POST /__mock/faults`) that the catalogue of `faults.ts` does not allow. */
   invalidFault: { type: `${BASE}invalid-fault`, status: 400, title: 'Invalid fault injection' },
-  unauthorized: { type: `${BASE}unauthorized`, status: 401, title: 'Missing or rejected bearer token' },
+  unauthorized: { type: `${BASE}unauthorized`, status: 401, title: 'Missing or rejected credentials' },
   foreignOrigin: { type: `${BASE}foreign-origin`, status: 403, title: 'Origin not allowed to use the mock controls' },
   resetNotConfirmed: { type: `${BASE}reset-not-confirmed`, status: 403, title: 'Reset needs the X-Mock-Reset header' },
   notFound: { type: `${BASE}not-found`, status: 404, title: 'No such resource' },
   orderNotFound: { type: `${BASE}order-not-found`, status: 404, title: 'Order not found' },
+  /** A read, change, delete or action of a key no record of the session has (never created, or deleted). */
+  recordNotFound: { type: `${BASE}record-not-found`, status: 404, title: 'No record has this key' },
+  /** A create whose key (chosen by the client) a record already has. */
+  duplicateKey: { type: `${BASE}duplicate-key`, status: 409, title: 'A record already has this key' },
+  /** An action asked of a record that is not in a state it can start from (`x-action` requires). */
+  stateConflict: { type: `${BASE}state-conflict`, status: 409, title: 'The record is not in a state the action can start from' },
+  /** A path or query parameter that breaks its schema in the contract. */
+  invalidParameter: { type: `${BASE}invalid-parameter`, status: 400, title: 'Invalid parameter' },
   methodNotAllowed: { type: `${BASE}method-not-allowed`, status: 405, title: 'Method not allowed' },
   requestTimeout: { type: `${BASE}request-timeout`, status: 408, title: 'Request Timeout' },
   payloadTooLarge: { type: `${BASE}payload-too-large`, status: 413, title: 'Request body too large' },

@@ -26,7 +26,7 @@ const createModel = model.create(createId);
 const op = bundled.createOperation(createId);
 const [firstLot = 0] = fixtures.lots.keys();
 const unknownLot = Math.max(...fixtures.lots.keys()) + 1000;
-const VALID = JSON.stringify({ ...(createModel.requestExample as JsonObject), [op.model.lotMember]: firstLot });
+const VALID = JSON.stringify({ ...(createModel.requestExample as JsonObject), [op.model.lotMember ?? '']: firstLot });
 const LIMIT = 4096;
 
 function problemOf(answer: RawAnswer, status: number, kind: { type: string }): ProblemBody {
@@ -181,7 +181,7 @@ describe('mock/steps', () => {
     });
 
     it('422 unknown-lot for a lot no fixture has, pointing at the lot member', async () => {
-      const sent = { ...(JSON.parse(VALID) as JsonObject), [op.model.lotMember]: unknownLot };
+      const sent = { ...(JSON.parse(VALID) as JsonObject), [op.model.lotMember ?? '']: unknownLot };
       const body = problemOf(await post(JSON.stringify(sent)), 422, PROBLEMS.unknownLot);
       assert.deepEqual(body.errors, [{ pointer: `/${op.model.lotMember}`, detail: `no lot has the id ${unknownLot}` }]);
       const page = await store.list('default', op.resource, { after: 0, limit: 10, maxBytes: 1 << 20 });

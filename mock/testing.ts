@@ -78,9 +78,8 @@ export function bundledContract(): BundledContract {
   const operations = listOperations(compiled.document);
   const model = withOrder(operationsModel(compiled.document));
   const createOperationOf = (id: CreateOperationId): CreateOperation => {
-    const spec = operations.find((operation) => operation.operationId === id);
-    if (!spec) throw new Error(`${id}: no such operation in the bundled contract`);
-    return createOperation(compiled, spec, model.create(id), model.order?.lotResource);
+    if (!operations.some((operation) => operation.operationId === id)) throw new Error(`${id}: no such operation in the bundled contract`);
+    return createOperation(compiled, model.create(id), model.resourceOf(id), model.order.lotResource);
   };
   return {
     model,
@@ -89,10 +88,11 @@ export function bundledContract(): BundledContract {
     memoryStore: (limits = {}) =>
       MemoryStore.open({
         limits: { maxSessions: 10, maxRecordsPerSession: 1000, maxRecordedBytes: 1 << 20, ...limits },
-        slots: new Map(
+        resources: new Map(
           model.createIds.map((id) => {
             const op = createOperationOf(id);
-            return [op.resource, counterSlots(op.resource, op.model)];
+            const resource = model.resourceOf(id);
+            return [op.resource, { slots: counterSlots(op.resource, op.model), key: resource.key, assigned: resource.keyAssigned }];
           }),
         ),
         log: () => undefined,

@@ -15,9 +15,16 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { isObject, readContract, type JsonObject, type JsonValue, type OpenApiDocument } from '../../contract/document.js';
 import { loadFixtures, type FixtureSet } from '../../contract/fixtures.js';
-import { inlineSchema, orderRead, type CreateOperationId, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
+import {
+  inlineSchema,
+  orderRead,
+  type CreateOperationId,
+  type OperationId,
+  type OperationsModel,
+} from '../../contract/operations-model.js';
 import type { KeywordError, KeywordValidator } from '../../contract/schemas.js';
 import { judgeContexts } from '../../judgments/context.js';
+import { orderNumberOf as numberIn } from '../../judgments/order-info.js';
 import { breakingValues } from '../values/derive.js';
 
 export const REFERENCE_TOKEN = 'reference-token';
@@ -85,7 +92,10 @@ function basisOf(document: OpenApiDocument = (bundled ??= readContract())): Basi
         : [
             [
               op.operationId,
-              { schema: inlineSchema(contract.document, ref(op.successSchema)), validate: contract.keywordValidator(ref(op.successSchema)) },
+              {
+                schema: inlineSchema(contract.document, ref(op.successSchema)),
+                validate: contract.keywordValidator(ref(op.successSchema)),
+              },
             ] as const,
           ],
     ),
@@ -265,9 +275,10 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     let order = fixtures.orders.get(number);
     if (!order && has('unknown-order-answers-first')) order = [...fixtures.orders.values()][0];
     // Faults of a partition class: lookups that find a real order for an unknown number resembling it.
-    if (!order && has('order-prefix-match')) order = [...fixtures.orders.values()].find((o) => number.startsWith(o.order.orderNumber));
+    if (!order && has('order-prefix-match'))
+      order = [...fixtures.orders.values()].find((o) => number.startsWith(String(numberIn(model, o))));
     if (!order && has('order-case-insensitive'))
-      order = [...fixtures.orders.values()].find((o) => o.order.orderNumber.toLowerCase() === number.toLowerCase());
+      order = [...fixtures.orders.values()].find((o) => String(numberIn(model, o)).toLowerCase() === number.toLowerCase());
     if (!order && has('order-trimmed')) order = fixtures.orders.get(number.trim());
     // Fault: any number is answered 200 with an empty order shell (that number, ids 0, every list empty).
     if (!order && has('unknown-order-empty-shell')) return send(res, 200, emptyShell(number));
@@ -339,10 +350,10 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     let lot = typeof lotId === 'number' ? fixtures.lots.get(lotId) : undefined;
     // Fault: every lot of an order is taken for the order's first lot.
     if (lot && has('first-lot-only', op)) {
-      const first = fixtures.orders.get(lot.orderNumber)?.lots[0];
-      if (first) {
-        lot = fixtures.lots.get(first.id) ?? lot;
-        body[lotMember] = first.id;
+      const first = [...fixtures.lots].find(([, l]) => l.orderNumber === lot?.orderNumber)?.[0];
+      if (first !== undefined) {
+        lot = fixtures.lots.get(first) ?? lot;
+        body[lotMember] = first;
       }
     }
     if (!lot) {

@@ -81,7 +81,7 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
 
   const judgeAt = (exchange: ProxyExchange, at: Level): Violation[] => {
     const routed = route(exchange.method, exchange.target);
-    const op = routed.kind === 'operation' ? (routed.operation.operationId as OperationId) : undefined;
+    const op = routed.kind === 'operation' ? routed.operation.operationId : undefined;
     const requestBytes = decoded(exchange.request.body, exchange.request.headers['content-encoding']);
     const answerBytes = exchange.answer.complete ? decoded(exchange.answer.body, exchange.answer.headers['content-encoding']) : undefined;
     // An answer whose Content-Encoding cannot be read is judged on its raw bytes (not JSON: the schema judgment says so).

@@ -1,7 +1,7 @@
 /** Opens the store the configuration names: Redis (`--store`), the journal (`--state-file`) or memory. */
 import { MemoryStore } from './memory.js';
 import { RedisStore } from './redis.js';
-import type { CounterSlot, Store, StoreLimits } from './types.js';
+import type { Store, StoreLimits, StoredResource } from './types.js';
 
 export interface StoreConfig {
   store?: string;
@@ -12,8 +12,8 @@ export interface StoreConfig {
   /** How long a change sent to Redis is waited for (the request's time limit). */
   outcomeWaitMs?: number;
   limits: StoreLimits;
-  /** The recorded resources and the counter slots of their records. */
-  slots: Map<string, CounterSlot[]>;
+  /** The recorded resources: the counter slots of their records and their key member. */
+  resources: Map<string, StoredResource>;
   log: (line: string) => void;
 }
 
@@ -24,19 +24,19 @@ export async function openStore(config: StoreConfig): Promise<Store> {
       url: config.store,
       prefix: config.storePrefix,
       limits: config.limits,
-      resources: [...config.slots.keys()],
+      resources: config.resources,
       log: config.log,
       ...(config.outcomeWaitMs !== undefined ? { outcomeWaitMs: config.outcomeWaitMs } : {}),
     });
   }
   return MemoryStore.open({
     limits: config.limits,
-    slots: config.slots,
+    resources: config.resources,
     log: config.log,
     ...(config.stateFile !== undefined ? { stateFile: config.stateFile } : {}),
     ...(config.bodyLimitBytes !== undefined ? { bodyLimitBytes: config.bodyLimitBytes } : {}),
   });
 }
 
-export type { Store, StoreHealth, StoreLimits, RecordPlan, ListPage } from './types.js';
+export type { Store, StoreHealth, StoreLimits, RecordPlan, ListPage, StoredResource, ReplaceOutcome } from './types.js';
 export { DEFAULT_SESSION } from './types.js';

@@ -24,7 +24,12 @@ function plan(text: string): RecordPlan {
 }
 
 function open(options: Partial<MemoryStoreOptions> = {}): Promise<MemoryStore> {
-  return MemoryStore.open({ limits: ROOMY, slots: SLOTS, log: () => undefined, ...options });
+  return MemoryStore.open({
+    limits: ROOMY,
+    resources: new Map([['notes', { slots: SLOTS.get('notes') ?? [], key: 'id', assigned: true }]]),
+    log: () => undefined,
+    ...options,
+  });
 }
 
 function idOf(json: string): unknown {

@@ -11,12 +11,14 @@ import { DEFAULT_MAX_LINE_BYTES, openJournal, type DamagedLine, type Journal } f
 import { encodeCreateLine, encodeLine } from '../journal-line.js';
 import { problem } from '../problems.js';
 import { mockFull, sessionFull, tooManySessions } from './limit-problems.js';
-import { jsonText, memberKey, slotRecordValue, slotValue } from './plan.js';
+import { jsonText, keyText, memberKey, slotRecordValue, slotValue } from './plan.js';
+import { duplicateKey } from './record-problems.js';
 import {
   DEFAULT_SESSION,
   isSlot,
-  type CounterSlot,
   type ListPage,
+  type ReplaceOutcome,
+  type StoredResource,
   type RecordPlan,
   type Store,
   type StoreHealth,
@@ -34,15 +36,18 @@ import { messageOf } from '../../util/errors.js';
 const OFF_HEAP_ABOVE = 4096;
 
 /**
- * One resource's records in a session: ids ascending, each record's JSON (a string, or a Buffer when
- * long: see `OFF_HEAP_ABOVE`; leaf objects the garbage collector never traces, answered as they are),
- * and their bytes.
+ * One resource's records in a session, in creation order: each one's place (`seqs`, ascending: its id
+ * for a resource the store numbers, else a per-resource count), its key, its JSON (a string, or a
+ * Buffer when long: see `OFF_HEAP_ABOVE`; leaf objects the garbage collector never traces, answered as
+ * they are), and their bytes. Keys the client chose are found through `index` (key → place).
  */
 interface Recorded {
-  ids: number[];
+  seqs: number[];
+  keys: string[];
   data: (string | Buffer)[];
   /** UTF-8 bytes of all `data`. */
   bytes: number;
+  index?: Map<string, number>;
 }
 
 interface Session {
@@ -55,8 +60,8 @@ interface Session {
 
 export interface MemoryStoreOptions {
   limits: StoreLimits;
-  /** The counter slots of each resource (for raising counters on replay). */
-  slots: Map<string, CounterSlot[]>;
+  /** The resources recorded: their counter slots (raised on replay) and key member. */
+  resources: Map<string, StoredResource>;
   stateFile?: string;
   /** Request bodies are at most this long: a journal line far longer than that is damage. */
   bodyLimitBytes?: number;
@@ -87,6 +92,10 @@ export class MemoryStore implements Store {
   private readonly sessions = new Map<string, Session>();
   private totalBytes = 0;
   private journal: Journal | undefined;
+  /** Keys the client chose whose create is being written to the journal (session, resource, key). */
+  private readonly pendingKeys = new Set<string>();
+  /** Records whose change or delete is being written to the journal: a second one waits its turn. */
+  private readonly changing = new Map<string, Promise<unknown>>();
 
   private constructor(private readonly options: MemoryStoreOptions) {
     this.kind = options.stateFile !== undefined ? 'journal' : 'memory';
@@ -104,6 +113,8 @@ export class MemoryStore implements Store {
         (entry) => {
           if (entry.op === 'reset') store.clear(entry.session);
           else if (entry.op === 'counters') store.raiseCounters(store.session(entry.session), entry.counters);
+          else if (entry.op === 'update') store.replayUpdate(stateFile, entry.session, entry.resource, entry.key, entry.record);
+          else if (entry.op === 'delete') store.replayDelete(entry.session, entry.resource, entry.key);
           else store.replayCreate(stateFile, entry.session, entry.resource, entry.record);
         },
         {
@@ -134,7 +145,7 @@ export class MemoryStore implements Store {
   /** Records held, all sessions. */
   private recordCount(): number {
     let count = 0;
-    for (const session of this.sessions.values()) for (const list of session.records.values()) count += list.ids.length;
+    for (const session of this.sessions.values()) for (const list of session.records.values()) count += list.seqs.length;
     return count;
   }
 
@@ -183,44 +194,116 @@ export class MemoryStore implements Store {
     return session;
   }
 
-  private add(session: Session, resource: string, id: number, text: string, bytes: number): void {
+  private add(session: Session, resource: string, seq: number, key: string, text: string, bytes: number): void {
     const data = bytes > OFF_HEAP_ABOVE ? Buffer.from(text) : text;
     let list = session.records.get(resource);
     if (!list) {
-      list = { ids: [], data: [], bytes: 0 };
+      list = { seqs: [], keys: [], data: [], bytes: 0 };
+      if (this.options.resources.get(resource)?.assigned === false) list.index = new Map();
       session.records.set(resource, list);
     }
     list.bytes += bytes;
-    // Journal appends resolve in order, so records arrive in id order; keep the list sorted anyway.
-    if ((list.ids[list.ids.length - 1] ?? 0) < id) {
-      list.ids.push(id);
+    list.index?.set(key, seq);
+    // Journal appends resolve in order, so records arrive in creation order; keep the list sorted anyway.
+    if ((list.seqs[list.seqs.length - 1] ?? 0) < seq) {
+      list.seqs.push(seq);
+      list.keys.push(key);
       list.data.push(data);
       return;
     }
-    const at = firstAbove(list.ids, id);
-    list.ids.splice(at, 0, id);
+    const at = firstAbove(list.seqs, seq);
+    list.seqs.splice(at, 0, seq);
+    list.keys.splice(at, 0, key);
     list.data.splice(at, 0, data);
   }
 
+  /** Where the record of `key` is in its list, or -1. */
+  private static positionOf(list: Recorded, key: string): number {
+    const seq = list.index !== undefined ? list.index.get(key) : /^[1-9]\d{0,15}$/.test(key) ? Number(key) : undefined;
+    if (seq === undefined) return -1;
+    const at = firstAbove(list.seqs, seq - 1);
+    return list.seqs[at] === seq && list.keys[at] === key ? at : -1;
+  }
+
+  /** The place of a new record: its id when the store numbers the key, else the next count of the resource. */
+  private nextSeq(session: Session, resource: string, id: number): number {
+    if (this.options.resources.get(resource)?.assigned !== false) return id;
+    const counter = `${resource}#`;
+    const seq = (session.counters.get(counter) ?? 0) + 1;
+    session.counters.set(counter, seq);
+    return seq;
+  }
+
+  /** The key of a record: its id when the store numbers it, else its key member's value. */
+  private keyOf(resource: string, record: JsonObject, id: number): string {
+    const spec = this.options.resources.get(resource);
+    return spec === undefined || spec.assigned ? String(id) : keyText(record[spec.key]);
+  }
+
   private replayCreate(stateFile: string, name: string, resource: string, record: JsonObject): void {
-    const slots = this.options.slots.get(resource);
-    if (!slots) {
+    const spec = this.options.resources.get(resource);
+    if (!spec) {
       this.options.log(`state file ${stateFile}: unknown resource "${resource}" skipped`);
       return;
     }
     const session = this.session(name);
     let id = 0;
-    for (const slot of slots) {
+    for (const slot of spec.slots) {
       const value = slotValue(slot, record[slot.name]);
       if (value > (session.counters.get(slot.counter) ?? 0)) session.counters.set(slot.counter, value);
       if (slot.kind === 'id' && id === 0) id = value;
     }
+    const key = this.keyOf(resource, record, id);
+    const existing = session.records.get(resource);
+    if (existing !== undefined && MemoryStore.positionOf(existing, key) >= 0) this.replayDelete(name, resource, key);
     const data = JSON.stringify(record);
     const bytes = Buffer.byteLength(data);
     session.count++;
     session.bytes += bytes;
     this.totalBytes += bytes;
-    this.add(session, resource, id, data, bytes);
+    this.add(session, resource, this.nextSeq(session, resource, id), key, data, bytes);
+  }
+
+  private replayUpdate(stateFile: string, name: string, resource: string, key: string, record: JsonObject): void {
+    const list = this.sessions.get(name)?.records.get(resource);
+    const at = list !== undefined ? MemoryStore.positionOf(list, key) : -1;
+    if (list === undefined || at < 0) {
+      this.options.log(`state file ${stateFile}: a change of ${resource} "${key}" in session "${name}" names no record; skipped`);
+      return;
+    }
+    this.put(this.session(name), list, at, JSON.stringify(record));
+  }
+
+  private replayDelete(name: string, resource: string, key: string): void {
+    const session = this.sessions.get(name);
+    const list = session?.records.get(resource);
+    const at = list !== undefined ? MemoryStore.positionOf(list, key) : -1;
+    if (session !== undefined && list !== undefined && at >= 0) this.drop(session, list, at);
+  }
+
+  /** Sets the JSON of the record at `at`, keeping the byte counts. */
+  private put(session: Session, list: Recorded, at: number, text: string): void {
+    const old = list.data[at] ?? '';
+    const before = typeof old === 'string' ? Buffer.byteLength(old) : old.length;
+    const bytes = Buffer.byteLength(text);
+    list.data[at] = bytes > OFF_HEAP_ABOVE ? Buffer.from(text) : text;
+    list.bytes += bytes - before;
+    session.bytes += bytes - before;
+    this.totalBytes += bytes - before;
+  }
+
+  /** Removes the record at `at`. */
+  private drop(session: Session, list: Recorded, at: number): void {
+    const old = list.data[at] ?? '';
+    const bytes = typeof old === 'string' ? Buffer.byteLength(old) : old.length;
+    list.index?.delete(list.keys[at] ?? '');
+    list.seqs.splice(at, 1);
+    list.keys.splice(at, 1);
+    list.data.splice(at, 1);
+    list.bytes -= bytes;
+    session.bytes -= bytes;
+    session.count--;
+    this.totalBytes -= bytes;
   }
 
   /**
@@ -231,7 +314,7 @@ export class MemoryStore implements Store {
    */
   private reserveDamaged({ salvage, create }: DamagedLine): void {
     const reserve = (session: Session, resource: string, record: JsonObject): void => {
-      for (const slot of this.options.slots.get(resource) ?? []) {
+      for (const slot of this.options.resources.get(resource)?.slots ?? []) {
         const next = Math.max((session.counters.get(slot.counter) ?? 0) + 1, slotValue(slot, record[slot.name]));
         session.counters.set(slot.counter, next);
       }
@@ -241,10 +324,10 @@ export class MemoryStore implements Store {
       const session = this.session(salvage.session);
       this.raiseCounters(session, salvage.counters);
       for (const [counter, value] of session.counters) session.counters.set(counter, value + 1);
-    } else if (salvage?.op === 'create' && this.options.slots.has(salvage.resource)) {
+    } else if (salvage?.op === 'create' && this.options.resources.has(salvage.resource)) {
       reserve(this.session(salvage.session), salvage.resource, salvage.record);
     } else if (create) {
-      for (const session of this.sessions.values()) for (const resource of this.options.slots.keys()) reserve(session, resource, {});
+      for (const session of this.sessions.values()) for (const resource of this.options.resources.keys()) reserve(session, resource, {});
     }
   }
 
@@ -295,22 +378,37 @@ export class MemoryStore implements Store {
     json += '}';
     const bytes = Buffer.byteLength(json);
     if (this.totalBytes + bytes > limits.maxRecordedBytes) return Promise.reject(mockFull(limits));
+    const key = plan.key ?? String(id);
+    if (plan.key !== undefined) {
+      const list = session.records.get(plan.resource);
+      if (
+        (list !== undefined && MemoryStore.positionOf(list, key) >= 0) ||
+        this.pendingKeys.has(`${name}\u0000${plan.resource}\u0000${key}`)
+      )
+        return Promise.reject(duplicateKey(plan.resource, key, name));
+    }
     if (isNew) this.sessions.set(name, session);
     if (raised) for (const [counter, value] of raised) counters.set(counter, value);
+    const seq = this.nextSeq(session, plan.resource, id);
     session.count++;
     session.bytes += bytes;
     this.totalBytes += bytes;
     if (!this.journal) {
-      this.add(session, plan.resource, id, json, bytes);
+      this.add(session, plan.resource, seq, key, json, bytes);
       return Promise.resolve(json);
     }
+    // A key the client chose is held while its create is written: a second create of it meanwhile is a duplicate.
+    const pending = plan.key !== undefined ? `${name}\u0000${plan.resource}\u0000${key}` : undefined;
+    if (pending !== undefined) this.pendingKeys.add(pending);
     return this.journal.append({ op: 'create', session: name, resource: plan.resource, record: record ?? {} }).then(
       () => {
-        this.add(session, plan.resource, id, json, bytes);
+        if (pending !== undefined) this.pendingKeys.delete(pending);
+        this.add(session, plan.resource, seq, key, json, bytes);
         return json;
       },
       (error: unknown) => {
         // The counters stay raised (an id handed out once is never reused); the reservation goes.
+        if (pending !== undefined) this.pendingKeys.delete(pending);
         session.count--;
         session.bytes -= bytes;
         this.totalBytes -= bytes;
@@ -323,19 +421,90 @@ export class MemoryStore implements Store {
   list(name: string, resource: string, page: { after: number; limit: number; maxBytes: number }): Promise<ListPage> {
     const list = this.sessions.get(name)?.records.get(resource);
     if (!list) return Promise.resolve({ records: [] });
-    const start = firstAbove(list.ids, page.after);
+    const start = firstAbove(list.seqs, page.after);
     const records: Buffer[] = [];
     let bytes = 0;
     let i = start;
-    for (; i < list.ids.length && records.length < page.limit; i++) {
+    for (; i < list.seqs.length && records.length < page.limit; i++) {
       const held = list.data[i] ?? '';
       const data = typeof held === 'string' ? Buffer.from(held) : held;
       if (records.length > 0 && bytes + data.length > page.maxBytes) break;
       records.push(data);
       bytes += data.length;
     }
-    const last = list.ids[i - 1];
-    return Promise.resolve(i < list.ids.length && last !== undefined ? { records, nextAfter: last } : { records });
+    const last = list.seqs[i - 1];
+    return Promise.resolve(i < list.seqs.length && last !== undefined ? { records, nextAfter: last } : { records });
+  }
+
+  get(name: string, resource: string, key: string): Promise<string | undefined> {
+    const list = this.sessions.get(name)?.records.get(resource);
+    const at = list !== undefined ? MemoryStore.positionOf(list, key) : -1;
+    const held = at >= 0 ? list?.data[at] : undefined;
+    return Promise.resolve(held === undefined ? undefined : held.toString());
+  }
+
+  all(name: string, resource: string): Promise<string[]> {
+    const list = this.sessions.get(name)?.records.get(resource);
+    return Promise.resolve(list === undefined ? [] : list.data.map((held) => held.toString()));
+  }
+
+  /** Runs `change` after any change of the same record still being written (changes of one record apply in order). */
+  private serialized<T>(id: string, change: () => Promise<T>): Promise<T> {
+    const before = this.changing.get(id) ?? Promise.resolve();
+    const run = before.then(change, change);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.changing.set(id, settled);
+    void settled.then(() => {
+      if (this.changing.get(id) === settled) this.changing.delete(id);
+    });
+    return run;
+  }
+
+  replace(name: string, resource: string, key: string, expected: string, next: string): Promise<ReplaceOutcome> {
+    return this.serialized(`${name}\u0000${resource}\u0000${key}`, async () => {
+      const session = this.sessions.get(name);
+      const list = session?.records.get(resource);
+      const at = list !== undefined ? MemoryStore.positionOf(list, key) : -1;
+      if (session === undefined || list === undefined || at < 0) return 'missing';
+      if ((list.data[at] ?? '').toString() !== expected) return 'changed';
+      const grows = Buffer.byteLength(next) - Buffer.byteLength(expected);
+      if (this.totalBytes + grows > this.options.limits.maxRecordedBytes) throw mockFull(this.options.limits);
+      if (this.journal) {
+        try {
+          await this.journal.append({ op: 'update', session: name, resource, key, record: JSON.parse(next) as JsonObject });
+        } catch (error) {
+          this.options.log(`state file write failed: ${messageOf(error)}`);
+          throw problem('notDurable', 'The mock could not write its state file, so nothing was changed; check the disk and retry.');
+        }
+      }
+      const now = MemoryStore.positionOf(list, key);
+      if (now < 0) return 'missing';
+      this.put(session, list, now, next);
+      return 'replaced';
+    });
+  }
+
+  remove(name: string, resource: string, key: string): Promise<boolean> {
+    return this.serialized(`${name}\u0000${resource}\u0000${key}`, async () => {
+      const session = this.sessions.get(name);
+      const list = session?.records.get(resource);
+      if (session === undefined || list === undefined || MemoryStore.positionOf(list, key) < 0) return false;
+      if (this.journal) {
+        try {
+          await this.journal.append({ op: 'delete', session: name, resource, key });
+        } catch (error) {
+          this.options.log(`state file write failed: ${messageOf(error)}`);
+          throw problem('notDurable', 'The mock could not write its state file, so nothing was deleted; check the disk and retry.');
+        }
+      }
+      const at = MemoryStore.positionOf(list, key);
+      if (at < 0) return false;
+      this.drop(session, list, at);
+      return true;
+    });
   }
 
   async reset(name: string): Promise<void> {

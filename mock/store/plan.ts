@@ -11,6 +11,12 @@ export function counterKey(resource: string, member: string): string {
   return `${resource}#${member}`;
 }
 
+/** A key as the store holds it: a string as it is, a number in its JSON form (`2`), anything else as JSON. */
+export function keyText(value: JsonValue | undefined): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value ?? null);
+}
+
 /** The counter slots of a resource's records (ids and sequences), in member order. */
 export function counterSlots(resource: string, model: RecordModel): CounterSlot[] {
   const slots: CounterSlot[] = [];
@@ -30,7 +36,7 @@ export type RecordPlanner = (input: JsonObject, lot: JsonObject | undefined, now
  * The planner of a resource's records. Everything that does not depend on the request (member
  * names and their JSON, the counter slots) is made here, once; a create only fills in values.
  */
-export function recordPlanner(resource: string, model: RecordModel): RecordPlanner {
+export function recordPlanner(resource: string, model: RecordModel, clientKey?: string): RecordPlanner {
   const slots = new Map(counterSlots(resource, model).map((slot) => [slot.name, slot]));
   const members = model.fields.map(({ name, rule }) => ({ name, rule, key: memberKey(name), slot: slots.get(name) }));
   return (input, lot, now) => {
@@ -47,7 +53,7 @@ export function recordPlanner(resource: string, model: RecordModel): RecordPlann
       }
       if (value !== undefined) fields.push({ name, key, value });
     }
-    return { resource, fields };
+    return clientKey !== undefined ? { resource, fields, key: keyText(input[clientKey]) } : { resource, fields };
   };
 }
 

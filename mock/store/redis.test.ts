@@ -42,7 +42,14 @@ describe('mock/store/redis', function () {
 
   const open = async (options: Partial<RedisStoreOptions> = {}, waitMs?: number): Promise<RedisStore> => {
     const store = await RedisStore.open(
-      { url: redis.url, prefix: `p${++prefixes}`, limits: LIMITS, resources: ['notes'], log: () => undefined, ...options },
+      {
+        url: redis.url,
+        prefix: `p${++prefixes}`,
+        limits: LIMITS,
+        resources: new Map([['notes', { slots: [], key: 'id', assigned: true }]]),
+        log: () => undefined,
+        ...options,
+      },
       waitMs,
     );
     opened.push(store);

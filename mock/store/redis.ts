@@ -25,8 +25,18 @@ import { Redis } from 'ioredis';
 import { problem, ProblemError } from '../problems.js';
 import { mockFull, sessionFull, tooManySessions } from './limit-problems.js';
 import { planSegments } from './plan.js';
-import { CREATE_SCRIPT, RESET_SCRIPT } from './redis-scripts.js';
-import { DEFAULT_SESSION, type ListPage, type RecordPlan, type Store, type StoreHealth, type StoreLimits } from './types.js';
+import { CREATE_SCRIPT, READ_SCRIPT, REMOVE_SCRIPT, REPLACE_SCRIPT, RESET_SCRIPT } from './redis-scripts.js';
+import { duplicateKey } from './record-problems.js';
+import {
+  DEFAULT_SESSION,
+  type ListPage,
+  type RecordPlan,
+  type ReplaceOutcome,
+  type Store,
+  type StoreHealth,
+  type StoreLimits,
+  type StoredResource,
+} from './types.js';
 import { messageOf } from '../../util/errors.js';
 import { displayUrl } from './describe.js';
 
@@ -34,8 +44,8 @@ export interface RedisStoreOptions {
   url: string;
   prefix: string;
   limits: StoreLimits;
-  /** The recorded resources (a reset clears each). */
-  resources: string[];
+  /** The recorded resources (a reset clears each) and how their records are keyed. */
+  resources: Map<string, StoredResource>;
   log: (line: string) => void;
   /** Deadline of a read (listing, health) in milliseconds (default 2000). */
   commandTimeoutMs?: number;
@@ -249,7 +259,13 @@ export class RedisStore implements Store {
       JSON.stringify(slot.prefix ?? '').slice(1, -1),
       String(slot.width ?? 0),
     ]);
-    const keys = [this.key('sessions'), this.key('bytes'), this.key('s', session), this.key('s', session, plan.resource)];
+    const keys = [
+      this.key('sessions'),
+      this.key('bytes'),
+      this.key('s', session),
+      this.key('s', session, plan.resource),
+      this.key('s', session, plan.resource, 'keys'),
+    ];
     const args = [
       session,
       session === DEFAULT_SESSION ? '1' : '0',
@@ -259,6 +275,8 @@ export class RedisStore implements Store {
       slots.length,
       ...slotArgs,
       ...segments,
+      plan.key ?? '',
+      plan.key !== undefined ? `${plan.resource}#` : '',
     ];
     const started = Date.now();
     let answer: unknown;
@@ -288,7 +306,92 @@ export class RedisStore implements Store {
     if (code === 1) throw tooManySessions(limits);
     if (code === 2) throw sessionFull(limits, session);
     if (code === 3) throw mockFull(limits);
+    if (code === 6) throw duplicateKey(plan.resource, plan.key ?? '', session);
     throw this.unavailable(new Error(`unexpected answer of the create script: ${String(code)}`));
+  }
+
+  /** The keys and arguments naming one record to the read, replace and remove scripts. */
+  private recordKeys(session: string, resource: string, key: string): { keys: string[]; mode: string } {
+    const keyed = this.options.resources.get(resource)?.assigned === false;
+    return {
+      keys: [this.key('s', session, resource), this.key('s', session, resource, 'keys'), this.key('bytes'), this.key('s', session)],
+      mode: keyed ? 'key' : /^[1-9]\d{0,15}$/.test(key) ? 'id' : 'none',
+    };
+  }
+
+  async get(session: string, resource: string, key: string): Promise<string | undefined> {
+    const { keys, mode } = this.recordKeys(session, resource, key);
+    if (mode === 'none') return undefined;
+    try {
+      const found = await this.script(this.redis, READ_SCRIPT, keys.slice(0, 2), [mode, key]);
+      return typeof found === 'string' ? found : undefined;
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+  }
+
+  async all(session: string, resource: string): Promise<string[]> {
+    try {
+      return await this.redis.zrangebyscore(
+        this.key('s', session, resource),
+        '-inf',
+        '+inf',
+        'LIMIT',
+        0,
+        this.options.limits.maxRecordsPerSession,
+      );
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+  }
+
+  async replace(session: string, resource: string, key: string, expected: string, next: string): Promise<ReplaceOutcome> {
+    const { keys, mode } = this.recordKeys(session, resource, key);
+    if (mode === 'none') return 'missing';
+    const reply = await this.changeOf(`the change of ${resource} ${JSON.stringify(key)} in session "${session}"`, resource, session, () =>
+      this.change(REPLACE_SCRIPT, keys, [mode, key, expected, next, this.options.limits.maxRecordedBytes], (answer, error) =>
+        this.options.log(
+          `store ${this.where}: a change answered 504 store-outcome-unknown (${resource} ${JSON.stringify(key)} in session "${session}") ${error === undefined ? `ended with code ${String(Array.isArray(answer) ? answer[0] : answer)} (0: made)` : `failed (${messageOf(error)})`}`,
+        ),
+      ),
+    );
+    const code = Array.isArray(reply) ? (reply as unknown[])[0] : undefined;
+    if (code === 0) return 'replaced';
+    if (code === 4) return 'changed';
+    if (code === 5) return 'missing';
+    if (code === 3) throw mockFull(this.options.limits);
+    throw this.unavailable(new Error(`unexpected answer of the replace script: ${String(code)}`));
+  }
+
+  async remove(session: string, resource: string, key: string): Promise<boolean> {
+    const { keys, mode } = this.recordKeys(session, resource, key);
+    if (mode === 'none') return false;
+    const reply = await this.changeOf(`the delete of ${resource} ${JSON.stringify(key)} in session "${session}"`, resource, session, () =>
+      this.change(REMOVE_SCRIPT, keys, [mode, key], (answer, error) =>
+        this.options.log(
+          `store ${this.where}: a delete answered 504 store-outcome-unknown (${resource} ${JSON.stringify(key)} in session "${session}") ${error === undefined ? `ended with code ${String(Array.isArray(answer) ? answer[0] : answer)} (0: deleted)` : `failed (${messageOf(error)})`}`,
+        ),
+      ),
+    );
+    const code = Array.isArray(reply) ? (reply as unknown[])[0] : undefined;
+    if (code === 0) return true;
+    if (code === 5) return false;
+    throw this.unavailable(new Error(`unexpected answer of the remove script: ${String(code)}`));
+  }
+
+  /** Runs a change, turning an unknown outcome into its 504 (naming where to look) and any other failure into a 503. */
+  private async changeOf(what: string, resource: string, session: string, run: () => Promise<unknown>): Promise<unknown> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof OutcomeUnknown)
+        throw this.outcomeUnknown(
+          error,
+          what,
+          `GET /__mock/${resource} with X-Mock-Session: ${session} shows the record as it is now, and the mock's log says what became of it`,
+        );
+      throw this.unavailable(error);
+    }
   }
 
   async list(session: string, resource: string, page: { after: number; limit: number; maxBytes: number }): Promise<ListPage> {
@@ -326,7 +429,14 @@ export class RedisStore implements Store {
     try {
       await this.change(
         RESET_SCRIPT,
-        [this.key('bytes'), this.key('s', session), ...this.options.resources.map((resource) => this.key('s', session, resource))],
+        [
+          this.key('bytes'),
+          this.key('s', session),
+          ...[...this.options.resources.keys()].flatMap((resource) => [
+            this.key('s', session, resource),
+            this.key('s', session, resource, 'keys'),
+          ]),
+        ],
         [],
         (_reply, error) =>
           this.options.log(

@@ -107,15 +107,15 @@ function behaves(name: string, open: () => Promise<Store>, dispose: () => Promis
   });
 }
 
-const slots = new Map([['samples', SLOTS]]);
-behaves('memory', () => MemoryStore.open({ limits: LIMITS, slots, log: () => undefined }));
+const resources = new Map([['samples', { slots: SLOTS, key: 'id', assigned: true }]]);
+behaves('memory', () => MemoryStore.open({ limits: LIMITS, resources, log: () => undefined }));
 
 let dir = '';
 behaves(
   'journal',
   async () => {
     dir = await mkdtemp(join(tmpdir(), 'store-journal-'));
-    return MemoryStore.open({ limits: LIMITS, slots, stateFile: join(dir, 'state.jsonl'), log: () => undefined });
+    return MemoryStore.open({ limits: LIMITS, resources, stateFile: join(dir, 'state.jsonl'), log: () => undefined });
   },
   () => rm(dir, { recursive: true, force: true }),
 );
@@ -123,7 +123,7 @@ behaves(
 describe('mock/store: the journal store replays records, resets and counters', () => {
   it('continues ids and sequences after a restart and keeps a replayed reset', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'store-replay-'));
-    const open = () => MemoryStore.open({ limits: LIMITS, slots, stateFile: join(folder, 'state.jsonl'), log: () => undefined });
+    const open = () => MemoryStore.open({ limits: LIMITS, resources, stateFile: join(folder, 'state.jsonl'), log: () => undefined });
     try {
       const first = await open();
       await first.create('a', plan('1'));
@@ -153,7 +153,7 @@ describe('mock/store: the journal rewritten (compaction at start, a rewrite a ki
   const open = (compactAboveBytes?: number) =>
     MemoryStore.open({
       limits: { ...LIMITS, maxRecordsPerSession: 1000, maxRecordedBytes: 1 << 20 },
-      slots,
+      resources,
       stateFile: file,
       log: (line) => logged.push(line),
       ...(compactAboveBytes !== undefined ? { compactAboveBytes } : {}),
@@ -282,7 +282,7 @@ describe('mock/store: redis (a real redis-server)', function () {
       url: redis?.url ?? '',
       prefix: 'oom',
       limits: LIMITS,
-      resources: ['samples'],
+      resources,
       log: () => undefined,
     });
     try {
@@ -309,7 +309,7 @@ describe('mock/store: redis (a real redis-server)', function () {
       url: redis?.url ?? '',
       prefix: `down${++prefixes}`,
       limits: LIMITS,
-      resources: ['samples'],
+      resources,
       log: (line) => logged.push(line),
     });
     const where = `Redis at ${redis?.url ?? ''}`;
@@ -372,7 +372,7 @@ describe('mock/store: redis (a real redis-server)', function () {
         url: redis?.url ?? '',
         prefix: `frozen${++prefixes}`,
         limits: LIMITS,
-        resources: ['samples'],
+        resources,
         log: (line) => logged.push(line),
         outcomeWaitMs,
       });
@@ -470,6 +470,6 @@ describe('mock/store: redis (a real redis-server)', function () {
   });
 
   behaves('redis', () =>
-    RedisStore.open({ url: redis?.url ?? '', prefix: `t${++prefixes}`, limits: LIMITS, resources: ['samples'], log: () => undefined }),
+    RedisStore.open({ url: redis?.url ?? '', prefix: `t${++prefixes}`, limits: LIMITS, resources, log: () => undefined }),
   );
 });

@@ -34,7 +34,22 @@ export interface FixedField {
 export interface RecordPlan {
   resource: string;
   fields: (FixedField | CounterSlot)[];
+  /** The record's key when the client chose it (an ISBN); absent when the store numbers it (the id slot). */
+  key?: string;
 }
+
+/** What a store knows of a resource it records: the counters its records take, and which member is their key. */
+export interface StoredResource {
+  /** The counter slots of a record (ids, sequences), in member order. */
+  slots: CounterSlot[];
+  /** The member holding a record's key. */
+  key: string;
+  /** The store numbers the key (it is the first id slot); else the client chose it. */
+  assigned: boolean;
+}
+
+/** The outcome of a conditional replace: done, the record changed since it was read, or it is gone. */
+export type ReplaceOutcome = 'replaced' | 'changed' | 'missing';
 
 export function isSlot(field: FixedField | CounterSlot): field is CounterSlot {
   return 'counter' in field;
@@ -53,7 +68,10 @@ export interface StoreLimits {
 export interface ListPage {
   /** The records, as the exact JSON they were answered with, in creation order. */
   records: Buffer[];
-  /** The id of the last record of the page when more records follow it (for `?after=`). */
+  /**
+   * When more records follow: the cursor of the last record of the page (for `?after=`): its id for a
+   * resource the store numbers, its place in creation order for one whose key the client chose.
+   */
   nextAfter?: number;
 }
 
@@ -72,6 +90,14 @@ export interface Store {
   create(session: string, plan: RecordPlan): Promise<string>;
   /** At most `limit` records (and about `maxBytes`, at least one record) with an id above `after`. */
   list(session: string, resource: string, page: { after: number; limit: number; maxBytes: number }): Promise<ListPage>;
+  /** The record of `key` as answered (its JSON), or undefined when the session has none. */
+  get(session: string, resource: string, key: string): Promise<string | undefined>;
+  /** Every record of a resource in the session, in creation order (at most --max-records-per-session). */
+  all(session: string, resource: string): Promise<string[]>;
+  /** Replaces the record of `key` with `next`, if it is still `expected` (what the caller read); within the limits. */
+  replace(session: string, resource: string, key: string, expected: string, next: string): Promise<ReplaceOutcome>;
+  /** Deletes the record of `key`; false when there was none. Its id is never handed out again. */
+  remove(session: string, resource: string, key: string): Promise<boolean>;
   /** Clears the records of a session; its counters stay, so ids are never reused. */
   reset(session: string): Promise<void>;
   health(): Promise<StoreHealth>;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createGoodsClient, type GoodsClient } from '../../client/index.js';
 import { isObject, readContract } from '../../contract/document.js';
-import { loadFixtures } from '../../contract/fixtures.js';
+import { loadFixtures, type OrderInfo } from '../../contract/fixtures.js';
 import { operationsModel, withOrder, resourceOf } from '../../contract/operations-model.js';
 import { createMockServer, type MockServer } from '../../mock/index.js';
 import { launchChromium, type Chromium } from '../support/browser.js';
@@ -84,7 +84,7 @@ describe('browser: the dashboard at /__mock/', function () {
         'the lot table has a column per lot member of the model, in its order',
       );
       const shown = await Promise.all((await page.locator(`${card} tr[data-lot]`).all()).map((row) => row.locator('td').allTextContents()));
-      const expected: string[][] = info.lots.map((lot): string[] => {
+      const expected: string[][] = (info as unknown as OrderInfo).lots.map((lot): string[] => {
         const values: Record<string, unknown> = { ...lot };
         return lotList.members.map((m) => String(values[m.name]));
       });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGoodsClient } from '../../client/index.js';
 import { REFERENCE_TOKEN, startReferenceServer } from '../../conformance/self-test/reference-server.js';
-import { loadFixtures } from '../../contract/fixtures.js';
+import { loadFixtures, type OrderInfo } from '../../contract/fixtures.js';
 import { FIXTURES_DIR } from '../../contract/paths.js';
 import { startMock } from '../../mock/testing.js';
 import { listen, sendJson } from '../support/http.js';
@@ -74,7 +74,7 @@ describe('validating proxy: --record', () => {
 
   it('keeps one file per order number, overwritten by the newer answer', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'proxy-record-'));
-    const base = loadFixtures().orders.get('WE 2026-0003');
+    const base = loadFixtures().orders.get('WE 2026-0003') as OrderInfo | undefined;
     assert.ok(base);
     let customer = 100;
     const upstream = await listen((_req, res) => {
@@ -97,7 +97,7 @@ describe('validating proxy: --record', () => {
 
   it('does not record an order whose lot ids belong to another recorded order (--fixtures would refuse the folder), and says why', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'proxy-record-'));
-    const base = loadFixtures().orders.get('ORD-2026-0001');
+    const base = loadFixtures().orders.get('ORD-2026-0001') as OrderInfo | undefined;
     assert.ok(base);
     const upstream = await listen((req, res) => {
       const number = decodeURIComponent((req.url ?? '').split('/').pop() ?? '');

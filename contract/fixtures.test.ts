@@ -155,7 +155,7 @@ describe('fixture orders (contract/fixtures.ts)', () => {
           {
             file: join(dir, '2.json'),
             pointer: '/order/orderNumber',
-            reason: `the order number "${first.order.orderNumber}" is already used by another fixture`,
+            reason: `the orderNumber "${first.order.orderNumber}" is already used by another fixture`,
           },
         ],
       );

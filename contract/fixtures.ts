@@ -92,7 +92,8 @@ export function loadFixtures(dir: string = FIXTURES_DIR, contract?: CompiledCont
     }
     const number = String(key);
     if (set.orders.has(number)) {
-      problems.push({ file, pointer: resource.keyPointer, reason: `the key "${number}" is already used by another fixture` });
+      const keyName = resource.keyPointer.split('/').pop() ?? 'key';
+      problems.push({ file, pointer: resource.keyPointer, reason: `the ${keyName} "${number}" is already used by another fixture` });
       continue;
     }
     const list = lots !== undefined ? value[lots.lotsMember] : undefined;

@@ -67,7 +67,7 @@ describe('goods-mock arguments (mock/cli-args.ts)', () => {
       [['--latency', '1.5'], /--latency/],
       [['--max-sessions', 'x'], /--max-sessions/],
       [['--token', ''], /--token needs a non-empty value/],
-      [['--reject-token', 'bad token'], /b64token/],
+      [['--reject-token', 'bad token'], /visible ASCII/],
       [['--cors-origin', 'http://a/b'], /--cors-origin/],
       [['--state-file', ''], /--state-file/],
       [['--allowed-host', 'mock.test:8080'], /--allowed-host must be a host name/],
@@ -78,7 +78,8 @@ describe('goods-mock arguments (mock/cli-args.ts)', () => {
       [['--port', 'abc'], /--port must be a whole number/],
       [['--latency', '-5'], /latency/],
       [['--cors-origin', 'localhost:5173/app'], /--cors-origin must be/],
-      [['--token', 'a b'], /b64token/],
+      [['--token', 'a b'], /visible ASCII/],
+      [['--token', 'tök'], /visible ASCII/],
       [['extra'], /unexpected argument "extra"/],
     ];
     for (const [args, pattern] of cases) {

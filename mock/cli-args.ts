@@ -20,8 +20,10 @@ Options:
   --host H             interface to listen on (default 127.0.0.1; 0.0.0.0 exposes the mock to the network)
   --fixtures DIR       folder of fixture orders, *.json (default: the bundled fixtures/orders)
   --contract FILE      OpenAPI 3.1 contract, .yaml or .json (default: the bundled contract)
-  --token T            accept only this bearer token (repeatable; default: any well-formed token)
-  --reject-token T     always answer 401 to this token (repeatable; default: invalid)
+  --token T            accept only this credential, for every security scheme of the contract: a bearer
+                       token, an API key, or user:password for Basic (repeatable; default: any
+                       well-formed credential)
+  --reject-token T     always answer 401 to this credential (repeatable; default: invalid)
   --latency MS         delay every API answer by MS milliseconds (default 0)
   --cors-origin O      allow this browser origin (repeatable; default: any origin, *, on the API paths;
                        /__mock allows only its own origin and the origins given here)

@@ -31,8 +31,10 @@ export interface ConformanceConfig {
    * the current folder by `ca-option.ts`). Absent: only the bundled CAs. Verification is never off.
    */
   caPath?: string;
-  /** The bearer token the server accepts. */
+  /** The bearer token the server accepts (and the credential of every security scheme without its own `--credential`). */
   token: string;
+  /** `--credential NAME=VALUE`: the credential of one security scheme of the contract (an API key, `user:password` for Basic). */
+  credentials: Record<string, string>;
   /** A token the server must refuse (401 at `strict`, no 2xx at `spec`). */
   rejectedToken: string;
   /** An existing order; its `lots` give the `fk_lot_id` of every create request. */
@@ -107,6 +109,7 @@ export function resolveConformanceConfig(partial: ConformanceConfigInput = {}): 
   const runMarker = partial.runMarker ?? newRunMarker();
   return {
     token: partial.baseUrl === undefined ? MOCK_TOKEN : '',
+    credentials: {},
     rejectedToken: DEFAULT_REJECTED_TOKEN,
     orderNumber: MOCK_ORDER_NUMBER,
     unknownOrderNumber: `CONFORMANCE-UNKNOWN ${runMarker}`,

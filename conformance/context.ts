@@ -5,7 +5,7 @@
  * its spec-level cases first).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { isObject, type JsonObject, type OpenApiDocument } from '../contract/document.js';
+import { isObject, type JsonObject, type JsonValue, type OpenApiDocument } from '../contract/document.js';
 import type { Level } from '../contract/levels.js';
 import { orderRead, type CreateOperationId, type OperationId, type OperationsModel } from '../contract/operations-model.js';
 import type { CompiledContract } from '../contract/schemas.js';
@@ -17,8 +17,11 @@ import {
   carriesMarker,
   createCorpus,
   derivationOf,
+  acceptsMember,
   generateBody,
+  memberClasses,
   tagged,
+  uniqueValue,
   type CorpusBody,
   type Derivation,
   type DiscoveredLot,
@@ -27,6 +30,7 @@ import type { Check } from './checks/types.js';
 import { Expect } from './expect.js';
 import { CheckFailure, CheckNotRun, CheckSkipped } from './failure.js';
 import { HttpClient, type Exchange, type HttpRequest, type OperationGroup } from './http.js';
+import { credentialsFor, withQuery, type CredentialParts } from './credentials.js';
 import { parseJsonText } from '../util/json.js';
 
 export type { DiscoveredLot } from './data.js';
@@ -128,6 +132,9 @@ export class CheckContext {
   private budget: WriteBudget | undefined;
   private planned: readonly Check[] = [];
   private readonly memos = new Map<string, Promise<unknown>>();
+  private readonly credentialCache = new Map<OperationId, CredentialParts>();
+  /** The keys (chosen by the client) the run's creates send, per operation, as JSON texts. */
+  private readonly sentKeys = new Map<CreateOperationId, Set<string>>();
 
   constructor(options: ContextOptions) {
     this.config = options.config;
@@ -171,6 +178,64 @@ export class CheckContext {
     return { authorization: `Bearer ${token}` };
   }
 
+  /**
+   * The credentials of an operation, as its security states (`credentials.ts`): the first alternative the
+   * configured values can satisfy; none for an operation without security. A secured operation whose
+   * alternatives none can satisfy is refused before the run (`run.ts`), so here it gets the token as a
+   * bearer token, which the server then refuses.
+   */
+  credentialsOf(op: OperationId): CredentialParts {
+    let found = this.credentialCache.get(op);
+    if (found === undefined) {
+      const security = this.model.get(op).security;
+      found = !security.secured
+        ? { headers: {}, query: [] }
+        : (credentialsFor(security, { token: this.config.token, byScheme: this.config.credentials })?.parts ?? {
+            headers: this.bearer(),
+            query: [],
+          });
+      this.credentialCache.set(op, found);
+    }
+    return found;
+  }
+
+  /**
+   * A request to any operation of the contract with its credentials: its path parameters filled in
+   * (URL-encoded), query parameters appended, a JSON body (sent with the operation's JSON media type).
+   * `write`: it changes state (skipped with --read-only).
+   */
+  request(
+    op: OperationId,
+    options: {
+      params?: Record<string, string>;
+      query?: [string, string][];
+      body?: unknown;
+      headers?: Record<string, string>;
+      write?: boolean;
+      /** Instead of the operation's own credentials (the credential checks). */
+      credentials?: CredentialParts;
+    } = {},
+  ): Promise<Exchange> {
+    if (options.write === true && this.config.readOnly)
+      throw new CheckSkipped('--read-only: no request that changes state is sent', 'read-only');
+    const model = this.model.get(op);
+    const credentials = options.credentials ?? this.credentialsOf(op);
+    const path = withQuery(this.model.pathOf(op, options.params), [...(options.query ?? []), ...credentials.query]);
+    const body = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
+    return this.send({
+      operation: op,
+      method: model.method,
+      path,
+      headers: {
+        accept: 'application/json',
+        ...(body !== undefined ? { 'content-type': model.requestMediaType ?? 'application/json' } : {}),
+        ...credentials.headers,
+        ...options.headers,
+      },
+      ...(body !== undefined ? { body } : {}),
+    });
+  }
+
   /** Sends any request (not counted as a write). */
   async send(request: HttpRequest): Promise<Exchange> {
     const exchange = await this.http.send(request);
@@ -184,7 +249,7 @@ export class CheckContext {
    */
   getOrder(
     number: string,
-    headers: Record<string, string> = this.bearer(),
+    headers: Record<string, string> = this.credentialsOf(orderRead(this.model).op.operationId).headers,
     path = this.path(orderRead(this.model).op.operationId, number),
     plain = false,
   ): Promise<Exchange> {
@@ -201,7 +266,7 @@ export class CheckContext {
   sendToCreate(
     id: CreateOperationId,
     body: Buffer | JsonObject | unknown[] | string,
-    headers: Record<string, string> = this.bearer(),
+    headers: Record<string, string> = this.credentialsOf(id).headers,
     contentType = 'application/json',
   ): Promise<Exchange> {
     if (this.config.readOnly) throw new CheckSkipped('--read-only: no POST request is sent', 'read-only');
@@ -209,7 +274,7 @@ export class CheckContext {
     return this.send({
       operation: id,
       method: this.model.get(id).method,
-      path: this.path(id),
+      path: withQuery(this.path(id), this.credentialsOf(id).query),
       headers: { 'content-type': contentType, accept: 'application/json', ...headers },
       body: bytes,
     });
@@ -223,7 +288,7 @@ export class CheckContext {
   async createRecord(
     id: CreateOperationId,
     body: JsonObject,
-    options: ({ spec: true } | { extra: string }) & { contentType?: string; acceptEncoding?: boolean },
+    options: ({ spec: true } | { extra: string }) & { contentType?: string; acceptEncoding?: boolean; keepKey?: boolean },
   ): Promise<Exchange> {
     if (this.config.readOnly) throw new CheckSkipped('--read-only: no record is created', 'read-only');
     const budget = await this.writeBudget();
@@ -233,13 +298,75 @@ export class CheckContext {
         'write-budget',
         `--max-writes ${this.config.maxWrites}`,
       );
-    const headers = options.acceptEncoding === true ? { ...this.bearer(), 'accept-encoding': ACCEPT_ENCODING } : this.bearer();
-    return this.sendToCreate(id, body, headers, options.contentType);
+    const sent = 'extra' in options && options.keepKey !== true ? this.withNewKey(id, body, options.extra) : body;
+    const own = this.credentialsOf(id).headers;
+    const headers = options.acceptEncoding === true ? { ...own, 'accept-encoding': ACCEPT_ENCODING } : own;
+    return this.sendToCreate(id, sent, headers, options.contentType);
   }
 
   /** A planned extra create (`Check.extraWrites`), once per key: every check asking for `key` judges the same answer. */
-  extraCreate(key: string, id: CreateOperationId, body: JsonObject, contentType?: string): Promise<Exchange> {
-    return this.memo(key, () => this.createRecord(id, body, { extra: key, ...(contentType !== undefined ? { contentType } : {}) }));
+  extraCreate(
+    key: string,
+    id: CreateOperationId,
+    body: JsonObject,
+    contentType?: string,
+    options: { keepKey?: boolean } = {},
+  ): Promise<Exchange> {
+    return this.memo(key, () =>
+      this.createRecord(id, body, { extra: key, ...(contentType !== undefined ? { contentType } : {}), ...options }),
+    );
+  }
+
+  /** A valid value of the key the client chooses for `id`'s records that no create of the run sent (a key never created). */
+  freshKey(id: CreateOperationId, seedText: string): JsonValue | undefined {
+    const resource = this.model.resourceOf(id);
+    const member = this.model.create(id).members.find((m) => m.name === resource.key);
+    if (member === undefined) return undefined;
+    const keys = this.keysOf(id);
+    const value = uniqueValue(this.derivation(id), {}, member, `${this.config.runMarker}/${seedText}`, keys);
+    if (value !== undefined) keys.add(JSON.stringify(value));
+    return value;
+  }
+
+  /**
+   * A GET the run can ask anything of (a content coding): the order read of `--order-number`, else the
+   * first GET of the contract without path parameters (a list); undefined when the contract has neither.
+   */
+  sampleGet(headers: Record<string, string>): Promise<Exchange> | undefined {
+    if (this.model.orderInfo !== undefined)
+      return this.getOrder(this.config.orderNumber, { ...this.credentialsOf(this.model.orderInfo.operationId).headers, ...headers });
+    const op = this.model.operations.find((o) => o.method === 'GET' && o.pathParams.length === 0);
+    return op === undefined ? undefined : this.request(op.operationId, { headers });
+  }
+
+  /** The keys (chosen by the client) of an operation's corpus and of its extra creates so far, as JSON texts. */
+  private keysOf(id: CreateOperationId): Set<string> {
+    let keys = this.sentKeys.get(id);
+    if (keys === undefined) {
+      keys = new Set();
+      this.sentKeys.set(id, keys);
+    }
+    return keys;
+  }
+
+  /**
+   * A key the client chooses is sent once per run: an extra create whose body has a key of the corpus or
+   * of an earlier extra create (a body copied from the corpus) is sent as a copy with a new key (the
+   * corpus bodies, unique among themselves, are sent as they are).
+   */
+  private withNewKey(id: CreateOperationId, body: JsonObject, seedText: string): JsonObject {
+    const resource = this.model.resourceOf(id);
+    if (resource.keyAssigned || body[resource.key] === undefined) return body;
+    const keys = this.keysOf(id);
+    const member = this.model.create(id).members.find((m) => m.name === resource.key);
+    if (member === undefined || !keys.has(JSON.stringify(body[resource.key]))) {
+      keys.add(JSON.stringify(body[resource.key]));
+      return body;
+    }
+    const value = uniqueValue(this.derivation(id), body, member, `${this.config.runMarker}/${seedText}`, keys);
+    if (value === undefined) return body;
+    keys.add(JSON.stringify(value));
+    return { ...body, [resource.key]: value };
   }
 
   /** The checks of the run, in order: their planned writes are reserved when the budget is made. */
@@ -254,8 +381,7 @@ export class CheckContext {
   private writeBudget(): Promise<WriteBudget> {
     return this.memo('write-budget', async () => {
       const needs = new Map<CreateOperationId, number>();
-      for (const op of this.model.creates)
-        needs.set(op.operationId as CreateOperationId, (await this.corpus(op.operationId as CreateOperationId)).length);
+      for (const op of this.model.creates) needs.set(op.operationId, (await this.corpus(op.operationId)).length);
       const extras: string[] = [];
       for (const check of this.planned) extras.push(...((await check.extraWrites?.(this)) ?? []));
       this.budget = new WriteBudget(this.config.maxWrites, needs, extras);
@@ -280,7 +406,7 @@ export class CheckContext {
    * the cases that asked for one, and still gets every other check run.
    */
   orderExchange(): Promise<Exchange> {
-    return this.memo('order', () => this.getOrder(this.config.orderNumber, this.bearer(), undefined, true));
+    return this.memo('order', () => this.getOrder(this.config.orderNumber, undefined, undefined, true));
   }
 
   /** The lots of `--order-number`, in the order answered; the calling case is not run (with the reason) when there are none. */
@@ -329,7 +455,17 @@ export class CheckContext {
 
   /** The systematic corpus of valid bodies of a create operation (every value class, every lot up to the cap). */
   corpus(id: CreateOperationId): Promise<CorpusBody[]> {
-    return this.memo(`corpus/${id}`, async () => createCorpus(this.derivation(id), await this.lots(), this.config.runMarker));
+    return this.memo(`corpus/${id}`, async () => {
+      const resource = this.model.resourceOf(id);
+      const corpus = createCorpus(
+        this.derivation(id),
+        await this.lots(),
+        this.config.runMarker,
+        resource.keyAssigned ? undefined : resource.key,
+      );
+      if (!resource.keyAssigned) for (const { body } of corpus) this.keysOf(id).add(JSON.stringify(body[resource.key]));
+      return corpus;
+    });
   }
 
   /**
@@ -352,9 +488,22 @@ export class CheckContext {
     const [lot] = await this.lots();
     const op = this.model.create(id);
     const body = generateBody(op, this.config.seed, `${id}/${key}`, members);
+    const resource = this.model.resourceOf(id);
+    const d = this.derivation(id);
     for (const member of op.members) {
+      // json-schema-faker 0.6 may miss a bound (a minimum above its default range): such a value becomes the member's first valid class.
+      if (body[member.name] !== undefined && !member.namesLot && !acceptsMember(d, body, member.name, body[member.name] ?? null)) {
+        const valid = memberClasses(d, member, body)[0];
+        if (valid !== undefined) body[member.name] = valid.value;
+      }
       const value = body[member.name];
       if (member.namesLot && lot) body[member.name] = lot.id;
+      else if (!resource.keyAssigned && member.name === resource.key)
+        // A key the client chooses: new in every run (a duplicate is refused, rightly).
+        body[member.name] =
+          uniqueValue(this.derivation(id), body, member, `${this.config.runMarker}/${key}`, new Set([JSON.stringify(value)])) ??
+          value ??
+          null;
       else if (value !== undefined && carriesMarker(member))
         body[member.name] = tagged(this.derivation(id), body, member, value, `${this.config.runMarker}-${key}`) ?? value;
     }

@@ -84,7 +84,7 @@ export function derivationOf(jc: { model: OperationsModel; contracts: Record<Lev
   const found = known.get(id);
   if (found) return found;
   const op = jc.model.get(id);
-  const ref = { $ref: `#/components/schemas/${op.requestSchema ?? ''}` };
+  const ref = { $ref: op.requestRef ?? `#/components/schemas/${op.requestSchema ?? ''}` };
   const made: Derivation = {
     op,
     schema: inlineSchema(jc.contracts.strict.document, ref),
@@ -197,18 +197,48 @@ export function pairwisePresence(n: number): boolean[][] {
   return rows;
 }
 
+/** The lot of a create that names none (a contract without lots). */
+export const NO_LOT: DiscoveredLot = { id: 0, value: {} };
+
+/**
+ * A valid value of `member` in `body` not in `used` (JSON texts): the body's own value when it is new,
+ * else generated from the member's schema, seeded by `seedText` (the run marker and the row: a new run
+ * makes new values); undefined when none is found.
+ */
+export function uniqueValue(
+  d: Derivation,
+  body: JsonObject,
+  member: MemberModel,
+  seedText: string,
+  used: ReadonlySet<string>,
+): JsonValue | undefined {
+  const own = body[member.name];
+  if (own !== undefined && !used.has(JSON.stringify(own))) return own;
+  const schema: JsonObject = { ...member.schema };
+  delete schema['default'];
+  delete schema['readOnly'];
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const value = generateSync(schema, { seed: subSeed(1, `${seedText}/${attempt}`), useDefaultValue: false }) as JsonValue;
+    if (!used.has(JSON.stringify(value)) && acceptsMember(d, body, member.name, value)) return value;
+  }
+  return undefined;
+}
+
 /**
  * The systematic corpus of valid bodies of a create operation. The optional members' presence is
  * combined pairwise (`pairwisePresence`); each member present in a row takes its next class, until
  * every class of every member has been sent; row r names lot r mod lots. Every body carries the run
  * marker (with the row number, so values are unique within the run) in each member that can hold it.
  */
-export function createCorpus(d: Derivation, lots: readonly DiscoveredLot[], marker: string): CorpusBody[] {
-  const named = lots.slice(0, LOT_CAP);
-  if (named.length === 0) return [];
-  const base = baseBody(d, named[0]?.id);
-  const members = writable(d.op).filter((m) => !m.namesLot);
+export function createCorpus(d: Derivation, lots: readonly DiscoveredLot[], marker: string, key?: string): CorpusBody[] {
   const lotMember = writable(d.op).find((m) => m.namesLot);
+  // A create that names no lot needs none: its rows name the placeholder lot (no member of the body).
+  const named = lotMember ? lots.slice(0, LOT_CAP) : [NO_LOT];
+  if (named.length === 0) return [];
+  const base = baseBody(d, lotMember ? named[0]?.id : undefined);
+  const members = writable(d.op).filter((m) => !m.namesLot);
+  const keyMember = key !== undefined ? members.find((m) => m.name === key) : undefined;
+  const usedKeys = new Set<string>();
   const classes = members.map((m) => memberClasses(d, m, base));
   const optional = members.filter((m) => !m.required);
   const presence = pairwisePresence(optional.length);
@@ -249,6 +279,12 @@ export function createCorpus(d: Derivation, lots: readonly DiscoveredLot[], mark
     if (!marked) {
       const bearer = ensureMarker(d, body, tag);
       if (bearer !== undefined) parts.push(`${bearer}: run marker`);
+    }
+    // A key the client chooses is one no other body of the run has (a duplicate is refused, rightly).
+    if (keyMember !== undefined && body[keyMember.name] !== undefined) {
+      const value = uniqueValue(d, body, keyMember, `${marker}/${r}`, usedKeys);
+      if (value !== undefined) body[keyMember.name] = value;
+      usedKeys.add(JSON.stringify(body[keyMember.name]));
     }
     corpus.push({ name: parts.join('; '), body, lot });
   }

@@ -33,7 +33,7 @@ export const MAX_ANSWER_BYTES = 1024 * 1024 + 64 * 1024;
  * none (an unknown path). A time-out blocks the rest of its group. (The server under test is the
  * run's target, `--base-url`.)
  */
-export type OperationGroup = OperationId | 'server';
+export type OperationGroup = OperationId;
 
 export interface HttpRequest {
   operation: OperationGroup;

@@ -20,7 +20,6 @@ import { loadCa } from './ca-option.js';
 import { certificateProblem, configurationProblem } from './configuration.js';
 import { CheckContext } from './context.js';
 import { markerMembers } from './data.js';
-import type { CreateOperationId } from '../contract/operations-model.js';
 import { inMemoryContract, loadContract } from './contract-option.js';
 import { coverageTable } from './coverage.js';
 import type { Exchange } from './http.js';
@@ -77,7 +76,14 @@ async function startServerUnderTest(config: ConformanceConfig): Promise<ServerUn
       host: '127.0.0.1',
       port: 0,
       quiet: true,
-      tokens: [config.token],
+      // Every credential the run sends as valid: the token, its Basic form, each --credential.
+      tokens: [
+        ...new Set([
+          config.token,
+          config.token.includes(':') ? config.token : `conformance:${config.token}`,
+          ...Object.values(config.credentials),
+        ]),
+      ],
       rejectTokens: [config.rejectedToken],
       // The mock serves the contract the run judges against (the same file, by the same loader).
       ...(config.contractPath !== undefined ? { contractPath: resolve(config.contractPath) } : {}),
@@ -178,7 +184,7 @@ function hintsOf(ctx: CheckContext, config: ConformanceConfig): string[] {
   if (anyToken !== undefined) hints.push(anyToken);
   // The run marker goes only into members whose schema can hold it.
   for (const op of ctx.model.creates) {
-    if (config.readOnly || markerMembers(ctx.derivation(op.operationId as CreateOperationId), config.runMarker).length > 0) continue;
+    if (config.readOnly || markerMembers(ctx.derivation(op.operationId), config.runMarker).length > 0) continue;
     hints.push(
       `no member of ${op.operationId} can hold the run marker ${config.runMarker} (the contract's schemas refuse it): find this run's ${op.operationId} records by the run's start time (startedAt in conformance.json) and the ids the creates were answered`,
     );

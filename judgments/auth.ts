@@ -24,22 +24,40 @@ export function judgeNoAccessWithout(exchange: JudgedExchange): Violation[] {
 
 /** Profile: 401 with `WWW-Authenticate: Bearer` (`error="invalid_token"` for a rejected token). */
 export function judgeUnauthorized(exchange: JudgedExchange, credentials: CredentialClass): Violation[] {
+  return judgeChallenged(exchange, ['bearer'], credentials === 'rejected');
+}
+
+/** Finds a challenge of an HTTP authentication scheme (`bearer`, `basic`) in a WWW-Authenticate value. */
+export function challengeOf(header: string | undefined, scheme: string): string | undefined {
+  if (header === undefined) return undefined;
+  const escaped = scheme.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`(?:^|,)\\s*${escaped}(?=\\s|,|$)(.*)$`, 'i').exec(header);
+  return match ? match[0].trim() : undefined;
+}
+
+/**
+ * Profile: 401, with a `WWW-Authenticate` challenge of one of the operation's HTTP schemes (`schemes`,
+ * lower case; none to require for an operation secured by API keys alone); a bearer token refused
+ * (`invalidToken`) has `error="invalid_token"` in its Bearer challenge (RFC 6750 §3).
+ */
+export function judgeChallenged(exchange: JudgedExchange, schemes: readonly string[], invalidToken: boolean): Violation[] {
   const rule = PROFILE.unauthorized;
   const status = statusIs(exchange, rule, 401);
-  if (status.length > 0 || !exchange.answer) return status;
+  if (status.length > 0 || !exchange.answer || schemes.length === 0) return status;
   const header = exchange.answer.headers['www-authenticate'];
-  const challenge = bearerChallenge(header);
-  if (challenge === undefined)
+  const named = schemes.map((s) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`).join(' or ');
+  if (!schemes.some((scheme) => challengeOf(header, scheme) !== undefined))
     return [
       {
         rule,
         in: 'header',
         header: 'www-authenticate',
-        expected: 'a WWW-Authenticate header with a Bearer challenge',
+        expected: `a WWW-Authenticate header with a ${named} challenge`,
         reason: header === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${header}`,
       },
     ];
-  if (credentials === 'rejected' && !/error\s*=\s*"?invalid_token"?/i.test(challenge))
+  const challenge = challengeOf(header, 'bearer');
+  if (invalidToken && challenge !== undefined && !/error\s*=\s*"?invalid_token"?/i.test(challenge))
     return [
       {
         rule,

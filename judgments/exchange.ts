@@ -9,7 +9,7 @@ import type { CompiledContract } from '../contract/schemas.js';
 
 export interface JudgedRequest {
   /** The operation the request addressed (`server` for none), when known. */
-  target?: OperationId | 'server';
+  target?: OperationId;
   method: string;
   /** Path (and query) as sent, URL-encoded. */
   path: string;

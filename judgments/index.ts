@@ -16,3 +16,4 @@ export * from './server.js';
 export * from './content-coding.js';
 export * from './documented.js';
 export * from './request.js';
+export * from './records.js';

@@ -28,7 +28,7 @@ export const PROFILE = {
   createSuccess: 'Profile: create success is 201 `application/json`, the created object.',
   unknownOrder: 'Profile: an unknown order number is answered 404.',
   unauthorized:
-    'Profile: missing Authorization, non-Bearer scheme, rejected token → 401 with `WWW-Authenticate: Bearer` (RFC 6750; `error="invalid_token"` for a rejected token).',
+    'Profile: missing credentials, a scheme the operation does not accept, a rejected credential → 401 with a `WWW-Authenticate` challenge of the operation\'s HTTP scheme (`Bearer`, RFC 6750: `error="invalid_token"` for a rejected token; `Basic`, RFC 7617; none required for API keys alone).',
   mediaType: 'Profile: a request body not `application/json` (charset parameter allowed) is answered 415.',
   malformed: 'Profile: malformed JSON, or JSON that is not an object, is answered 400.',
   schema:
@@ -55,6 +55,32 @@ export const PROFILE = {
   charset: 'Profile: a request body `application/json` with a charset parameter is accepted.',
   contentCoding:
     'Profile: an answer has a content coding only when the request asked for one (`Accept-Encoding`); a request without it gets the plain body.',
+} as const;
+
+/**
+ * The rules of a record's life across exchanges (`records.ts`): the contract's operations on a resource
+ * as HTTP means them (RFC 9110 §9.3, RFC 7396) and `x-action`, and the profile's statuses and filters.
+ */
+export const RECORDS = {
+  readBack:
+    "Contract (resources; RFC 9110 §9.3.1): a read of a record the client created answers that record, equal to the create's answer but for the members the server stamps (`readOnly`).",
+  unknownKey: 'Contract (resources): a key never created, or deleted, names no record: no 2xx answer (strict: 404).',
+  listFilters:
+    "Profile (resources): a list's query parameters named like a member of its records are equality filters: the list answers exactly the records whose members equal every filter given (none that breaks one, every one the client created that matches).",
+  listPaging:
+    'Profile (resources): a paged list answers at most `limit` records, and the next page (`offset` + `limit`) holds other records.',
+  change:
+    'Contract (resources; RFC 7396 merge patch, RFC 9110 §9.3.4 PUT): a change the server accepts sticks: its answer and a later read show the members sent with the values sent and every other member as it was (server stamps aside; a replace may reset the members it omits).',
+  refusedChange:
+    'Contract (resources): an invalid change is refused (no 2xx; strict: 400) and changes nothing: a later read shows the record as before.',
+  action:
+    'Contract (`x-action`): an action asked of a record with the members it requires is accepted and sets the members it declares; a later read shows them.',
+  actionConflict:
+    'Contract (`x-action`): an action asked of a record without the members it requires (the same action again) is refused (no 2xx; strict: 409) and changes nothing.',
+  delete:
+    'Contract (resources; RFC 9110 §9.3.5): a record deleted (2xx) is gone: a later read and a second delete of it get no 2xx (strict: 404 each).',
+  uniqueKeys: 'Profile: ids are unique per resource, also across deletes: a create after a delete never takes a key handed out before.',
+  duplicateKey: 'Contract (resources): a create whose key (chosen by the client) a record already has is refused (no 2xx; strict: 409).',
 } as const;
 
 /**

@@ -1,11 +1,15 @@
 /**
- * Bearer authentication on every operation: no 2xx without accepted credentials (spec), 401 + the
- * Bearer challenge (strict). Every way credentials can be missing, presented under another scheme,
- * malformed or rejected is a case of its class.
+ * Authentication on every secured operation, as its security in the contract states: no 2xx without
+ * accepted credentials (spec), 401 with a challenge of the operation's HTTP scheme (strict). Every way
+ * credentials can be missing, presented under another scheme, malformed, rejected, put in the wrong
+ * place or be those of a scheme the operation does not accept is a case of its class.
  */
 import { is2xx } from '../../judgments/answer.js';
-import { bearerChallenge, judgeNoAccessWithout, judgeUnauthorized, type CredentialClass } from '../../judgments/auth.js';
-import type { OperationId } from '../../contract/operations-model.js';
+import { bearerChallenge, judgeChallenged, judgeNoAccessWithout, type CredentialClass } from '../../judgments/auth.js';
+import type { OperationId, OperationModel } from '../../contract/operations-model.js';
+import { carrierText, schemesOf, securitySchemes, type OperationSecurity, type SecurityScheme } from '../../contract/security.js';
+import { partsOf, unusable, valueOf, type CredentialParts, type CredentialValues } from '../credentials.js';
+import { baseBody, derivationOf } from '../data.js';
 import { PROFILE, SPEC } from '../../judgments/rules.js';
 import type { ConformanceConfig } from '../config.js';
 import type { CheckContext } from '../context.js';
@@ -61,8 +65,6 @@ export function credentialCases(config: Pick<ConformanceConfig, 'token' | 'rejec
   };
 }
 
-const DOCUMENTED = credentialCases({ token: 'Ab1', rejectedToken: 'invalid' });
-
 /**
  * The realm of goods-mock's Bearer challenge (`REALM` in mock/auth.ts: the suite reaches the mock only
  * through its public API; `auth.test.ts` runs the suite against the mock and keeps the two equal).
@@ -104,46 +106,194 @@ export function anyTokenHint(history: readonly Exchange[], config: Pick<Conforma
   return undefined;
 }
 
-/** One request per (operation, case), shared by the spec and the strict check. */
-function request(ctx: CheckContext, op: OperationId, credentials: CredentialCase): Promise<Exchange> {
-  return ctx.memo(`auth/${op}/${credentials.name}`, async () => {
-    const headers: Record<string, string> = credentials.authorization === undefined ? {} : { authorization: credentials.authorization };
-    if (ctx.model.isCreate(op)) {
-      const [first] = await ctx.corpus(op);
-      return ctx.sendToCreate(op, first?.body ?? {}, headers);
+/** A case of a credential class for one operation: what the request carries instead of its credentials. */
+export interface AuthCase {
+  name: string;
+  parts: CredentialParts;
+  /** A bearer credential the server must refuse (its 401 names `error="invalid_token"`). */
+  bearerRefused?: boolean;
+}
+
+/** Every class a secured operation's cases fall in (its security decides which apply). */
+export type AuthClass = CredentialClass | 'wrong-place' | 'other-scheme';
+
+const AUTH_TITLES: Record<AuthClass, string> = {
+  ...TITLES,
+  'wrong-place': 'the API key in another place (header, query, cookie)',
+  'other-scheme': 'a valid credential of a scheme the operation does not accept',
+};
+
+const none = (): CredentialParts => ({ headers: {}, query: [] });
+const header = (authorization: string | undefined): CredentialParts => ({
+  headers: authorization === undefined ? {} : { authorization },
+  query: [],
+});
+
+/** Case-swapped, suffixed and cut copies of a credential: values a server must refuse that start like the real one. */
+function nearMisses(value: string, rejected: string): { name: string; value: string }[] {
+  const swapped = [...value].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+  return [
+    { name: 'the --rejected-token', value: rejected },
+    { name: 'with a suffix', value: `${value}x` },
+    ...(value.length > 1 ? [{ name: 'a prefix', value: value.slice(0, -1) }] : []),
+    ...(swapped !== value ? [{ name: 'in another letter case', value: swapped }] : []),
+  ];
+}
+
+/**
+ * The cases of each credential class for one operation, derived from its security: bearer-only
+ * operations keep the classes of RFC 6750 (missing, another scheme, rejected, malformed); every scheme
+ * gets its rejected credentials; API keys are also sent in the wrong place; a credential of a scheme
+ * the contract declares but the operation does not accept must be refused too.
+ */
+export function authCases(
+  security: OperationSecurity,
+  declared: readonly SecurityScheme[],
+  values: CredentialValues & { rejectedToken: string },
+): Partial<Record<AuthClass, AuthCase[]>> {
+  if (!security.secured) return {};
+  const schemes = schemesOf(security);
+  const bearerOnly =
+    security.alternatives.length === 1 &&
+    schemes.length === 1 &&
+    schemes[0]?.carrier.kind === 'authorization' &&
+    schemes[0].carrier.scheme === 'bearer';
+  const out: Partial<Record<AuthClass, AuthCase[]>> = {};
+  if (bearerOnly) {
+    const classic = credentialCases({ token: valueOf(schemes[0] as SecurityScheme, values), rejectedToken: values.rejectedToken });
+    out.missing = classic.missing.map((c) => ({ name: c.name, parts: header(c.authorization) }));
+    out['non-bearer'] = classic['non-bearer'].map((c) => ({ name: c.name, parts: header(c.authorization) }));
+    out.rejected = classic.rejected.map((c) => ({ name: c.name, parts: header(c.authorization), bearerRefused: true }));
+    out.malformed = classic.malformed.map((c) => ({ name: c.name, parts: header(c.authorization) }));
+  } else {
+    out.missing = [{ name: 'no credentials at all', parts: none() }];
+    if (schemes.some((s) => s.carrier.kind === 'authorization'))
+      out.missing.push({ name: 'an empty Authorization header', parts: header('') });
+    // Rejected: per alternative, each scheme's near misses with the alternative's other schemes valid.
+    const rejected: AuthCase[] = [];
+    for (const alternative of security.alternatives) {
+      if (alternative.some((s) => unusable(s, valueOf(s, values)) !== undefined)) continue;
+      for (const scheme of alternative) {
+        const own = valueOf(scheme, values);
+        const misses =
+          scheme.carrier.kind === 'authorization' && scheme.carrier.scheme === 'basic'
+            ? nearMisses(own.slice(own.indexOf(':') + 1), values.rejectedToken).map((m) => ({
+                name: `${m.name} as the password`,
+                value: `${own.slice(0, own.indexOf(':'))}:${m.value}`,
+              }))
+            : nearMisses(own, values.rejectedToken);
+        for (const miss of misses) {
+          const parts = none();
+          for (const other of alternative) partsOf(other, other === scheme ? miss.value : valueOf(other, values), parts);
+          rejected.push({
+            name: `${scheme.name}: ${miss.name}`,
+            parts,
+            bearerRefused: scheme.carrier.kind === 'authorization' && scheme.carrier.scheme === 'bearer',
+          });
+        }
+      }
     }
-    if (op === ctx.model.orderInfo?.operationId) return ctx.getOrder(ctx.config.orderNumber, headers);
-    // Any other operation of the contract: its method and path (parameters filled in); credentials are judged before anything else.
+    if (rejected.length > 0) out.rejected = rejected;
+    // Wrong place: an API key elsewhere (its value right), the alternative's other schemes valid.
+    const misplaced: AuthCase[] = [];
+    for (const alternative of security.alternatives)
+      for (const scheme of alternative) {
+        const carrier = scheme.carrier;
+        if (carrier.kind !== 'apiKey' || unusable(scheme, valueOf(scheme, values)) !== undefined) continue;
+        const places = (['header', 'query', 'cookie'] as const).filter((place) => place !== carrier.in);
+        for (const place of places) {
+          if (
+            schemes.some(
+              (s) => s.carrier.kind === 'apiKey' && s.carrier.in === place && s.carrier.name.toLowerCase() === carrier.name.toLowerCase(),
+            )
+          )
+            continue;
+          const parts = none();
+          for (const other of alternative) if (other !== scheme) partsOf(other, valueOf(other, values), parts);
+          partsOf(
+            { ...scheme, carrier: { ...carrier, in: place, name: place === 'header' ? carrier.name.toLowerCase() : carrier.name } },
+            valueOf(scheme, values),
+            parts,
+          );
+          misplaced.push({ name: `${scheme.name}: the key in the ${place} ${carrier.name} instead of the ${carrier.in}`, parts });
+        }
+      }
+    if (misplaced.length > 0) out['wrong-place'] = misplaced;
+  }
+  // Another scheme of the contract, valid in itself, that no alternative of the operation accepts.
+  const accepted = new Set(schemes.map((s) => s.name));
+  const carriesLike = (a: SecurityScheme, b: SecurityScheme): boolean => JSON.stringify(a.carrier) === JSON.stringify(b.carrier);
+  const others = declared.filter(
+    (s) => !accepted.has(s.name) && !schemes.some((mine) => carriesLike(mine, s)) && unusable(s, valueOf(s, values)) === undefined,
+  );
+  if (others.length > 0)
+    out['other-scheme'] = others.map((s) => ({
+      name: `a credential of ${s.name} (${carrierText(s.carrier)})`,
+      parts: partsOf(s, valueOf(s, values)),
+    }));
+  return out;
+}
+
+/** One request per (operation, case), shared by the spec and the strict check: the operation with the case's credentials instead of its own. */
+function request(ctx: CheckContext, op: OperationId, credentials: AuthCase): Promise<Exchange> {
+  return ctx.memo(`auth/${op}/${credentials.name}`, async () => {
+    if (op === ctx.model.orderInfo?.operationId && credentials.parts.query.length === 0)
+      return ctx.getOrder(ctx.config.orderNumber, credentials.parts.headers);
     const model = ctx.model.get(op);
-    return ctx.send({
-      operation: op,
-      method: model.method,
-      path: ctx.model.pathOf(op, Object.fromEntries(model.pathParams.map((p) => [p, ctx.config.orderNumber]))),
-      headers: { accept: 'application/json', ...headers },
+    const body = ctx.model.isCreate(op)
+      ? ((await ctx.corpus(op))[0]?.body ?? {})
+      : model.requestRef !== undefined
+        ? baseBody(derivationOf(ctx.judge, op), undefined)
+        : undefined;
+    // Path parameters: a plausible value of their type (credentials are judged before anything else).
+    const params = Object.fromEntries(
+      model.params
+        .filter((p) => p.in === 'path')
+        .map((p) => [p.name, p.type === 'integer' || p.type === 'number' ? '1' : ctx.config.orderNumber]),
+    );
+    return ctx.request(op, {
+      params,
+      credentials: credentials.parts,
+      ...(body !== undefined ? { body } : {}),
+      write: model.method !== 'GET' && model.method !== 'HEAD',
     });
   });
 }
 
-function check(source: CheckSource, op: OperationId, credentials: CredentialClass, level: 'spec' | 'strict'): Check {
+function check(
+  source: CheckSource,
+  op: OperationModel,
+  credentials: AuthClass,
+  level: 'spec' | 'strict',
+  documented: readonly AuthCase[],
+): Check {
+  const http = schemesOf(op.security).flatMap((s) => (s.carrier.kind === 'authorization' ? [s.carrier.scheme] : []));
+  const challenge =
+    http.length === 0 ? '' : ` with WWW-Authenticate: ${http.map((s) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`).join(' or ')}`;
   return {
-    id: level === 'spec' ? `${op}.auth-${credentials}-no-2xx` : `${op}.auth-${credentials}-401`,
+    id: level === 'spec' ? `${op.operationId}.auth-${credentials}-no-2xx` : `${op.operationId}.auth-${credentials}-401`,
     level,
-    operations: [op],
+    operations: [op.operationId],
     title:
       level === 'spec'
-        ? `${TITLES[credentials]}: no 2xx answer`
-        : `${TITLES[credentials]}: 401 with WWW-Authenticate: Bearer${credentials === 'rejected' ? ' error="invalid_token"' : ''}`,
+        ? `${AUTH_TITLES[credentials]}: no 2xx answer`
+        : `${AUTH_TITLES[credentials]}: 401${challenge}${credentials === 'rejected' && http.includes('bearer') ? ' error="invalid_token"' : ''}`,
     rule: level === 'spec' ? SPEC.auth : PROFILE.unauthorized,
-    write: source.model.isCreate(op),
-    cases: DOCUMENTED[credentials].map((c) => c.name),
+    write: op.method !== 'GET' && op.method !== 'HEAD',
+    cases: documented.map((c) => c.name),
     async run(ctx, t) {
-      const cases = credentialCases(ctx.config)[credentials];
+      const cases =
+        authCases(op.security, [...securitySchemes(ctx.judge.contracts.strict.document).values()], {
+          token: ctx.config.token,
+          byScheme: ctx.config.credentials,
+          rejectedToken: ctx.config.rejectedToken,
+        })[credentials] ?? [];
       const [first, ...derived] = cases;
       // For the rejected class: the --rejected-token refused while every token made from --token is accepted means
       // any token is (the requests are memoized: each is sent once, and shared with the other level's check).
       const anyToken = async (): Promise<string | undefined> => {
         if (credentials !== 'rejected' || first === undefined) return undefined;
-        const send = (c: CredentialCase): Promise<Exchange | undefined> => request(ctx, op, c).catch(() => undefined);
+        const send = (c: AuthCase): Promise<Exchange | undefined> => request(ctx, op.operationId, c).catch(() => undefined);
         const rejected = await send(first);
         const answers: (Exchange | undefined)[] = [];
         for (const c of derived) answers.push(await send(c));
@@ -156,10 +306,10 @@ function check(source: CheckSource, op: OperationId, credentials: CredentialClas
           async () => {
             // Said once per check: on the first token made from --token.
             if (c === derived[0]) note = await anyToken();
-            return request(ctx, op, c);
+            return request(ctx, op.operationId, c);
           },
           (e) =>
-            (level === 'spec' ? judgeNoAccessWithout(e) : judgeUnauthorized(e, credentials)).map((v) =>
+            (level === 'spec' ? judgeNoAccessWithout(e) : judgeChallenged(e, http, c.bearerRefused === true)).map((v) =>
               note === undefined ? v : { ...v, reason: `${v.reason}: ${note}` },
             ),
         );
@@ -168,15 +318,20 @@ function check(source: CheckSource, op: OperationId, credentials: CredentialClas
   };
 }
 
-const CLASSES: CredentialClass[] = ['missing', 'non-bearer', 'rejected'];
-
-/** The auth checks of every secured operation of the contract. */
+/** The auth checks of every secured operation of the contract: each class its security gives cases, at both levels (malformed bearer credentials at spec only). */
 export function authChecks(source: CheckSource): Check[] {
+  const declared = [...securitySchemes(source.contracts.strict.document).values()];
+  const placeholder = { token: 'Ab1', byScheme: {}, rejectedToken: 'invalid' };
   return source.model.operations
     .filter((op) => op.secured)
-    .map((op) => op.operationId)
-    .flatMap((op) => [
-      ...CLASSES.flatMap((credentials) => [check(source, op, credentials, 'spec'), check(source, op, credentials, 'strict')]),
-      check(source, op, 'malformed', 'spec'),
-    ]);
+    .flatMap((op) => {
+      const classes = authCases(op.security, declared, placeholder);
+      return (['missing', 'non-bearer', 'rejected', 'wrong-place', 'other-scheme', 'malformed'] as const).flatMap((credentials) => {
+        const documented = classes[credentials];
+        if (documented === undefined || documented.length === 0) return [];
+        return credentials === 'malformed'
+          ? [check(source, op, credentials, 'spec', documented)]
+          : [check(source, op, credentials, 'spec', documented), check(source, op, credentials, 'strict', documented)];
+      });
+    });
 }

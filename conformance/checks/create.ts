@@ -287,7 +287,9 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
   ];
   const sequence = writable(model).find((m) => m.defaultSequence);
   if (sequence) checks.push(sequenceCheck(op, sequence));
-  return checks;
+  // A create without a member that has a default has no defaults to check.
+  const defaulted = writable(model).some((m) => 'default' in m || m.defaultFrom || m.defaultSequence);
+  return defaulted ? checks : checks.filter((c) => c.id !== `${op}.defaults`);
 }
 
 /**

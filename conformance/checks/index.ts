@@ -7,6 +7,7 @@ import type { OpenApiDocument } from '../../contract/document.js';
 import { authChecks } from './auth.js';
 import { createChecks } from './create.js';
 import { orderInfoChecks } from './order-info.js';
+import { recordChecks } from './records.js';
 import { requestErrorChecks } from './request-errors.js';
 import { BUNDLED, sourceOf, type CheckSource } from './helpers.js';
 import { serverChecks } from './server.js';
@@ -20,6 +21,7 @@ export function checksOf(source: CheckSource): Check[] {
     ...orderInfoChecks(source),
     ...authChecks(source),
     ...createChecks(source),
+    ...recordChecks(source),
     ...requestErrorChecks(source),
     ...serverChecks(source),
   ];

@@ -161,7 +161,7 @@ export function orderInfoChecks(source: CheckSource): Check[] {
       async run(ctx, t) {
         await t.judge(
           'POST with the token',
-          () => ctx.send({ operation: OP, method: 'POST', path: ctx.path(OP), headers: { ...ctx.bearer() } }),
+          () => ctx.send({ operation: OP, method: 'POST', path: ctx.path(OP), headers: { ...ctx.credentialsOf(OP).headers } }),
           (e) => judgeMethodNotAllowed(e, this.rule, METHOD),
         );
       },

@@ -26,6 +26,7 @@ import { BODY_SIZES, MEDIA_TYPES_REFUSED } from '../values/catalogue.js';
 import type { Cases } from '../cases.js';
 import type { CheckSource } from './helpers.js';
 import type { Check } from './types.js';
+import { withQuery } from '../credentials.js';
 
 /** An id of the lot-naming member that the schema accepts and no discovered lot has (far from them). */
 export async function unknownLotId(ctx: CheckContext, op: CreateOperationId): Promise<number> {
@@ -179,7 +180,7 @@ function textCheck(
       for (const c of cases(await validBody(ctx, op))) {
         await t.judge(
           c.label,
-          () => ctx.sendToCreate(op, c.text, ctx.bearer(), c.contentType),
+          () => ctx.sendToCreate(op, c.text, ctx.credentialsOf(op).headers, c.contentType),
           (e) => judgeRefused(e, ctx.judge, this.rule, status),
         );
       }
@@ -283,36 +284,59 @@ function badRequestChecks(source: CheckSource, op: CreateOperationId): Check[] {
         ]
       : []),
     ...bodySizeChecks(source, op, limit),
-    {
-      id: `${op}.unknown-lot-422`,
-      level: 'strict',
-      operations: [op],
-      title: 'a well-formed body naming no known lot is answered 422, with a pointer to the member',
-      rule: PROFILE.unknownLot,
-      write: true,
-      cases: ['a lot id far from every lot of the order'],
-      async run(ctx, t) {
-        const lotMember = writable(ctx.model.create(op)).find((m) => m.namesLot);
-        const body = { ...(await validBody(ctx, op)), ...(lotMember ? { [lotMember.name]: await unknownLotId(ctx, op) } : {}) };
-        await t.judge(
-          'a lot id far from every lot of the order',
-          () => ctx.sendToCreate(op, body),
-          (e) => judgeRefused(e, ctx.judge, this.rule, 422, lotMember ? [`/${lotMember.name}`] : []),
-        );
-      },
+    ...(writable(model).some((m) => m.namesLot) ? [unknownLotCheck(op)] : []),
+    ...wrongMethodChecks(source, op),
+  ];
+}
+
+/** A create naming a lot: a lot no order has is answered 422. */
+function unknownLotCheck(op: CreateOperationId): Check {
+  return {
+    id: `${op}.unknown-lot-422`,
+    level: 'strict',
+    operations: [op],
+    title: 'a well-formed body naming no known lot is answered 422, with a pointer to the member',
+    rule: PROFILE.unknownLot,
+    write: true,
+    cases: ['a lot id far from every lot of the order'],
+    async run(ctx, t) {
+      const lotMember = writable(ctx.model.create(op)).find((m) => m.namesLot);
+      const body = { ...(await validBody(ctx, op)), ...(lotMember ? { [lotMember.name]: await unknownLotId(ctx, op) } : {}) };
+      await t.judge(
+        'a lot id far from every lot of the order',
+        () => ctx.sendToCreate(op, body),
+        (e) => judgeRefused(e, ctx.judge, this.rule, 422, lotMember ? [`/${lotMember.name}`] : []),
+      );
     },
+  };
+}
+
+/** A method the create's path does not serve (GET unless another operation has it there) is answered 405 with Allow. */
+function wrongMethodChecks(source: CheckSource, op: CreateOperationId): Check[] {
+  const model = source.model.create(op);
+  const served = source.model.operations.filter((o) => o.path === model.path).map((o) => o.method);
+  const method = ['GET', 'PUT', 'PATCH', 'DELETE'].find((m) => !served.includes(m));
+  if (method === undefined) return [];
+  const name = `${method} with the token`;
+  return [
     {
       id: `${op}.wrong-method-405`,
       level: 'strict',
       operations: [op],
-      title: `GET on the create path is answered 405 with Allow: ${model.method}`,
+      title: `${method} on the create path is answered 405 with Allow: ${served.join(', ')}`,
       rule: PROFILE.wrongMethod,
-      cases: ['GET with the token'],
+      cases: [name],
       async run(ctx, t) {
         await t.judge(
-          'GET with the token',
-          () => ctx.send({ operation: op, method: 'GET', path: ctx.path(op), headers: { ...ctx.bearer() } }),
-          (e) => judgeMethodNotAllowed(e, this.rule, ctx.model.create(op).method),
+          name,
+          () =>
+            ctx.send({
+              operation: op,
+              method,
+              path: withQuery(ctx.path(op), ctx.credentialsOf(op).query),
+              headers: { ...ctx.credentialsOf(op).headers },
+            }),
+          (e) => judgeMethodNotAllowed(e, this.rule, model.method),
         );
       },
     },

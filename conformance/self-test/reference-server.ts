@@ -149,7 +149,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   const answering = faults.some((f) => f.startsWith('answer|'));
   const { op: orderOp, links: orderLinks } = orderRead(model);
   const INFO = orderOp.path.slice(0, orderOp.path.indexOf('{'));
-  const CREATE = new Map(model.creates.map((op) => [op.path, op.operationId as CreateOperationId]));
+  const CREATE = new Map(model.creates.map((op) => [op.path, op.operationId]));
   const ids = new Map<string, number>();
   let sequence = 0;
 
@@ -287,7 +287,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       return problem(res, has('unknown-order-410') ? 410 : 404, `no order has the number "${number}"`);
     }
     if (has('order-always-404')) return problem(res, 404, 'no such order');
-    const answer = structuredClone(order) as unknown as JsonObject;
+    const answer = structuredClone(order);
     const header = answer[orderLinks.orderMember];
     if (isObject(header)) {
       const { numeric, date } = basis.header;

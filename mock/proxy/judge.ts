@@ -7,7 +7,7 @@
  */
 import { isObject, listOperations, type JsonObject, type OpenApiDocument } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
-import type { OperationId, OperationsModel } from '../../contract/operations-model.js';
+import type { OperationsModel } from '../../contract/operations-model.js';
 import { decodeContent, judgeContexts, jsonOf, requestJson, type JudgedExchange } from '../../judgments/index.js';
 import { createRouter, type RouteResult } from '../router.js';
 import { MAX_JUDGED_BYTES, UNKNOWN_OPERATION, type Place, type ProxyExchange, type Violation } from './exchange.js';

@@ -167,6 +167,11 @@ describe('compat: the static comparison of two contracts', () => {
         diffContracts(base, covered).map((c) => [c.aspect, c.clients, c.servers]),
         [['security-alternative b+c', 'compatible', 'compatible']],
       );
+      // And removed again: b alone still suffices, so no one is refused.
+      assert.deepEqual(
+        diffContracts(covered, base).map((c) => [c.aspect, c.clients, c.servers]),
+        [['security-alternative b+c', 'compatible', 'compatible']],
+      );
     });
 
     it("the document's security a profile decision (x-profile: [security] on the document): profile, gone at the spec level", () => {

@@ -35,6 +35,24 @@ describe('security schemes', () => {
     );
   });
 
+  it('names where each scheme and each requirement list is written (a $ref to another scheme followed)', () => {
+    const d = doc({ key: { type: 'apiKey', in: 'header', name: 'K' }, 'a/b': { $ref: '#/components/securitySchemes/key' } }, [{ key: [] }]);
+    const schemes = securitySchemes(d);
+    assert.deepEqual(
+      [...schemes.values()].map((s) => [s.name, s.pointer]),
+      [
+        ['key', '/components/securitySchemes/key'],
+        ['a/b', '/components/securitySchemes/key'],
+      ],
+    );
+    assert.equal(schemes.get('a/b')?.carrier.kind, 'apiKey');
+    const of = (operation: JsonObject, on: OpenApiDocument = d) => operationSecurity(on, schemes, operation, '/x/{id}', 'get').pointer;
+    assert.equal(of({ security: [{ 'a/b': [] }] }), '/paths/~1x~1{id}/get/security');
+    assert.equal(of({}), '/security');
+    assert.equal(of({}, doc({})), undefined);
+    assert.equal(of({ security: [] }, doc({})), '/paths/~1x~1{id}/get/security');
+  });
+
   it('refuses what cannot be served, naming its pointer', () => {
     const refused = (schemes: Record<string, unknown>, pointer: string, says: RegExp) =>
       assert.throws(

@@ -25,6 +25,8 @@ export interface SecurityScheme {
   /** Its OpenAPI type (`http`, `apiKey`, `oauth2`, `openIdConnect`). */
   type: string;
   carrier: Carrier;
+  /** JSON Pointer of the scheme object as written (a `$ref` to another scheme followed). */
+  pointer: string;
 }
 
 /** One alternative: every scheme in it must be satisfied (empty: no credential needed). */
@@ -36,6 +38,11 @@ export interface OperationSecurity {
   alternatives: readonly SecurityRequirement[];
   /** A request without any credential is refused (no alternative is empty, and there is at least one). */
   secured: boolean;
+  /**
+   * JSON Pointer of the requirements as written: the operation's own `security`, else the document's
+   * (`/security`); absent when neither states any. Alternative `i` is at `<pointer>/i`.
+   */
+  pointer?: string;
 }
 
 /** A contract's security that cannot be served, with the JSON Pointer of the part at fault. */
@@ -60,7 +67,12 @@ export function securitySchemes(doc: OpenApiDocument): Map<string, SecuritySchem
     const at = pointerTo('components', 'securitySchemes', name);
     const scheme = resolved(doc, value);
     if (scheme === undefined) throw new SecurityError(at, 'not a security scheme object');
-    schemes.set(name, { name, type: typeof scheme['type'] === 'string' ? scheme['type'] : '', carrier: carrierOf(scheme, at) });
+    schemes.set(name, {
+      name,
+      type: typeof scheme['type'] === 'string' ? scheme['type'] : '',
+      carrier: carrierOf(scheme, at),
+      pointer: isObject(value) && typeof value['$ref'] === 'string' ? decodeURIComponent(value['$ref'].slice(1)) : at,
+    });
   }
   return schemes;
 }
@@ -123,7 +135,11 @@ export function operationSecurity(
       return scheme;
     });
   });
-  return { alternatives, secured: alternatives.length > 0 && alternatives.every((a) => a.length > 0) };
+  return {
+    alternatives,
+    secured: alternatives.length > 0 && alternatives.every((a) => a.length > 0),
+    ...(Array.isArray(own) || Array.isArray(doc['security']) ? { pointer: at } : {}),
+  };
 }
 
 /** The schemes an operation names in any alternative, once each, in order. */

@@ -1,7 +1,14 @@
 /** The direction rules of `classify.ts`, keyword by keyword, and what each direction does to each side. */
 import assert from 'node:assert/strict';
 import type { JsonValue } from '../../contract/document.js';
-import { describe as describeChange, keywordDirection, keywordVerdict, operationVerdict, requiredVerdict } from './classify.js';
+import {
+  describe as describeChange,
+  keywordDirection,
+  keywordVerdict,
+  operationVerdict,
+  requiredVerdict,
+  securityVerdict,
+} from './classify.js';
 
 describe('compat: which way a change moves what is allowed', () => {
   const table: [string, JsonValue | undefined, JsonValue | undefined, string | undefined][] = [
@@ -76,8 +83,17 @@ describe('compat: which way a change moves what is allowed', () => {
     assert.deepEqual(pick(operationVerdict('operation', undefined, 'GET /a')), ['widened', 'compatible', 'breaking']);
     assert.deepEqual(pick(operationVerdict('max-body-bytes', 1048576, 65536)), ['narrowed', 'breaking', 'breaking']);
     assert.deepEqual(pick(operationVerdict('max-body-bytes', 65536, 1048576)), ['widened', 'compatible', 'breaking']);
-    assert.deepEqual(pick(operationVerdict('security', true, false)), ['widened', 'compatible', 'breaking']);
-    assert.equal(operationVerdict('security', true, true), undefined);
+  });
+
+  it('security moves as a request does: credentials lost break both sides, credentials gained break servers, a rename neither', () => {
+    assert.deepEqual(pick(securityVerdict('x', { lost: true, gained: false })), ['narrowed', 'breaking', 'breaking']);
+    assert.deepEqual(pick(securityVerdict('x', { lost: false, gained: true })), ['widened', 'compatible', 'breaking']);
+    assert.deepEqual(pick(securityVerdict('x', { lost: true, gained: true })), ['changed', 'breaking', 'breaking']);
+    assert.deepEqual(pick(securityVerdict('x', { lost: false, gained: false })), ['changed', 'compatible', 'compatible']);
+    assert.match(
+      securityVerdict('apiKeyAuth added', { lost: true, gained: false }).reason,
+      /^apiKeyAuth added: a v1 client sending what v1 asks for is refused now/,
+    );
   });
 
   it('the reason names what changed', () => {

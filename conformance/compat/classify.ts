@@ -298,7 +298,7 @@ export function memberVerdict(place: 'request' | 'answer', added: boolean, facts
   };
 }
 
-/** An operation-level fact: its place, security, statuses, body limit, request body. */
+/** An operation-level fact: its place, statuses, body limit, request body (security: `securityVerdict`). */
 export function operationVerdict(aspect: string, a: JsonValue | undefined, b: JsonValue | undefined): Verdict | undefined {
   if (sameValue(a, b)) return undefined;
   switch (aspect) {
@@ -323,20 +323,6 @@ export function operationVerdict(aspect: string, a: JsonValue | undefined, b: Js
         servers: 'breaking',
         reason: `moved from ${shown(a)} to ${shown(b)}: v1 clients call the old place, and a v1 server serves it`,
       };
-    case 'security':
-      return b === true
-        ? {
-            direction: 'narrowed',
-            clients: 'breaking',
-            servers: 'breaking',
-            reason: 'credentials now required: a v1 client without them is refused, and a v1 server answers requests without them',
-          }
-        : {
-            direction: 'widened',
-            clients: 'compatible',
-            servers: 'breaking',
-            reason: 'credentials no longer required: a v1 server refuses requests without them',
-          };
     case 'success-status':
       return {
         direction: 'changed',
@@ -390,4 +376,40 @@ function bodyDirection(aspect: string, a: JsonValue | undefined, b: JsonValue | 
 /** An object schema refuses members it does not list. */
 export function isClosed(keywords: ReadonlyMap<string, { value: JsonValue }>): boolean {
   return keywords.get('additionalProperties')?.value === false || keywords.get('unevaluatedProperties')?.value === false;
+}
+
+/**
+ * How a security change moves the requests an operation accepts, seen from the credentials a client
+ * sends (a set of schemes satisfying one alternative): `lost`, some credentials v1 accepted are refused
+ * now; `gained`, some credentials are accepted that v1 refused.
+ */
+export interface CredentialsMoved {
+  lost: boolean;
+  gained: boolean;
+}
+
+const SECURITY_WHY: Record<Direction, string> = {
+  narrowed: 'a v1 client sending what v1 asks for is refused now, and a v1 server accepts requests the new contract refuses',
+  widened: 'what v1 clients send is still accepted, but a v1 server refuses requests the new contract accepts',
+  changed: 'a v1 client sending what v1 asks for is refused now, and a v1 server refuses the credentials the new contract asks for',
+};
+
+/**
+ * The verdict of a change of an operation's security (`what` says what changed). Credentials are what
+ * a server accepts, so they move as a request schema does: fewer accepted (narrowed) breaks v1 clients
+ * and leaves a v1 server accepting what the new gate refuses; more accepted (widened) keeps v1 clients
+ * working, but a v1 server refuses the new credentials; some of each (changed) breaks both. A change
+ * that moves nothing on the wire (a scheme renamed, its credential sent as before) breaks neither.
+ */
+export function securityVerdict(what: string, moved: CredentialsMoved): Verdict {
+  const direction = setDirection(moved.lost, moved.gained);
+  if (direction === undefined)
+    return {
+      direction: 'changed',
+      clients: 'compatible',
+      servers: 'compatible',
+      reason: `${what}: every request v1 accepts is accepted, and no other; nothing changes for v1 clients or v1 servers`,
+    };
+  const effect = CONSEQUENCE.request[direction];
+  return { direction, clients: effect.clients, servers: effect.servers, reason: `${what}: ${SECURITY_WHY[direction]}` };
 }

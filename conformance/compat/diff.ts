@@ -2,7 +2,8 @@
  * The static comparison: every change between two contracts, per operation and member, classified
  * for clients and for servers written for the old contract (`classify.ts`), with the JSON Pointer of
  * the fact in both documents and its level (a keyword the `x-profile` marker lists, a success status
- * marked `x-spec-status`, a response marked `x-profile: true`: profile; anything else: specification).
+ * marked `x-spec-status`, a response marked `x-profile: true`, security where the object holding it lists
+ * `security` in its `x-profile`: profile; anything else: specification).
  */
 import type { JsonValue, OpenApiDocument } from '../../contract/document.js';
 import { childPointer } from '../../util/json-pointer.js';
@@ -18,7 +19,8 @@ import {
 } from './classify.js';
 import type { Located, SchemaFacts } from './located.js';
 import type { Change, ChangeLevel, Place } from './model.js';
-import { contractSurface, type OperationSurface } from './surface.js';
+import { securityChanges } from './security-changes.js';
+import { contractSurface, type OperationSurface, type SecuritySurface } from './surface.js';
 
 interface Where {
   operationId: string;
@@ -160,7 +162,6 @@ function operationFacts(op: OperationSurface): Record<string, { value: JsonValue
   const successes = op.successes.map((s) => s.status);
   return {
     'method-path': { value: `${op.method} ${op.path}`, level: 'spec' },
-    security: { value: op.secured.value, fact: op.secured, level: 'spec' },
     'success-status': {
       value: successes,
       ...(op.successes[0] ? { fact: { value: successes, pointer: op.successes[0].pointer, profile: op.successes[0].profile } } : {}),
@@ -202,6 +203,11 @@ function compareOperations(out: Change[], before: OperationSurface, after: Opera
       level,
     );
   }
+  // Security: a profile decision where the object holding the requirements marks it, in each contract that writes them.
+  const written = [before.security, after.security].filter((s: SecuritySurface) => s.model.pointer !== undefined);
+  const securityLevel: ChangeLevel = written.length > 0 && written.every((s) => s.profile) ? 'profile' : 'spec';
+  for (const change of securityChanges(before.security, after.security))
+    push(out, where, '', change.aspect, change.verdict, { old: change.old, new: change.new }, change.pointers, securityLevel);
   const errorsBefore = new Map(before.errors.map((e) => [e.status, e]));
   const errorsAfter = new Map(after.errors.map((e) => [e.status, e]));
   for (const status of new Set([...errorsBefore.keys(), ...errorsAfter.keys()])) {

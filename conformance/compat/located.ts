@@ -71,8 +71,8 @@ function empty(pointer: string): SchemaFacts {
   return { pointer, keywords: new Map(), required: new Map(), properties: new Map() };
 }
 
-/** Profile keywords an object marks (`x-profile: [keyword, ...]`). */
-function marked(node: JsonObject): ReadonlySet<string> {
+/** Profile keywords an object marks (`x-profile: [keyword, ...]`): a schema's, an operation's, the document's. */
+export function markedKeywords(node: JsonObject): ReadonlySet<string> {
   const list = node['x-profile'];
   return new Set(Array.isArray(list) ? list.filter((k): k is string => typeof k === 'string') : []);
 }
@@ -100,7 +100,7 @@ export function locateSchema(
 ): SchemaFacts {
   if (!isObject(node) || depth > MAX_DEPTH) return empty(pointer);
   const facts = empty(pointer);
-  const profile = marked(node);
+  const profile = markedKeywords(node);
   for (const [key, value] of Object.entries(node)) {
     if (COMPARED_SET.has(key)) facts.keywords.set(key, { value, pointer: childPointer(pointer, key), profile: profile.has(key) });
   }

@@ -133,7 +133,11 @@ async function oneRun(
     const failures = result.verdict.checks
       .filter((check) => check.status === 'failed')
       .map((check) => attributeFailure(side, check, inScope, firstLine(check.failure?.actual ?? check.message, redactor)));
-    const outcome = result.verdict.configuration;
+    // The mock accepts the run's token in every scheme its contract names, so a refused token is never the
+    // run's configuration: it is the contracts' difference (one suite sends the credential where the other
+    // contract's mock does not look), and the failed checks say so. Any other configuration problem stands.
+    const configuration = result.verdict.configuration;
+    const outcome = configuration?.option === '--token' ? undefined : configuration;
     return {
       ...base,
       exitCode: result.exitCode,

@@ -62,6 +62,19 @@ describe('compat: the verdict, the exit code and the reports', function () {
     assert.match(text, /Verdict: compatible for clients, breaking for servers; --fail-on clients: exit 0\n$/);
   });
 
+  it('an API-key scheme put on one operation: breaking for clients (exit 1), named with the scheme, where it stands in both contracts', async () => {
+    const { report } = await compare('an API-key scheme replacing the bearer token on one operation');
+    assert.deepEqual([report.verdict, report.exitCode, report.counts.changes], [{ clients: 'breaking', servers: 'breaking' }, 1, 1]);
+    const text = renderHuman(report);
+    assert.match(
+      text,
+      /Breaking for clients \(1\)\n {2}createTestSample {2}operation security-scheme bearerAuth→apiKeyAuth {2}\[spec\]\n {4}bearerAuth \(Authorization: Bearer\) replaced by apiKeyAuth \(header x-api-key\): a v1 client sending what v1 asks for is refused now/,
+    );
+    assert.match(text, /old \/security\/0\/bearerAuth/);
+    assert.match(text, /new \/paths\/~1goodsReception~1rest~1v1~1test-samples~1create\/post\/security\/0\/apiKeyAuth/);
+    assert.deepEqual(schemaProblems(JSON.parse(JSON.stringify(report))), []);
+  });
+
   it('--level spec counts only specification facts: a default changed (a profile rule) is listed, not counted', async () => {
     const { report } = await compare('a default changed', { level: 'spec', failOn: 'any' });
     assert.deepEqual([report.verdict, report.exitCode, report.counts.notCounted], [{ clients: 'compatible', servers: 'compatible' }, 0, 1]);

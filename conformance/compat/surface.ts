@@ -5,8 +5,10 @@
  * (`listOperations`) and the operations model's reading of schemas, never with a second parser.
  */
 import { deref, isObject, listOperations, type OpenApiDocument } from '../../contract/document.js';
+import { operationsModel } from '../../contract/operations-model.js';
+import type { OperationSecurity } from '../../contract/security.js';
 import { childPointer } from '../../util/json-pointer.js';
-import { locateSchema, type Located, type SchemaFacts } from './located.js';
+import { locateSchema, markedKeywords, type Located, type SchemaFacts } from './located.js';
 
 export interface StatusFact {
   /** As written (`201`, `404`); a success marked `x-spec-status` is a profile decision. */
@@ -22,7 +24,8 @@ export interface OperationSurface {
   path: string;
   /** The operation object's pointer (`/paths/~1orders~1{number}/get`). */
   pointer: string;
-  secured: Located;
+  /** Its security as the operations model reads it (`contract/security.ts`), and where it is written. */
+  security: SecuritySurface;
   successes: StatusFact[];
   errors: StatusFact[];
   /** The largest request body accepted (`x-max-body-bytes` of a documented 413). */
@@ -30,6 +33,14 @@ export interface OperationSurface {
   request?: { required: Located; mediaTypes: string[]; pointer: string; schema?: SchemaFacts };
   /** The body of the first success response (`application/json`). */
   answer?: SchemaFacts;
+}
+
+export interface SecuritySurface {
+  model: OperationSecurity;
+  /** Where the requirements are written (the operation's `security`, else `/security`), or the operation when neither states any. */
+  pointer: string;
+  /** The object holding the requirements lists `security` in its `x-profile`: a profile decision. */
+  profile: boolean;
 }
 
 const JSON_MEDIA = 'application/json';
@@ -45,6 +56,7 @@ function targetPointer(value: unknown, own: string): string {
 export function contractSurface(doc: OpenApiDocument): Map<string, OperationSurface> {
   const surfaces = new Map<string, OperationSurface>();
   const paths = isObject(doc['paths']) ? doc['paths'] : {};
+  const model = operationsModel(doc);
   for (const spec of listOperations(doc)) {
     const pathItem = deref(doc, paths[spec.path]);
     const operation = pathItem?.[spec.method];
@@ -79,7 +91,9 @@ export function contractSurface(doc: OpenApiDocument): Map<string, OperationSurf
         }
       }
     }
-    const securityPointer = 'security' in operation ? childPointer(pointer, 'security') : '/security';
+    const security = model.get(spec.operationId).security;
+    // The object the requirements are written on marks them as a profile decision (`x-profile: [security]`).
+    const holder = security.pointer === undefined ? undefined : security.pointer === '/security' ? doc : operation;
     let request: OperationSurface['request'];
     if (spec.requestBody) {
       const rawBody = operation['requestBody'];
@@ -99,7 +113,11 @@ export function contractSurface(doc: OpenApiDocument): Map<string, OperationSurf
       method: spec.method.toUpperCase(),
       path: spec.path,
       pointer,
-      secured: { value: spec.secured, pointer: securityPointer, profile: false },
+      security: {
+        model: security,
+        pointer: security.pointer ?? pointer,
+        profile: holder !== undefined && markedKeywords(holder).has('security'),
+      },
       successes,
       errors,
       ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),

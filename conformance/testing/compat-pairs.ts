@@ -117,7 +117,48 @@ const sampleOperationRemoved: Edit = (doc) => {
   delete object(doc, 'paths')[path];
 };
 
+const securitySchemesOf = (doc: OpenApiDocument): JsonObject => object(object(doc, 'components'), 'securitySchemes');
+/** An API-key scheme (`apiKeyAuth`, header `X-API-Key`) declared, used by no operation yet. */
+const apiKeyDeclared: Edit = (doc) => {
+  securitySchemesOf(doc)['apiKeyAuth'] = { type: 'apiKey', in: 'header', name: 'X-API-Key' };
+};
+/** The test-sample create's own security requirements (its `security`). */
+const sampleSecurity =
+  (requirements: JsonObject[]): Edit =>
+  (doc) => {
+    operation(doc, 'createTestSample').node['security'] = requirements;
+  };
+const sampleByKey = sampleSecurity([{ apiKeyAuth: [] }]);
+const sampleByBearerAndKey = sampleSecurity([{ bearerAuth: [], apiKeyAuth: [] }]);
+const sampleByBearerOrKey = sampleSecurity([{ bearerAuth: [] }, { apiKeyAuth: [] }]);
+/** The test-sample create's security a profile decision (`x-profile: [security]` on the operation). */
+const sampleSecurityProfile: Edit = (doc) => {
+  operation(doc, 'createTestSample').node['x-profile'] = ['security'];
+};
+const apiKeyInQuery: Edit = (doc) => {
+  object(securitySchemesOf(doc), 'apiKeyAuth')['in'] = 'query';
+};
+const apiKeyHeaderRenamed: Edit = (doc) => {
+  object(securitySchemesOf(doc), 'apiKeyAuth')['name'] = 'X-Goods-Key';
+};
+const bearerToBasic: Edit = (doc) => {
+  object(securitySchemesOf(doc), 'bearerAuth')['scheme'] = 'basic';
+};
+/** The bearer scheme renamed (`jwtAuth`), its credential sent as before. */
+const bearerRenamed: Edit = (doc) => {
+  const schemes = securitySchemesOf(doc);
+  schemes['jwtAuth'] = object(schemes, 'bearerAuth');
+  delete schemes['bearerAuth'];
+  doc['security'] = [{ jwtAuth: [] }];
+};
+
 const confirmed = { clients: 'confirmed', servers: 'confirmed' } as const;
+/**
+ * The proof of a security change that breaks both sides, where the old contract's suite (a bearer token
+ * on every operation) is refused by the new contract's mock, but the new suite presents no credential a
+ * v1 server would refuse: the suite sends the bearer token to every operation, whatever its schemes.
+ */
+const clientsShown = { clients: 'confirmed', servers: 'not-shown' } as const;
 const agree = { clients: 'agrees', servers: 'agrees' } as const;
 
 export const COMPAT_PAIRS: readonly CompatPair[] = [
@@ -368,6 +409,190 @@ export const COMPAT_PAIRS: readonly CompatPair[] = [
       },
     ],
     mockRefuses: 'new',
+  },
+  {
+    name: 'an API-key scheme replacing the bearer token on one operation',
+    old: [],
+    new: [apiKeyDeclared, sampleByKey],
+    changes: [
+      {
+        id: 'createTestSample operation security-scheme bearerAuth→apiKeyAuth',
+        clients: 'breaking',
+        servers: 'breaking',
+        level: 'spec',
+        proof: clientsShown,
+      },
+    ],
+  },
+  {
+    name: "a scheme added to an operation's requirement (bearer and API key together)",
+    old: [apiKeyDeclared],
+    new: [apiKeyDeclared, sampleByBearerAndKey],
+    changes: [
+      {
+        id: 'createTestSample operation security-scheme apiKeyAuth',
+        clients: 'breaking',
+        servers: 'breaking',
+        level: 'spec',
+        proof: clientsShown,
+      },
+    ],
+  },
+  {
+    name: "a scheme removed from an operation's requirement",
+    old: [apiKeyDeclared, sampleByBearerAndKey],
+    new: [apiKeyDeclared],
+    changes: [
+      {
+        id: 'createTestSample operation security-scheme apiKeyAuth',
+        clients: 'compatible',
+        servers: 'breaking',
+        level: 'spec',
+        proof: { clients: 'agrees', servers: 'confirmed' },
+      },
+    ],
+  },
+  {
+    name: 'an alternative added (the bearer token or an API key)',
+    old: [apiKeyDeclared],
+    new: [apiKeyDeclared, sampleByBearerOrKey],
+    changes: [
+      {
+        id: 'createTestSample operation security-alternative apiKeyAuth',
+        clients: 'compatible',
+        servers: 'breaking',
+        level: 'spec',
+        // The new suite sends the bearer token, which a v1 server accepts.
+        proof: { clients: 'agrees', servers: 'not-shown' },
+      },
+    ],
+  },
+  {
+    name: 'an alternative removed',
+    old: [apiKeyDeclared, sampleByBearerOrKey],
+    new: [apiKeyDeclared],
+    changes: [
+      {
+        id: 'createTestSample operation security-alternative apiKeyAuth',
+        clients: 'breaking',
+        servers: 'breaking',
+        level: 'spec',
+        // Both suites send the bearer token, the alternative both contracts keep.
+        proof: { clients: 'not-shown', servers: 'not-shown' },
+      },
+    ],
+  },
+  {
+    name: 'security turned off on one operation (security: [])',
+    old: [],
+    new: [sampleSecurity([])],
+    changes: [
+      {
+        id: 'createTestSample operation security',
+        clients: 'compatible',
+        servers: 'breaking',
+        level: 'spec',
+        // The new suite sends the bearer token anyway, which a v1 server accepts.
+        proof: { clients: 'agrees', servers: 'not-shown' },
+      },
+    ],
+  },
+  {
+    name: 'security turned on for one operation',
+    old: [sampleSecurity([])],
+    new: [],
+    changes: [
+      {
+        id: 'createTestSample operation security',
+        clients: 'breaking',
+        servers: 'breaking',
+        level: 'spec',
+        // The old suite sends the bearer token even where v1 asks for none.
+        proof: { clients: 'not-shown', servers: 'confirmed' },
+      },
+    ],
+  },
+  {
+    name: 'credentials made optional (an empty alternative {})',
+    old: [],
+    new: [sampleSecurity([{}, { bearerAuth: [] }])],
+    changes: [
+      {
+        id: 'createTestSample operation security',
+        clients: 'compatible',
+        servers: 'breaking',
+        level: 'spec',
+        // The new suite sends the bearer token anyway, which a v1 server accepts.
+        proof: { clients: 'agrees', servers: 'not-shown' },
+      },
+    ],
+  },
+  {
+    name: 'an API key moved from a header to the query',
+    old: [apiKeyDeclared, sampleByKey],
+    new: [apiKeyDeclared, sampleByKey, apiKeyInQuery],
+    changes: [
+      {
+        id: 'createTestSample operation security-carrier apiKeyAuth',
+        clients: 'breaking',
+        servers: 'breaking',
+        level: 'spec',
+        proof: confirmed,
+      },
+    ],
+  },
+  {
+    name: "an API key's header renamed",
+    old: [apiKeyDeclared, sampleByKey],
+    new: [apiKeyDeclared, sampleByKey, apiKeyHeaderRenamed],
+    changes: [
+      {
+        id: 'createTestSample operation security-carrier apiKeyAuth',
+        clients: 'breaking',
+        servers: 'breaking',
+        level: 'spec',
+        proof: confirmed,
+      },
+    ],
+  },
+  {
+    name: 'an http scheme changed from bearer to basic (every operation)',
+    old: [],
+    new: [bearerToBasic],
+    changes: ['getOrderInfo', 'createLotTransfer', 'createTestSample'].map((op) => ({
+      id: `${op} operation security-carrier bearerAuth`,
+      clients: 'breaking' as const,
+      servers: 'breaking' as const,
+      level: 'spec' as const,
+      // The old suite is refused the order read, so it never reaches the creates (they need its lots).
+      proof: op === 'getOrderInfo' ? clientsShown : { clients: 'not-shown' as const, servers: 'not-shown' as const },
+    })),
+  },
+  {
+    name: 'a scheme renamed, its credential sent as before',
+    old: [],
+    new: [bearerRenamed],
+    changes: ['getOrderInfo', 'createLotTransfer', 'createTestSample'].map((op) => ({
+      id: `${op} operation security-scheme bearerAuth→jwtAuth`,
+      clients: 'compatible' as const,
+      servers: 'compatible' as const,
+      level: 'spec' as const,
+      proof: agree,
+    })),
+  },
+  {
+    name: "an operation's security replaced where the contract marks it a profile decision (x-profile: [security])",
+    old: [apiKeyDeclared, sampleSecurity([{ bearerAuth: [] }]), sampleSecurityProfile],
+    new: [apiKeyDeclared, sampleByKey, sampleSecurityProfile],
+    changes: [
+      {
+        id: 'createTestSample operation security-scheme bearerAuth→apiKeyAuth',
+        clients: 'breaking',
+        servers: 'breaking',
+        level: 'profile',
+        proof: clientsShown,
+      },
+    ],
   },
   { name: 'no change', old: [], new: [], changes: [] },
 ];

@@ -19,14 +19,15 @@ import tls from 'node:tls';
 import pactum from 'pactum';
 import { codeOf } from '../util/errors.js';
 import type { OperationId } from '../contract/operations-model.js';
+import { ANSWER_LIMITS } from '../judgments/answer.js';
 import { decodeContent } from '../judgments/content-coding.js';
 import type { SkipReason } from './report/results.js';
 import { Slots } from './slots.js';
 
 pactum.settings.setLogLevel('SILENT');
 
-/** Bytes read from one answer (headers and body) before the connection is cut. */
-export const MAX_ANSWER_BYTES = 1024 * 1024 + 64 * 1024;
+/** Bytes read from one answer (headers and body) before the connection is cut: what the judgments parse at most. */
+export const MAX_ANSWER_BYTES = ANSWER_LIMITS.maxLength;
 
 /**
  * The group a check and a request belong to: an operation, or `server` for requests that belong to

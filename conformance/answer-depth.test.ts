@@ -27,8 +27,12 @@ describe('the depth of an answer, scanned as it arrives (conformance/answer-dept
 
   it('does not count brackets in strings, the head, or sibling values', () => {
     const body = JSON.stringify({ a: '[[[[[[[[', b: ['\\"[[[[[', { c: '{{{{' }], d: [[], [], []] });
-    assert.equal(tooDeep(plain(body, `Link: ${'['.repeat(50)}\r\n`), 3), false);
-    assert.equal(tooDeep(plain(body), 2), true);
+    for (const piece of [1, 2, 3, 5, Infinity]) {
+      assert.equal(tooDeep(plain(body, `Link: ${'['.repeat(50)}\r\n`), 3, piece), false, `pieces of ${piece}`);
+      assert.equal(tooDeep(plain(body), 2, piece), true, `pieces of ${piece}`);
+      // An escaped quote, or an escaped backslash before the closing quote, split anywhere.
+      assert.equal(tooDeep(plain(JSON.stringify(['a\\', 'b"[[[[[[', '\\"{{{{'])), 1, piece), false, `escapes, pieces of ${piece}`);
+    }
   });
 
   it('reads a chunked body chunk by chunk, its size lines and extensions (quotes too) skipped', () => {

@@ -17,6 +17,9 @@ const MAX_HEAD_BYTES = 64 * 1024;
 
 const CR = 0x0d;
 const LF = 0x0a;
+/** The bytes that matter to the nesting, by index: a quote, a backslash, `[`, `{`, `]`, `}`. */
+const SIGNIFICANT = [0x22, 0x5c, 0x5b, 0x7b, 0x5d, 0x7d];
+const [QUOTE, BACKSLASH, OPEN_ARRAY, OPEN_OBJECT, CLOSE_ARRAY, CLOSE_OBJECT] = [0, 1, 2, 3, 4, 5];
 
 export class AnswerDepthScanner {
   private phase: 'head' | 'body' | 'chunk-size' | 'chunk-data' | 'chunk-end' | 'done' = 'head';
@@ -109,20 +112,58 @@ export class AnswerDepthScanner {
     return i + 1;
   }
 
-  /** Scans body bytes; true when the nesting passes `maxDepth`. */
+  /**
+   * Scans body bytes; true when the nesting passes `maxDepth`. It runs over every byte of every answer,
+   * so it jumps from one byte that matters (`"`, `\\`, brackets, braces) to the next with `indexOf`
+   * (native, tens of times faster than a loop over the bytes), each search resumed where it last stopped.
+   */
   private scan(chunk: Buffer, from: number, to: number): boolean {
-    for (let i = from; i < to; i++) {
-      const byte = chunk[i];
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (byte === 0x5c) this.escaped = true;
-        else if (byte === 0x22) this.inString = false;
-      } else if (byte === 0x22) this.inString = true;
-      else if (byte === 0x5b || byte === 0x7b) {
-        this.depth++;
-        if (this.depth > this.maxDepth) return true;
-      } else if (byte === 0x5d || byte === 0x7d) this.depth--;
+    const region = chunk.subarray(from, to);
+    const n = region.length;
+    const found = [-1, -1, -1, -1, -1, -1];
+    /** The next position of SIGNIFICANT[k] at or after `at` (n when none is left). */
+    const next = (k: number, at: number): number => {
+      if ((found[k] ?? -1) < at) {
+        const position = region.indexOf(SIGNIFICANT[k] ?? 0, at);
+        found[k] = position < 0 ? n : position;
+      }
+      return found[k] ?? n;
+    };
+    let depth = this.depth;
+    let inString = this.inString;
+    let i = 0;
+    if (this.escaped && n > 0) {
+      this.escaped = false;
+      i = 1;
     }
+    while (i < n) {
+      if (inString) {
+        const quote = next(QUOTE, i);
+        const backslash = next(BACKSLASH, i);
+        if (backslash < quote) {
+          if (backslash + 1 >= n) this.escaped = true;
+          i = backslash + 2;
+        } else {
+          inString = quote === n;
+          i = quote + 1;
+        }
+        continue;
+      }
+      const at = Math.min(next(QUOTE, i), next(OPEN_ARRAY, i), next(OPEN_OBJECT, i), next(CLOSE_ARRAY, i), next(CLOSE_OBJECT, i));
+      if (at === n) break;
+      const byte = region[at];
+      if (byte === 0x22) inString = true;
+      else if (byte === 0x5b || byte === 0x7b) {
+        depth++;
+        if (depth > this.maxDepth) {
+          this.depth = depth;
+          return true;
+        }
+      } else depth--;
+      i = at + 1;
+    }
+    this.depth = depth;
+    this.inString = inString;
     return false;
   }
 }

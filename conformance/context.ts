@@ -9,6 +9,7 @@ import { isObject, type JsonObject, type OpenApiDocument } from '../contract/doc
 import type { Level } from '../contract/levels.js';
 import type { CreateOperationId, OperationId, OperationsModel } from '../contract/operations-model.js';
 import type { CompiledContract } from '../contract/schemas.js';
+import { ANSWER_LIMITS } from '../judgments/answer.js';
 import { ACCEPT_ENCODING } from '../judgments/content-coding.js';
 import { judgeContexts } from '../judgments/context.js';
 import type { JudgeContext, Violation } from '../judgments/exchange.js';
@@ -298,8 +299,9 @@ export class CheckContext {
         return new CheckNotRun(`lots could not be discovered: ${blocker} got no answer (${exchange.error ?? 'unknown'})`, 'setup', blocker);
       if (answer.status < 200 || answer.status > 299)
         return new CheckNotRun(`lots could not be discovered: ${blocker} answered ${answer.status}`, 'setup', blocker);
-      const parsed = parseJsonText(answer.text);
-      if (!parsed.ok) return new CheckNotRun('lots could not be discovered: the order answer is not JSON', 'setup', blocker);
+      const parsed = parseJsonText(answer.text, ANSWER_LIMITS);
+      if (!parsed.ok)
+        return new CheckNotRun(`lots could not be discovered: the order answer is not JSON (${parsed.reason})`, 'setup', blocker);
       const value = parsed.value;
       const { lotsMember, lotIdMember } = this.model.order;
       const list = isObject(value) && Array.isArray(value[lotsMember]) ? value[lotsMember] : [];

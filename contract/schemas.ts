@@ -7,6 +7,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { isObject, type JsonValue, type OpenApiDocument } from './document.js';
 import { deriveLevel, type Level } from './levels.js';
+import { linearRegExp } from './patterns.js';
+import { assertSound } from './soundness.js';
 import { childPointer } from '../util/json-pointer.js';
 
 const addFormats = addFormatsModule.default;
@@ -131,8 +133,13 @@ function schemaPointer(doc: OpenApiDocument, schema: JsonValue): string | undefi
   return found;
 }
 
-/** Compiles the contract at a level: one ajv instance, all formats asserted, all errors collected. */
+/**
+ * Compiles the contract at a level: one ajv instance, all formats asserted, all errors collected, every
+ * pattern matched in linear time. Throws a ContractProblem (`soundness.ts`) for a contract that cannot be used.
+ */
 export function compileContract(source: OpenApiDocument, level: Level): CompiledContract {
+  // A document read from a file was checked there (and is not checked again); one built in memory is checked here.
+  assertSound(source);
   const document = deriveLevel(source, level);
   const extensions = new Set<string>();
   collectExtensionKeywords(document, extensions);
@@ -145,6 +152,8 @@ export function compileContract(source: OpenApiDocument, level: Level): Compiled
     validateFormats: true,
     discriminator: false,
     validateSchema: false,
+    // Patterns are matched in linear time (`patterns.ts`): no value can freeze a validator.
+    code: { regExp: linearRegExp },
   });
   addFormats(ajv);
   for (const keyword of [...OPENAPI_KEYWORDS, ...extensions]) ajv.addKeyword({ keyword });

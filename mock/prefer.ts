@@ -8,6 +8,7 @@
 import type { JsonValue, OperationSpec } from '../contract/document.js';
 import { REALM } from './auth.js';
 import { INJECTED_STATUSES } from './faults.js';
+import { preferenceValue } from './prefer-header.js';
 import { problem } from './problems.js';
 
 export interface PreferredAnswer {
@@ -17,14 +18,9 @@ export interface PreferredAnswer {
   headers: Record<string, string>;
 }
 
-/** The `code` a Prefer header asks for, or undefined. */
+/** The `code` a Prefer header asks for, or undefined; trailing text stays part of it (`404 x` is no documented status). */
 export function preferredCode(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  for (const part of header.split(/[,;]/)) {
-    const match = /^\s*code\s*=\s*"?([^"\s]*)"?\s*$/i.exec(part);
-    if (match) return match[1] ?? '';
-  }
-  return undefined;
+  return preferenceValue(header, 'code');
 }
 
 /** Precomputes the answer of every documented status of an operation. */

@@ -13,9 +13,10 @@ import { loadFixtures } from '../contract/fixtures.js';
 import { CONTRACT_JSON_PATH } from '../contract/paths.js';
 import { compileContract } from '../contract/schemas.js';
 import { ADMIN_PREFIX, adminAllowed, handleAdmin, type AdminContext } from './admin.js';
+import { AnswerBudget } from './answer-budget.js';
 import { authPolicy, checkBearer } from './auth.js';
 import { readBody } from './body.js';
-import { BodyBudget } from './body-budget.js';
+import { BodyBudget, type BodyHold } from './body-budget.js';
 import type { MockConfig } from './config.js';
 import { controlPolicy, guardControl, RESET_HEADER } from './control-guard.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
@@ -31,10 +32,11 @@ import { modelView } from './model-view.js';
 import { pipelineHandler, printable, type Stage } from './pipeline.js';
 import { sendBody, sendEmpty } from './respond.js';
 import { allowHeader, createRouter, routeRequest } from './router.js';
-import { SESSION_HEADER } from './state.js';
+import { SESSION_HEADER, sessionName } from './state.js';
 import { openStore } from './store/index.js';
 import { counterSlots } from './store/plan.js';
-import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
+import { createSteps, orderInfoSteps, type CreateBudgets, type OperationSteps } from './steps.js';
+import { DEFAULT_SESSION } from './store/types.js';
 import { answered, framingStage, isControlPath, targetStage, type TargetedExchange } from './stages.js';
 import type { Target } from './target.js';
 
@@ -110,6 +112,15 @@ function answerOptions(
   sendEmpty(res, 204, { ...headers, Allow: allowHeader(allowed) });
 }
 
+/** The session a request names, or the default one (for an operation that does not read it). */
+function sessionOrDefault(req: IncomingMessage): string {
+  try {
+    return sessionName(req.headers[SESSION_HEADER]);
+  } catch {
+    return DEFAULT_SESSION;
+  }
+}
+
 /** An operation without a stateful handler: Prism answers it (its own security, validation and Prefer). */
 async function answerByPrism(
   prism: Fallback,
@@ -118,19 +129,25 @@ async function answerByPrism(
   res: ServerResponse,
   target: Target,
   bodyLimitBytes: number,
-  budget: BodyBudget,
+  budgets: CreateBudgets,
 ): Promise<void> {
   const url = new URL(`${target.pathname}${target.search}`, 'http://mock.invalid');
   let body: unknown;
   if (operation.requestBody) {
-    const text = (await readBody(req, bodyLimitBytes, () => budget.admit(req, res))).toString('utf8');
+    let held: BodyHold | undefined;
+    const text = (await readBody(req, bodyLimitBytes, () => (held = budgets.bodies.admit(req, res)))).toString('utf8');
     try {
       body = (req.headers['content-type'] ?? '').includes('json') && text !== '' ? (JSON.parse(text) as unknown) : text;
     } catch {
       body = text;
     }
+    held?.release();
   }
   const answer = await prism({ method: req.method ?? 'GET', path: url.pathname, query: queryOf(url), headers: flatHeaders(req), body });
+  // Prism's answer is made for this request: a large one counts against the answer budget until it is sent.
+  const size = Buffer.byteLength(answer.body);
+  const session = sessionOrDefault(req);
+  budgets.answers.take(session, size, () => `The answer of ${operation.operationId} in session "${session}"`).until(res);
   sendBody(res, answer.status, undefined, answer.body, answer.headers);
 }
 
@@ -171,7 +188,10 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     slots: new Map([...byResource].map(([resource, op]) => [resource, counterSlots(resource, op.model)])),
     log,
   });
-  const bodyBudget = new BodyBudget(config.maxBodyBytesInFlight);
+  const budgets: CreateBudgets = {
+    bodies: new BodyBudget(config.maxBodyBytesInFlight),
+    answers: new AnswerBudget(config.maxAnswerBytesInFlight),
+  };
   const createContext: CreateContext = { store, lots: fixtures.lots, log };
   // Session fault rules live in this process (docs/faults.md): at most one session more than --max-sessions (the default one).
   const faultRules = new FaultRules(config.maxSessions + 1);
@@ -182,7 +202,8 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     orderNumbers,
     lots: [...fixtures.lots.values()].map(({ lot, orderNumber }) => ({ id: lot.id, lotNumber: lot.lotNumber, orderNumber })),
     resources: [...byResource.keys()],
-    model: JSON.stringify(modelView(api, ADMIN_PREFIX, [...byResource.keys()])),
+    model: Buffer.from(JSON.stringify(modelView(api, ADMIN_PREFIX, [...byResource.keys()]))),
+    answers: budgets.answers,
     faults: faultAdmin,
     log,
     ...(config.contractPath !== undefined ? { contractPath: config.contractPath } : {}),
@@ -203,7 +224,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     if (operation.operationId === api.orderInfo.operationId) {
       steps.set(operation, orderInfoSteps(bodies, operation.pathParams[0] ?? 'number'));
     } else if (createOp) {
-      steps.set(operation, createSteps(createContext, createOp, config.bodyLimitBytes, bodyBudget));
+      steps.set(operation, createSteps(createContext, createOp, config.bodyLimitBytes, budgets));
     } else {
       fallbackOperations.push(operation);
     }
@@ -255,15 +276,9 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
         // Prism answers an operation without a stateful handler (its own security, validation and Prefer).
         const fallback = fallbacks.get(route.operation);
         if (fallback)
-          return answerByPrism(
-            fallback,
-            route.operation,
-            x.req,
-            x.res,
-            fromModel(x.target, 'target'),
-            config.bodyLimitBytes,
-            bodyBudget,
-          ).then(answered);
+          return answerByPrism(fallback, route.operation, x.req, x.res, fromModel(x.target, 'target'), config.bodyLimitBytes, budgets).then(
+            answered,
+          );
         x.step = fromModel(steps.get(route.operation), `handler of ${route.operation.operationId}`);
         return undefined;
       },

@@ -23,7 +23,7 @@ import { applyCors, isPreflight, preflightHeaders } from './cors.js';
 import { createOperation, orderBodies, type CreateContext, type CreateOperation } from './handlers.js';
 import { hostPolicy } from './host.js';
 import type { FaultAdmin } from './fault-admin.js';
-import { FaultRules } from './fault-rules.js';
+import { FaultRules, type FaultRuleStore } from './fault-rules.js';
 import { chooseInjection, inject, type FaultStageContext, type Injection } from './fault-stage.js';
 import { choosePreference, preferredAnswers, type Preference, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
@@ -193,8 +193,10 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     answers: new AnswerBudget(config.maxAnswerBytesInFlight),
   };
   const createContext: CreateContext = { store, lots: fixtures.lots, log };
-  // Session fault rules live in this process (docs/faults.md): at most one session more than --max-sessions (the default one).
-  const faultRules = new FaultRules(config.maxSessions + 1);
+  // Session fault rules (docs/faults.md): in the shared store when there is one (every replica applies
+  // them), else in this process; at most one session more than --max-sessions (the default one).
+  const faultRules: FaultRuleStore = store.faultRules?.(config.maxSessions + 1) ?? new FaultRules(config.maxSessions + 1);
+  await faultRules.ready;
   const faultStage: FaultStageContext = { rules: faultRules, log, quiet: config.quiet };
   const faultAdmin: FaultAdmin = { rules: faultRules, operations: [] };
   const adminContext: AdminContext = {
@@ -310,13 +312,23 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       name: 'prefer, faults and latency',
       run(x) {
         const operation = fromModel(x.operation, 'route');
-        x.injection = chooseInjection(faultRules, x.req.headers.prefer, x.req.headers[SESSION_HEADER], operation.operationId);
+        // A rule is taken only when the request names neither code= nor fault= (so choosePreference, which
+        // refuses only a bad code=, cannot refuse a request whose rule was taken).
+        const injection = chooseInjection(faultRules, x.req.headers.prefer, x.req.headers[SESSION_HEADER], operation.operationId);
         x.preference = choosePreference(
           preferred.get(operation) ?? new Map<string, PreferredAnswer>(),
           x.req.headers.prefer,
           operation.operationId,
         );
-        return config.latencyMs > 0 ? sleep(config.latencyMs).then(() => undefined) : undefined;
+        const latency = config.latencyMs > 0 ? sleep(config.latencyMs).then(() => undefined) : undefined;
+        // A rule kept in the shared store is looked up there (only for a session that holds one).
+        if (injection instanceof Promise)
+          return injection.then((chosen) => {
+            x.injection = chosen;
+            return latency;
+          });
+        x.injection = injection;
+        return latency;
       },
     },
     {

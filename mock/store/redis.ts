@@ -424,10 +424,7 @@ export class RedisStore implements Store {
         return new Promise<void>((resolve) => {
           subscriber.on('ready', () => {
             subscriber.subscribe(channel).then(
-              () => {
-                ready();
-                resolve();
-              },
+              () => ready().then(resolve, resolve),
               (error: unknown) => this.note(`fault rules: not subscribed to their announcements (${messageOf(error)}); retrying`),
             );
           });

@@ -41,7 +41,7 @@ export interface RedisFaultPort {
   publish(channel: string, message: string): Promise<number>;
   /**
    * Subscribes to `channel` on a connection of its own: `ready` each time the subscription (re)starts.
-   * Resolves once first subscribed, or once the first connection failed (it keeps retrying).
+   * Resolves once first subscribed and `ready` done, or once the first connection failed (it keeps retrying).
    */
   subscribe(channel: string, onMessage: (message: string) => void, ready: () => Promise<void>): Promise<void>;
   /** Appends to a short-lived list (an acknowledgement); its length. */
@@ -49,6 +49,8 @@ export interface RedisFaultPort {
   acknowledged(key: string): Promise<number>;
   /** The sessions holding rules with when their last one ends (ms). */
   holding(key: string): Promise<[string, number][]>;
+  /** True once the store is closing (nothing is retried then). */
+  closing(): boolean;
   log(line: string): void;
 }
 
@@ -83,7 +85,7 @@ export class RedisFaultRules implements FaultRuleStore {
   private readonly sessions = new Map<string, number>();
   private readonly channel: string;
   private lastFailure = 0;
-  /** Resolves once the replica is subscribed and knows the sessions holding rules (or gave up waiting, 3 s). */
+  /** Resolves once the replica is subscribed and knows the sessions holding rules (or cannot now, or after 3 s). */
   readonly ready: Promise<void>;
 
   constructor(
@@ -95,14 +97,16 @@ export class RedisFaultRules implements FaultRuleStore {
       detail: `in the shared store (Redis at ${port.where}, key prefix ${port.prefix}): every replica with this --store and --store-prefix applies them, each request counted once across replicas; they last their seconds, restarts included`,
     };
     this.channel = this.key('changed');
-    let known!: () => void;
-    const first = new Promise<void>((resolve) => (known = resolve));
-    const subscribed = this.port.subscribe(
-      this.channel,
-      (message) => this.learn(message),
-      () => this.reload().then(known),
-    );
-    this.ready = Promise.race([subscribed.then(() => first), new Promise<void>((resolve) => setTimeout(resolve, 3000).unref())]);
+    // Ready once subscribed and the sessions holding rules are read, or at once when Redis cannot be
+    // reached now (the connection keeps trying; the rules are read when it is back), at most 3 s.
+    this.ready = Promise.race([
+      this.port.subscribe(
+        this.channel,
+        (message) => this.learn(message),
+        () => this.reload(),
+      ),
+      new Promise<void>((resolve) => setTimeout(resolve, 3000).unref()),
+    ]);
   }
 
   get empty(): boolean {
@@ -139,14 +143,18 @@ export class RedisFaultRules implements FaultRuleStore {
       this.port.acknowledge(ack).catch((error: unknown) => this.failed(`could not confirm a fault rule change: ${messageOf(error)}`));
   }
 
-  /** Reads every session holding rules again (the subscription (re)started: announcements may have been missed). */
+  /**
+   * Reads every session holding rules again (the subscription (re)started: announcements may have been
+   * missed); tried again every second until it succeeds.
+   */
   private async reload(): Promise<void> {
     try {
       const holding = await this.port.holding(this.key('sessions'));
       this.sessions.clear();
       for (const [session, last] of holding) this.sessions.set(session, last);
     } catch (error) {
-      this.failed(`could not read which sessions hold fault rules: ${messageOf(error)}`);
+      this.failed(`could not read which sessions hold fault rules (${messageOf(error)}); trying again every second`);
+      if (!this.port.closing()) setTimeout(() => void this.reload(), 1000).unref();
     }
   }
 

@@ -374,6 +374,15 @@ export class RedisStore implements Store {
     }
   }
 
+  /** A command's failure as the store's problem, in the project's words (never the client library's). */
+  private async inWords<T>(command: Promise<T>): Promise<T> {
+    try {
+      return await command;
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+  }
+
   /**
    * The session fault rules kept here, shared by every replica (`redis-fault-rules.ts`), on the two
    * connections of the store and a third that receives the announcements of changes.
@@ -390,10 +399,12 @@ export class RedisStore implements Store {
         }
       },
       use: (source, keys, args) => {
-        if (this.writer.status !== 'ready') return Promise.reject(new NotConnected('not connected'));
+        if (this.writer.status !== 'ready') return Promise.reject(this.unavailable(new NotConnected('not connected')));
         let timer: NodeJS.Timeout | undefined;
         return Promise.race([
-          this.script(this.writer, source, keys, args),
+          this.script(this.writer, source, keys, args).catch((error: unknown) => {
+            throw this.unavailable(error);
+          }),
           new Promise<never>((_, reject) => {
             timer = setTimeout(() => reject(new OutcomeUnknown(`no answer within ${this.readTimeoutMs / 1000} s`)), this.readTimeoutMs);
           }),
@@ -411,7 +422,7 @@ export class RedisStore implements Store {
           throw this.unavailable(error);
         }
       },
-      publish: (channel, message) => this.writer.publish(channel, message),
+      publish: (channel, message) => this.inWords(this.writer.publish(channel, message)),
       subscribe: (channel, onMessage, ready) => {
         // Subscribed again on every (re)connection, then `ready`: what was missed meanwhile is read again.
         const subscriber = new Redis(this.options.url, { ...this.connectionOptions, autoResubscribe: false });
@@ -432,15 +443,16 @@ export class RedisStore implements Store {
         });
       },
       acknowledge: async (key) => {
-        await this.writer.multi().rpush(key, '1').pexpire(key, 10_000).exec();
+        await this.inWords(this.writer.multi().rpush(key, '1').pexpire(key, 10_000).exec());
       },
-      acknowledged: (key) => this.redis.llen(key),
+      acknowledged: (key) => this.inWords(this.redis.llen(key)),
       holding: async (key) => {
-        const flat = await this.redis.zrangebyscore(key, '-inf', '+inf', 'WITHSCORES');
+        const flat = await this.inWords(this.redis.zrangebyscore(key, '-inf', '+inf', 'WITHSCORES'));
         const holding: [string, number][] = [];
         for (let i = 0; i + 1 < flat.length; i += 2) holding.push([flat[i] ?? '', Number(flat[i + 1])]);
         return holding;
       },
+      closing: () => this.closing,
       log: (line) => this.options.log(line),
     };
     return new RedisFaultRules(port, maxSessions);

@@ -13,10 +13,10 @@
  * Loop counts and waits are bounded; loopback only.
  */
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { treeMemory } from '../../support/proc-memory.js';
 import { until } from '../../support/wait.js';
+import { burst, tally } from './support/burst.js';
 import { CREATE_PATHS, ONE_MIB, ORDER_PATH } from './support/corpus-types.js';
 import { RSS_CEILING } from './support/ceiling.js';
 import { startMockProcess, type MockProcess } from './support/mock-process.js';
@@ -29,39 +29,6 @@ const MiB = 1024 * 1024;
 function exactSizeTransfer(lot: number, size: number, tag: string): string {
   const head = `{"fk_lot_id":${lot},"target_scancode":"T","amount":1,"source_scancode":"${tag} `;
   return `${head}${'x'.repeat(size - head.length - 2)}"}`;
-}
-
-/** A POST of a create on its own connection; resolves with its status and problem type (the answer read whole). */
-function create(mock: MockProcess, body: string, session: string, timeoutMs = 20_000): Promise<string> {
-  return new Promise((resolve) => {
-    const req = request(
-      {
-        host: mock.host,
-        port: mock.port,
-        method: 'POST',
-        path: CREATE_PATHS['lot-transfers'],
-        agent: false,
-        timeout: timeoutMs,
-        headers: {
-          Authorization: `Bearer ${TOKEN}`,
-          'Content-Type': 'application/json',
-          'Content-Length': Buffer.byteLength(body),
-          'X-Mock-Session': session,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text.length < 4096 ? (text += chunk) : undefined));
-        res.on('end', () =>
-          resolve(`${res.statusCode ?? 0}${res.statusCode === 201 ? '' : ` ${/"type":"[^"]*\/([^"/]+)"/.exec(text)?.[1] ?? ''}`}`),
-        );
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', (error) => resolve(`no answer (${error.message})`));
-    req.end(body);
-  });
 }
 
 /** The counts of each value. */
@@ -247,11 +214,11 @@ describe('hardening: answers that wait for their client (default limits, RSS cei
       );
       assert.deepEqual(count(heads), { '201 drip:10; prefer': 32 }, 'the 32 creates are answered, dripping');
 
-      // Another session: a 1 MiB create (answered whole, 201), several at once, and order info.
-      const others = await Promise.all(
-        Array.from({ length: 4 }, (_, i) => create(mock, exactSizeTransfer(lot, ONE_MIB, `other-${i}`), `other-${i}`)),
+      // Other sessions: 1 MiB creates (answered whole, 201), four at once, each on its own connection, and order info.
+      const others = tally(
+        await burst(mock.url, { count: 4, lot, token: TOKEN, tag: 'other', session: (i) => `other-${i}`, sampleBytes: ONE_MIB }),
       );
-      assert.deepEqual(count(others), { 201: 4 }, 'other sessions: 1 MiB creates answered 201 while 32 drips are open');
+      assert.deepEqual(others, { 201: 4 }, 'other sessions: 1 MiB creates answered 201 while 32 drips are open');
       const info = await fetch(`${mock.url}${ORDER_PATH}${encodeURIComponent(order)}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
       assert.equal(info.status, 200);
       await info.arrayBuffer();
@@ -261,7 +228,7 @@ describe('hardening: answers that wait for their client (default limits, RSS cei
       );
       const peak = treeMemory(mock.child.pid ?? 0).peakRss;
       process.stdout.write(
-        `      32 dripping 1 MiB creates open: 4 other sessions' 1 MiB creates ${JSON.stringify(count(others))}, peak RSS ${(peak / MiB).toFixed(0)} MiB\n`,
+        `      32 dripping 1 MiB creates open: 4 other sessions' 1 MiB creates ${JSON.stringify(others)}, peak RSS ${(peak / MiB).toFixed(0)} MiB\n`,
       );
       assert.ok(peak < RSS_CEILING);
     } finally {

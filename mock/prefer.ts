@@ -14,7 +14,8 @@ import { problem } from './problems.js';
 export interface PreferredAnswer {
   status: number;
   contentType?: string;
-  body: string;
+  /** The contract's example, serialized once: one copy for every answer. */
+  body: Buffer;
   headers: Record<string, string>;
 }
 
@@ -35,7 +36,7 @@ export function preferredAnswers(operation: OperationSpec): Map<string, Preferre
     answers.set(response.status, {
       status: Number(response.status),
       ...(contentType !== undefined && example !== undefined ? { contentType } : {}),
-      body: example === undefined ? '' : JSON.stringify(example),
+      body: Buffer.from(example === undefined ? '' : JSON.stringify(example)),
       headers,
     });
   }

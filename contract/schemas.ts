@@ -6,6 +6,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { isObject, type JsonValue, type OpenApiDocument } from './document.js';
+import { addRfcFormats } from './formats.js';
 import { deriveLevel, type Level } from './levels.js';
 import { childPointer } from '../util/json-pointer.js';
 
@@ -131,7 +132,7 @@ function schemaPointer(doc: OpenApiDocument, schema: JsonValue): string | undefi
   return found;
 }
 
-/** Compiles the contract at a level: one ajv instance, all formats asserted, all errors collected. */
+/** Compiles the contract at a level: one ajv instance, all formats asserted (by their RFC grammars, `formats.ts`), all errors collected. */
 export function compileContract(source: OpenApiDocument, level: Level): CompiledContract {
   const document = deriveLevel(source, level);
   const extensions = new Set<string>();
@@ -147,6 +148,7 @@ export function compileContract(source: OpenApiDocument, level: Level): Compiled
     validateSchema: false,
   });
   addFormats(ajv);
+  addRfcFormats(ajv);
   for (const keyword of [...OPENAPI_KEYWORDS, ...extensions]) ajv.addKeyword({ keyword });
   ajv.addSchema(document, CONTRACT_ID);
   const cache = new Map<string, { run: Validator; compiled: ValidateFunction }>();

@@ -12,8 +12,12 @@ export interface FaultCase {
 
 const AUTH = ['missing', 'non-bearer', 'rejected'] as const;
 
-/** Behaviours a correct server may have (a case-insensitive or space-trimming order lookup, as database collations do): they fail nothing. */
-export const ALLOWED_VARIATIONS = ['order-case-insensitive', 'order-trimmed'];
+/**
+ * Behaviours a correct server may have: they fail nothing. A case-insensitive or space-trimming order
+ * lookup (as database collations do); date-times in forms RFC 3339 allows and narrow validators refuse
+ * (`+05:30` with nine fraction digits, a lower-case `t` and `z`).
+ */
+export const ALLOWED_VARIATIONS = ['order-case-insensitive', 'order-trimmed', 'date-time-rfc-edges'];
 
 export const FAULT_CASES: FaultCase[] = [
   { check: 'getOrderInfo.valid-request-2xx', faults: ['order-always-404'] },
@@ -115,6 +119,11 @@ export const FAULT_CASES: FaultCase[] = [
   { check: 'createLotTransfer.echo', faults: ['ignore-sent-true:createLotTransfer'] },
   { check: 'createLotTransfer.valid-request-2xx', faults: ['reject-large-number:createLotTransfer'] },
   ...CREATE_OPERATIONS.map((op) => ({ check: `${op}.valid-request-2xx`, faults: [`reject-non-ascii:${op}`] })),
+  // Date-times RFC 3339 refuses and lenient validators accept: an offset without its colon, a space for T, no seconds, hour 24.
+  { check: 'createLotTransfer.strict-shape', faults: ['date-time-no-colon:createLotTransfer'] },
+  { check: 'createTestSample.strict-shape', faults: ['date-time-space:createTestSample'] },
+  { check: 'createTestSample.strict-shape', faults: ['date-time-no-seconds:createTestSample'] },
+  { check: 'createLotTransfer.strict-shape', faults: ['date-time-hour-24:createLotTransfer'] },
   { check: 'createTestSample.sample-number-unique', faults: ['constant-sequence'] },
   { check: 'server.unknown-path-404', faults: ['unknown-path-400'] },
   { check: 'server.problem-details', faults: ['problem-no-type'] },

@@ -110,6 +110,20 @@ function brokenAnswer(basis: Basis, faults: readonly string[], op: OperationId, 
   return out;
 }
 
+/**
+ * Date-time forms of the hand-written faults, from an ISO string (`toISOString`, ending in `Z`): each
+ * one RFC 3339 §5.6 refuses and a lenient validator accepts. Faults `<name>:<operation>`.
+ */
+const DATE_TIME_FAULTS: Record<string, (iso: string) => string> = {
+  'date-time-no-colon': (iso) => iso.replace('Z', '+0000'),
+  'date-time-space': (iso) => iso.replace('T', ' '),
+  'date-time-no-seconds': (iso) => `${iso.slice(0, 16)}Z`,
+  'date-time-hour-24': (iso) => `${iso.slice(0, 11)}24:00:00Z`,
+};
+
+/** Forms RFC 3339 allows that a narrow validator refuses (the variation `date-time-rfc-edges`), one per server-assigned date-time in turn. */
+const DATE_TIME_EDGES: ((iso: string) => string)[] = [(iso) => `${iso.slice(0, 19)}.123456789+05:30`, (iso) => iso.toLowerCase()];
+
 /** The codings the reference server compresses with. */
 const KNOWN_CODINGS = ['gzip', 'deflate', 'br'];
 
@@ -344,7 +358,17 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
         : { errors: [{ pointer: `/${lotMember}`, detail: `no lot has the id ${JSON.stringify(lotId)}` }] };
       return problem(res, has('unknown-lot-400', op) ? 400 : 422, 'unknown lot', extra);
     }
-    const now = has('created-format', op) ? new Date().toString() : new Date().toISOString();
+    const iso = new Date().toISOString();
+    const broken = Object.keys(DATE_TIME_FAULTS).find((name) => has(name, op));
+    let stamps = 0;
+    const now = (): string =>
+      has('created-format', op)
+        ? new Date().toString()
+        : broken !== undefined
+          ? (DATE_TIME_FAULTS[broken]?.(iso) ?? iso)
+          : has('date-time-rfc-edges')
+            ? (DATE_TIME_EDGES[stamps++ % DATE_TIME_EDGES.length]?.(iso) ?? iso)
+            : iso;
     const keep = has('keep-read-only', op);
     const lotValue: JsonObject = { ...lot.lot };
     const record: JsonObject = { ...body };
@@ -354,7 +378,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
         if (m.type === 'integer') {
           ids.set(op, (ids.get(op) ?? 0) + 1);
           record[m.name] = has('constant-id', op) ? 1 : (ids.get(op) ?? 1);
-        } else record[m.name] = now;
+        } else record[m.name] = now();
         continue;
       }
       if (m.name in body && !(m.defaultFrom && has('ignore-sent-default-from', op))) continue;

@@ -103,29 +103,51 @@ export function fit(schema: JsonObject, value: JsonValue): JsonValue {
   return value;
 }
 
-/** Valid strings of each common `format`, at its edges (a leap day, an offset, fractional seconds). */
+/**
+ * Valid strings of each common `format`, at the edges of its RFC grammar (a leap day, an offset with
+ * minutes, nine fraction digits, the lower-case `z` and `t` RFC 3339 allows): a server that judges by
+ * a narrower approximation refuses them.
+ */
 const FORMAT_SAMPLES: Record<string, string[]> = {
   date: ['2024-02-29', '1970-01-01', '9999-12-31'],
-  'date-time': ['2024-02-29T23:59:59.999+14:00', '1970-01-01T00:00:00Z'],
-  time: ['23:59:59Z', '00:00:00+01:00'],
+  'date-time': [
+    '2024-02-29T23:59:59.999+14:00',
+    '1970-01-01T00:00:00Z',
+    '2026-11-21T09:30:00+05:30',
+    '2026-11-21T09:30:00.123456789Z',
+    '2026-11-21t09:30:00z',
+  ],
+  time: ['23:59:59Z', '00:00:00+01:00', '09:30:00.123456789+05:30'],
   email: ['first.last+tag@example.com'],
   uuid: ['ffffffff-ffff-4fff-bfff-ffffffffffff', '00000000-0000-4000-8000-000000000000'],
   uri: ['https://example.com/a/b?c=d#e', 'urn:isbn:0451450523'],
-  'uri-reference': ['../a/b?c=d', 'https://example.com/x'],
+  'uri-reference': ['../a/b?c=d', 'https://example.com/x', ''],
   hostname: ['a.example', 'xn--bcher-kva.example'],
   ipv4: ['255.255.255.255', '0.0.0.0'],
   ipv6: ['::1', '2001:db8::ff00:42:8329'],
 };
 
-/** Strings that are not of a format. */
+/**
+ * Strings that are not of a format: the near misses of its RFC grammar first (each one a form a
+ * lenient validator or a default serializer produces: `+0000` without its colon, a space for `T`, no
+ * seconds, hour 24, no offset), then plainly other strings.
+ */
 const NOT_FORMAT: Record<string, string[]> = {
-  date: ['2026-13-45', '21.11.2026', '2026-11-21T10:00:00Z'],
-  'date-time': ['2026-11-21 10:00', '2026-11-21', '2026-11-21T25:00:00Z'],
-  time: ['25:61:00', '10:00'],
+  date: ['2026-02-29', '2026-1-05', '20261121', '2026-13-45', '21.11.2026', '2026-11-21T10:00:00Z'],
+  'date-time': [
+    '2026-11-21T10:00:00+0000',
+    '2026-11-21 10:00:00Z',
+    '2026-11-21T10:00Z',
+    '2026-11-21T24:00:00Z',
+    '2026-11-21T10:00:00+05',
+    '2026-11-21T10:00:00',
+    '2026-11-21',
+  ],
+  time: ['10:00:00+0000', '10:00Z', '24:00:00Z', '10:00:00', '25:61:00'],
   email: ['no-at-sign', 'a@'],
   uuid: ['not-a-uuid', '12345'],
-  uri: ['no scheme', '//host/only'],
-  'uri-reference': ['\\\\back slash'],
+  uri: ['no scheme', '//host/only', 'https://example.com/a"b'],
+  'uri-reference': ['a"b', '%zz', '\\\\back slash'],
   hostname: ['-bad-.example', 'a b'],
   ipv4: ['256.0.0.1', '1.2.3'],
   ipv6: ['::g', '1:2'],

@@ -27,7 +27,8 @@ export const PROFILE = {
   unknownOrder: 'Profile: an unknown order number is answered 404.',
   unauthorized:
     'Profile: missing Authorization, non-Bearer scheme, rejected token → 401 with `WWW-Authenticate: Bearer` (RFC 6750; `error="invalid_token"` for a rejected token).',
-  mediaType: 'Profile: a request body not `application/json` (charset parameter allowed) is answered 415.',
+  mediaType:
+    'Profile: a request body not `application/json` (charset parameter allowed), or sent with no `Content-Type` at all, is answered 415.',
   malformed: 'Profile: malformed JSON, or JSON that is not an object, is answered 400.',
   schema:
     'Profile: a body that breaks the schema (wrong type, missing required member, unknown member, out of bounds) is answered 400; validation errors add `errors: [{ "pointer": "/amount", "detail": "..." }]`, one entry per problem, `pointer` an RFC 6901 JSON Pointer into the request body.',

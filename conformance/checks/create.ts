@@ -279,7 +279,7 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
         for (const media of MEDIA_TYPES_ACCEPTED)
           await t.judge(
             `Content-Type ${media.contentType} (${media.name})`,
-            () => ctx.extraCreate(`media/${op}/${media.contentType}`, op, first?.body ?? {}, media.contentType),
+            () => ctx.extraCreate(`media/${op}/${media.contentType}`, op, first?.body ?? {}, { contentType: media.contentType }),
             (e) => judgeCreateAnswered(e).map((v) => ({ ...v, rule: this.rule })),
           );
       },

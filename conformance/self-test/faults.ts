@@ -69,6 +69,8 @@ export const FAULT_CASES: FaultCase[] = [
     { check: `${op}.read-only-ignored`, faults: [`keep-read-only:${op}`] },
     { check: `${op}.charset-accepted`, faults: [`charset-415:${op}`] },
     { check: `${op}.unsupported-media-type-415`, faults: [`accept-text-plain:${op}`] },
+    // A body with no Content-Type at all parsed as JSON.
+    { check: `${op}.unsupported-media-type-415`, faults: [`no-content-type-json:${op}`] },
     { check: `${op}.malformed-json-400`, faults: [`malformed-422:${op}`] },
     { check: `${op}.non-object-json-400`, faults: [`non-object-422:${op}`] },
     { check: `${op}.unknown-lot-422`, faults: [`unknown-lot-400:${op}`] },
@@ -100,6 +102,11 @@ export const FAULT_CASES: FaultCase[] = [
       // A create's several-problems body holds one problem of this class too.
       alsoFails: [`${op}.several-problems-400`],
     },
+  ]),
+  // Framing: the limit checked against Content-Length only (a chunked body past it read and accepted); a chunked body read with its framing.
+  ...CREATE_OPERATIONS.flatMap((op) => [
+    { check: `${op}.payload-too-large-413`, faults: [`chunked-no-limit:${op}`] },
+    { check: `${op}.chunked-body-2xx`, faults: [`chunked-raw:${op}`] },
   ]),
   { check: 'createLotTransfer.payload-too-large-413', faults: ['no-size-limit'], alsoFails: ['createTestSample.payload-too-large-413'] },
   { check: 'createTestSample.payload-too-large-413', faults: ['no-size-limit'], alsoFails: ['createLotTransfer.payload-too-large-413'] },

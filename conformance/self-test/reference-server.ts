@@ -124,6 +124,9 @@ const DATE_TIME_FAULTS: Record<string, (iso: string) => string> = {
 /** Forms RFC 3339 allows that a narrow validator refuses (the variation `date-time-rfc-edges`), one per server-assigned date-time in turn. */
 const DATE_TIME_EDGES: ((iso: string) => string)[] = [(iso) => `${iso.slice(0, 19)}.123456789+05:30`, (iso) => iso.toLowerCase()];
 
+/** The request's body comes in chunked transfer coding (RFC 9112 §7.1). */
+const chunkedBody = (req: http.IncomingMessage): boolean => /\bchunked\b/i.test(req.headers['transfer-encoding'] ?? '');
+
 /** The codings the reference server compresses with. */
 const KNOWN_CODINGS = ['gzip', 'deflate', 'br'];
 
@@ -304,8 +307,15 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     if (overLimit) return problem(res, 413, `the body is larger than ${LIMIT} bytes`);
     const type = (req.headers['content-type'] ?? '').toLowerCase();
     const [mediaType, ...params] = type.split(';').map((s) => s.trim());
-    const json = mediaType === 'application/json' || has('accept-text-plain', op);
+    // Faults: text/plain taken for JSON; a body with no Content-Type at all parsed as JSON.
+    const json =
+      mediaType === 'application/json' ||
+      has('accept-text-plain', op) ||
+      (req.headers['content-type'] === undefined && has('no-content-type-json', op));
     if (!json || (params.length > 0 && has('charset-415', op))) return problem(res, 415, 'send application/json');
+    // Fault: a chunked body read with its framing (chunk sizes and the last chunk) left in.
+    if (chunkedBody(req) && has('chunked-raw', op))
+      bytes = Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n0\r\n\r\n')]);
     let body: unknown;
     try {
       body = JSON.parse(bytes.toString('utf8'));
@@ -399,8 +409,15 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const chunks: Buffer[] = [];
     let size = 0;
-    // Faults of the body limit: none at all, or a common server default (100 KiB) below the profile's.
-    const limit = has('no-size-limit') ? Infinity : has('limit-100kb') ? 100 * 1024 : LIMIT;
+    // Faults of the body limit: none at all, or a common server default (100 KiB) below the profile's;
+    // the limit checked against Content-Length only, so a chunked body is read whole.
+    const op = CREATE.get((req.url ?? '/').split('?')[0] ?? '/');
+    const limit =
+      has('no-size-limit') || (op !== undefined && chunkedBody(req) && has('chunked-no-limit', op))
+        ? Infinity
+        : has('limit-100kb')
+          ? 100 * 1024
+          : LIMIT;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= limit) chunks.push(chunk);

@@ -96,6 +96,9 @@ export const FAULT_CASES: FaultCase[] = [
       // A create's several-problems body holds one problem of this class too.
       alsoFails: [`${op}.several-problems-400`],
     },
+    // Unknown members: a pointer not escaped (~1, ~0); near misses of real members bound to them (aliasing).
+    { check: `${op}.unknown-member-400`, faults: [`pointer-unescaped:${op}`] },
+    { check: `${op}.unknown-member-400`, faults: [`member-aliases:${op}`] },
     {
       check: `${op}.unknown-member-400`,
       faults: [`allow-unknown:${op}`],

@@ -18,6 +18,7 @@ import { loadFixtures, type FixtureSet } from '../../contract/fixtures.js';
 import { inlineSchema, type CreateOperationId, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
 import type { KeywordError, KeywordValidator } from '../../contract/schemas.js';
 import { judgeContexts } from '../../judgments/context.js';
+import { unescapeToken } from '../../util/json-pointer.js';
 import { breakingValues } from '../values/derive.js';
 
 export const REFERENCE_TOKEN = 'reference-token';
@@ -123,6 +124,9 @@ const DATE_TIME_FAULTS: Record<string, (iso: string) => string> = {
 
 /** Forms RFC 3339 allows that a narrow validator refuses (the variation `date-time-rfc-edges`), one per server-assigned date-time in turn. */
 const DATE_TIME_EDGES: ((iso: string) => string)[] = [(iso) => `${iso.slice(0, 19)}.123456789+05:30`, (iso) => iso.toLowerCase()];
+
+/** A member name with letter case, `_` and `-` ignored (how a loosely binding framework compares names). */
+const loose = (name: string): string => name.toLowerCase().replace(/[_-]/g, '');
 
 /** The request's body comes in chunked transfer coding (RFC 9112 §7.1). */
 const chunkedBody = (req: http.IncomingMessage): boolean => /\bchunked\b/i.test(req.headers['transfer-encoding'] ?? '');
@@ -331,6 +335,15 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       });
     const members = model.create(op).members;
     const lotMember = members.find((m) => m.namesLot)?.name ?? '';
+    // Fault: member names bound loosely (case-insensitive, _ and - ignored), as aliasing frameworks do:
+    // a near miss of a member is taken for it (dropped when the member is there too).
+    if (has('member-aliases', op))
+      for (const key of Object.keys(body)) {
+        const member = members.find((m) => m.name !== key && loose(m.name) === loose(key));
+        if (!member) continue;
+        if (!(member.name in body)) body[member.name] = body[key] ?? null;
+        delete body[key];
+      }
     let errors: KeywordError[] = validators.get(op)?.(body) ?? [];
     if (ignored.size > 0) errors = errors.filter((e) => !ignored.has(`${op}|${e.pointer}|${e.keyword}`));
     if (has('no-required', op)) errors = errors.filter((e) => e.detail !== 'is required');
@@ -339,6 +352,9 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     if (has('wrong-type-pointer-root', op))
       errors = errors.map((e) => (e.detail.startsWith('must be of type') ? { ...e, pointer: '' } : e));
     if (has('first-problem-only', op)) errors = errors.slice(0, 1);
+    // Fault: an unknown member's pointer built from its name unescaped (`/a/b` for a member "a/b", not `/a~1b`).
+    if (has('pointer-unescaped', op))
+      errors = errors.map((e) => (e.detail.startsWith('is not a member') ? { ...e, pointer: `/${unescapeToken(e.pointer.slice(1))}` } : e));
     if (has('store-wrong-type', op)) errors = errors.filter((e) => !e.detail.startsWith('must be of type'));
     // Faults of a value class: a large number, a string with non-ASCII characters refused.
     for (const m of members) {

@@ -301,6 +301,56 @@ const ALLOWS: Record<string, string[]> = {
 /** The member name of an unknown member (no contract has it). */
 export const UNKNOWN_MEMBER = 'conformance_unknown_member';
 
+/** An unknown member a body gets: a made-up name, or a near miss of a real member (`of`). */
+export interface UnknownMember {
+  name: string;
+  label: string;
+  /** The real member it nearly spells (its value is sent under the near miss). */
+  of?: string;
+}
+
+/** `fk_lot_id` → `fkLotId`. */
+const camelCase = (name: string): string => name.replace(/[_-]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+/** `fkLotId` → `fk_lot_id`. */
+const snakeCase = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+/**
+ * The unknown members of an object whose schema refuses them, from its property names: a made-up
+ * name; names whose JSON Pointer needs escaping (`/` → `~1`, `~` → `~0`, RFC 6901 §3); and near misses
+ * of each real member that aliasing frameworks accept as it: another case style (`fk_lot_id` →
+ * `fkLotId`, `fkLotId` → `fk_lot_id`), a dash for an underscore (`fk-lot-id`), and one member in
+ * upper case (case-insensitive binding). A near miss that is itself a member is left out.
+ */
+export function unknownMembers(properties: readonly string[]): UnknownMember[] {
+  const known = new Set(properties);
+  const out: UnknownMember[] = [
+    { name: UNKNOWN_MEMBER, label: `unknown member ${UNKNOWN_MEMBER}` },
+    { name: 'conformance/unknown', label: 'unknown member "conformance/unknown" (its pointer escapes / as ~1)' },
+    { name: 'conformance~unknown', label: 'unknown member "conformance~unknown" (its pointer escapes ~ as ~0)' },
+  ];
+  const nearMiss = (of: string, name: string, how: string): void => {
+    if (name === of || known.has(name) || out.some((u) => u.name === name)) return;
+    out.push({ name, of, label: `near miss of ${of}: ${name} (${how})` });
+  };
+  for (const name of properties) {
+    if (name.includes('_')) {
+      nearMiss(name, camelCase(name), 'another case style');
+      nearMiss(name, name.replace(/_/g, '-'), 'a dash for an underscore');
+    } else if (/[a-z0-9][A-Z]/.test(name)) nearMiss(name, snakeCase(name), 'another case style');
+  }
+  const cased = properties.find((name) => name.toUpperCase() !== name && !known.has(name.toUpperCase()));
+  if (cased !== undefined) nearMiss(cased, cased.toUpperCase(), 'another letter case');
+  return out;
+}
+
+const isReadOnly = (schema: JsonValue | undefined): boolean => isObject(schema) && schema['readOnly'] === true;
+
+/** The value sent under a near miss of a member: the member's own value in the body, else its first valid class. */
+function memberValue(schema: JsonValue | undefined, value: JsonValue | undefined): JsonValue {
+  if (value !== undefined) return value;
+  return (isObject(schema) ? validCandidates(schema, 1)[0]?.value : undefined) ?? 'x';
+}
+
 /**
  * Values breaking each keyword of `schema` (at `pointer`), given a valid instance `valid` to vary.
  * Objects recurse into their properties (a missing required member, an unknown member, each
@@ -409,13 +459,18 @@ function objectBreaking(schema: JsonObject, valid: JsonValue | undefined, pointe
     delete copy[name];
     out.push({ keyword: 'required', name: `${name} missing`, pointer: childPointer(pointer, name), value: copy });
   }
-  if (schema['unevaluatedProperties'] === false || schema['additionalProperties'] === false)
-    out.push({
-      keyword: schema['unevaluatedProperties'] === false ? 'unevaluatedProperties' : 'additionalProperties',
-      name: `unknown member ${UNKNOWN_MEMBER}`,
-      pointer: childPointer(pointer, UNKNOWN_MEMBER),
-      value: { ...valid, [UNKNOWN_MEMBER]: 'x' },
-    });
+  if (schema['unevaluatedProperties'] === false || schema['additionalProperties'] === false) {
+    const keyword = schema['unevaluatedProperties'] === false ? 'unevaluatedProperties' : 'additionalProperties';
+    // Server-assigned members last: the letter-case near miss is then of a member the client writes.
+    const names = Object.keys(properties).sort((a, b) => Number(isReadOnly(properties[a])) - Number(isReadOnly(properties[b])));
+    for (const unknown of unknownMembers(names))
+      out.push({
+        keyword,
+        name: unknown.label,
+        pointer: childPointer(pointer, unknown.name),
+        value: { ...valid, [unknown.name]: unknown.of === undefined ? 'x' : memberValue(properties[unknown.of], valid[unknown.of]) },
+      });
+  }
   for (const [name, sub] of Object.entries(properties)) {
     if (!isObject(sub)) continue;
     for (const b of breakingValues(sub, valid[name], childPointer(pointer, name), depth + 1))

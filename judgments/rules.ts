@@ -39,6 +39,8 @@ export const PROFILE = {
     'Profile: a valid body up to 1 MiB (`x-max-body-bytes` of the 413 answer) is accepted, whatever limits the server stack has by default (100 KiB, 1 MB).',
   wrongMethod: 'Profile: a known path with a wrong method is answered 405 with an `Allow` header.',
   unknownPath: 'Profile: an unknown path is answered 404.',
+  pathVariants:
+    "Profile: an operation is served at exactly its path. A near miss of it (a trailing slash, another letter case, another version segment, a doubled slash: each another path, RFC 3986 §6.2.2.1) is an unknown path, answered 404 (405 where the server has operations of its own there), never redirected to the operation's path and never answered as the operation.",
   problem:
     'Profile: every error is `application/problem+json` (RFC 9457): `type`, `title`, `status`, `detail` (and `status` is the HTTP status).',
   readOnly:

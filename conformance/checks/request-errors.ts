@@ -46,7 +46,7 @@ export async function unknownLotId(ctx: CheckContext, op: CreateOperationId): Pr
 }
 
 /** The valid body the invalid ones are derived from: the first corpus body (fixed, seed-independent), every marker member set. */
-async function validBody(ctx: CheckContext, op: CreateOperationId): Promise<JsonObject> {
+export async function validBody(ctx: CheckContext, op: CreateOperationId): Promise<JsonObject> {
   const [first] = await ctx.corpus(op);
   return withMarkers(ctx.derivation(op), { ...(first?.body ?? {}) }, `${ctx.config.runMarker}-invalid`);
 }

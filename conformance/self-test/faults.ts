@@ -2,7 +2,7 @@
  * For every registered check, the faults of the reference server that make it fail: the table the
  * suite's tests run (`faults.test.ts`). `alsoFails` lists checks a fault cannot help breaking too.
  */
-import { CREATE_IDS as CREATE_OPERATIONS, OPERATION_IDS } from '../checks/helpers.js';
+import { CREATE_IDS as CREATE_OPERATIONS, MODEL, OPERATION_IDS } from '../checks/helpers.js';
 
 export interface FaultCase {
   check: string;
@@ -11,6 +11,9 @@ export interface FaultCase {
 }
 
 const AUTH = ['missing', 'non-bearer', 'rejected'] as const;
+
+/** The path-variant checks (order info and every create). */
+const PATH_CHECKS = [MODEL.orderInfo.operationId, ...CREATE_OPERATIONS].map((op) => `${op}.path-variants-404`);
 
 /**
  * Behaviours a correct server may have: they fail nothing. A case-insensitive or space-trimming order
@@ -134,13 +137,20 @@ export const FAULT_CASES: FaultCase[] = [
   { check: 'createTestSample.strict-shape', faults: ['date-time-space:createTestSample'] },
   { check: 'createTestSample.strict-shape', faults: ['date-time-no-seconds:createTestSample'] },
   { check: 'createLotTransfer.strict-shape', faults: ['date-time-hour-24:createLotTransfer'] },
+  // Near misses of a path: a trailing slash redirected to the path (307), letter case ignored, any version served, slashes merged.
+  { check: 'createLotTransfer.path-variants-404', faults: ['path-trailing-slash-redirect:createLotTransfer'] },
+  { check: 'getOrderInfo.path-variants-404', faults: ['path-case-insensitive:getOrderInfo'] },
+  { check: 'createTestSample.path-variants-404', faults: ['path-any-version:createTestSample'] },
+  { check: 'createLotTransfer.path-variants-404', faults: ['path-merge-slashes:createLotTransfer'] },
+  { check: 'getOrderInfo.path-variants-404', faults: ['path-trailing-slash-redirect:getOrderInfo'] },
   { check: 'createTestSample.sample-number-unique', faults: ['constant-sequence'] },
-  { check: 'server.unknown-path-404', faults: ['unknown-path-400'] },
+  // Near misses of the operations' paths are unknown paths too.
+  { check: 'server.unknown-path-404', faults: ['unknown-path-400'], alsoFails: PATH_CHECKS },
   { check: 'server.problem-details', faults: ['problem-no-type'] },
   // Content codings: a coding the request did not list, a body that does not decode as labelled, raw DEFLATE; compressed unasked.
   { check: 'server.content-coding', faults: ['coding-not-listed'] },
   { check: 'server.content-coding', faults: ['br-not-compressed'] },
   { check: 'server.content-coding', faults: ['deflate-raw'] },
   { check: 'server.content-coding-asked', faults: ['coding-unasked'] },
-  { check: 'server.no-5xx', faults: ['unknown-path-500'], alsoFails: ['server.unknown-path-404'] },
+  { check: 'server.no-5xx', faults: ['unknown-path-500'], alsoFails: ['server.unknown-path-404', ...PATH_CHECKS] },
 ];

@@ -157,6 +157,37 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   const ids = new Map<string, number>();
   let sequence = 0;
 
+  /** Each operation's path, matched as written or after a normalization (`norm`, applied to both sides). */
+  const routes = [
+    { op: model.orderInfo.operationId, prefix: INFO, param: true },
+    ...model.creates.map((c) => ({ op: c.operationId, prefix: c.path, param: false })),
+  ].map((r) => ({
+    ...r,
+    matches: (path: string, norm: (p: string) => string = (p) => p): boolean => {
+      const p = norm(path);
+      // The prefix normalized as the start of a path (a parameter after it), not as a path of its own.
+      const prefix = r.param ? norm(`${r.prefix}x`).slice(0, -1) : norm(r.prefix);
+      return r.param ? p.startsWith(prefix) && p.length > prefix.length && !p.slice(prefix.length).includes('/') : p === prefix;
+    },
+    /** The operation's own path for `path` (its parameter, the last segment, kept as sent). */
+    served: (path: string): string => (r.param ? `${r.prefix}${path.replace(/\/+$/, '').split('/').pop() ?? ''}` : r.prefix),
+  }));
+  /**
+   * Faults of routing, each `<name>:<operation>`: a near miss of the operation's path redirected to it
+   * (a trailing slash, 307) or served as it (letter case ignored, any version segment, slashes merged).
+   */
+  const nearMiss = (path: string): { served: string; redirect: boolean } | undefined => {
+    const loosely: [string, (p: string) => string, boolean][] = [
+      ['path-trailing-slash-redirect', (p) => p.replace(/\/$/, ''), true],
+      ['path-case-insensitive', (p) => p.toLowerCase(), false],
+      ['path-any-version', (p) => p.replace(/\/v\d+(?=\/)/gi, '/v*'), false],
+      ['path-merge-slashes', (p) => p.replace(/\/{2,}/g, '/'), false],
+    ];
+    for (const [fault, norm, redirect] of loosely)
+      for (const route of routes) if (has(fault, route.op) && route.matches(path, norm)) return { served: route.served(path), redirect };
+    return undefined;
+  };
+
   /**
    * Answers `text`, compressed when the request asks for it (the coding of highest weight it lists
    * that the server knows, the first listed on a tie), as a correct server that compresses does.
@@ -447,7 +478,10 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler) : http.createServer(handler);
   const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, chunks: Buffer[], size: number, limit: number): void => {
     {
-      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      let path = (req.url ?? '/').split('?')[0] ?? '/';
+      const variant = routes.some((r) => r.matches(path)) ? undefined : nearMiss(path);
+      if (variant?.redirect === true) return finish(res, 307, { location: variant.served }, '');
+      if (variant) path = variant.served;
       const op = CREATE.get(path);
       if (path.startsWith(INFO) && path.length > INFO.length && !path.slice(INFO.length).includes('/'))
         orderInfo(req, res, path.slice(INFO.length));

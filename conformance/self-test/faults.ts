@@ -12,6 +12,9 @@ export interface FaultCase {
 
 const AUTH = ['missing', 'non-bearer', 'rejected'] as const;
 
+/** A sample counter kept per lot: the fault the uniqueness check must catch under any seed (`faults.test.ts` runs it under five). */
+export const SEQUENCE_PER_LOT = 'sequence-per-lot';
+
 /** The path-variant checks (order info and every create). */
 const PATH_CHECKS = [MODEL.orderInfo.operationId, ...CREATE_OPERATIONS].map((op) => `${op}.path-variants-404`);
 
@@ -144,6 +147,10 @@ export const FAULT_CASES: FaultCase[] = [
   { check: 'createLotTransfer.path-variants-404', faults: ['path-merge-slashes:createLotTransfer'] },
   { check: 'getOrderInfo.path-variants-404', faults: ['path-trailing-slash-redirect:getOrderInfo'] },
   { check: 'createTestSample.sample-number-unique', faults: ['constant-sequence'] },
+  // Sequences long enough to expose counters: one kept per lot, one repeating after five values; ids counted per lot.
+  { check: 'createTestSample.sample-number-unique', faults: [SEQUENCE_PER_LOT] },
+  { check: 'createTestSample.sample-number-unique', faults: ['sequence-cycle-5'] },
+  ...CREATE_OPERATIONS.map((op) => ({ check: `${op}.ids-unique`, faults: [`id-per-lot:${op}`] })),
   // Near misses of the operations' paths are unknown paths too.
   { check: 'server.unknown-path-404', faults: ['unknown-path-400'], alsoFails: PATH_CHECKS },
   { check: 'server.problem-details', faults: ['problem-no-type'] },

@@ -156,6 +156,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   const CREATE = new Map(model.creates.map((op) => [op.path, op.operationId as CreateOperationId]));
   const ids = new Map<string, number>();
   let sequence = 0;
+  const sequences = new Map<string, number>();
 
   /** Each operation's path, matched as written or after a normalization (`norm`, applied to both sides). */
   const routes = [
@@ -433,17 +434,29 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       if (m.readOnly) {
         if (keep && m.name in body) continue;
         if (m.type === 'integer') {
-          ids.set(op, (ids.get(op) ?? 0) + 1);
-          record[m.name] = has('constant-id', op) ? 1 : (ids.get(op) ?? 1);
+          // Fault: ids counted per lot (each lot's records numbered from 1).
+          const key = has('id-per-lot', op) ? `${op}|${String(lotId)}` : op;
+          ids.set(key, (ids.get(key) ?? 0) + 1);
+          record[m.name] = has('constant-id', op) ? 1 : (ids.get(key) ?? 1);
         } else record[m.name] = now();
         continue;
       }
       if (m.name in body && !(m.defaultFrom && has('ignore-sent-default-from', op))) continue;
       if (m.defaultFrom) record[m.name] = lotValue[m.defaultFrom.member] ?? null;
-      else if (m.defaultSequence)
-        record[m.name] =
-          `${m.defaultSequence.prefix}${String(has('constant-sequence') ? 1 : ++sequence).padStart(m.defaultSequence.width, '0')}`;
-      else if (m.default !== undefined)
+      else if (m.defaultSequence) {
+        // Faults of a sequence: one value; a counter kept per lot; a counter repeating after five values.
+        const perLot = `${op}|${m.name}|${String(lotId)}`;
+        if (has('sequence-per-lot')) sequences.set(perLot, (sequences.get(perLot) ?? 0) + 1);
+        else sequence++;
+        const n = has('constant-sequence')
+          ? 1
+          : has('sequence-per-lot')
+            ? (sequences.get(perLot) ?? 1)
+            : has('sequence-cycle-5')
+              ? ((sequence - 1) % 5) + 1
+              : sequence;
+        record[m.name] = `${m.defaultSequence.prefix}${String(n).padStart(m.defaultSequence.width, '0')}`;
+      } else if (m.default !== undefined)
         record[m.name] = !has('wrong-default', op) ? m.default : typeof m.default === 'boolean' ? !m.default : 'OPEN';
     }
     // Fault of a value class: a boolean sent true is answered false.

@@ -435,7 +435,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
         if (keep && m.name in body) continue;
         if (m.type === 'integer') {
           // Fault: ids counted per lot (each lot's records numbered from 1).
-          const key = has('id-per-lot', op) ? `${op}|${String(lotId)}` : op;
+          const key = has('id-per-lot', op) ? `${op}|${JSON.stringify(lotId)}` : op;
           ids.set(key, (ids.get(key) ?? 0) + 1);
           record[m.name] = has('constant-id', op) ? 1 : (ids.get(key) ?? 1);
         } else record[m.name] = now();
@@ -445,7 +445,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       if (m.defaultFrom) record[m.name] = lotValue[m.defaultFrom.member] ?? null;
       else if (m.defaultSequence) {
         // Faults of a sequence: one value; a counter kept per lot; a counter repeating after five values.
-        const perLot = `${op}|${m.name}|${String(lotId)}`;
+        const perLot = `${op}|${m.name}|${JSON.stringify(lotId)}`;
         if (has('sequence-per-lot')) sequences.set(perLot, (sequences.get(perLot) ?? 0) + 1);
         else sequence++;
         const n = has('constant-sequence')

@@ -293,8 +293,13 @@ const sequenceMembers = (op: CreateOperationId, ctx: CheckContext): MemberModel[
  * kept per lot repeats across lots). They name the first two lots in turn, starting with one the
  * corpus names least for the least-covered member.
  */
-async function sequenceExtras(ctx: CheckContext, op: CreateOperationId): Promise<{ key: string; name: string; body: JsonObject }[]> {
+function sequenceExtras(ctx: CheckContext, op: CreateOperationId): Promise<{ key: string; name: string; body: JsonObject }[]> {
+  return ctx.memo(`sequence-extras/${op}`, () => planSequenceExtras(ctx, op));
+}
+
+async function planSequenceExtras(ctx: CheckContext, op: CreateOperationId): Promise<{ key: string; name: string; body: JsonObject }[]> {
   const corpus = await ctx.corpus(op);
+  const lotMember = writable(ctx.model.create(op)).find((m) => m.namesLot);
   const lots = (await ctx.lots()).slice(0, 2);
   const sequences = sequenceMembers(op, ctx);
   const generating: CorpusBody[][] = [corpus, ...sequences.map((m) => corpus.filter((b) => !(m.name in b.body)))];
@@ -309,7 +314,6 @@ async function sequenceExtras(ctx: CheckContext, op: CreateOperationId): Promise
     const lot = lots.reduce((a, b) => ((named.get(b.id) ?? 0) < (named.get(a.id) ?? 0) ? b : a));
     const from = corpus.find((b) => b.lot.id === lot.id) ?? corpus[0];
     const body = { ...(from?.body ?? {}) };
-    const lotMember = writable(ctx.model.create(op)).find((m) => m.namesLot);
     if (lotMember) body[lotMember.name] = lot.id;
     for (const m of sequences) delete body[m.name];
     ensureMarker(

@@ -44,6 +44,8 @@ export interface HttpRequest {
   path: string;
   headers: Record<string, string>;
   body?: Buffer;
+  /** Send the body with `Transfer-Encoding: chunked` and no `Content-Length` (RFC 9112 §7.1). */
+  chunked?: boolean;
 }
 
 export interface HttpAnswer {
@@ -209,7 +211,12 @@ export class HttpClient {
         .withPath(url)
         .withHeaders(request.headers)
         .withRequestTimeout(limit + 1000)
-        .withCore({ createConnection });
+        // A chunked body: the request's own headers with Transfer-Encoding and without the
+        // Content-Length the client adds from the body (its `core` options are http.request's, headers too).
+        .withCore({
+          createConnection,
+          ...(request.chunked === true ? { headers: { ...request.headers, 'transfer-encoding': 'chunked' } } : {}),
+        });
       if (request.body !== undefined) spec = spec.withBody(request.body);
       const response: unknown = await spec.toss();
       exchange.answer = toAnswer(response);

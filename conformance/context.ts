@@ -9,6 +9,7 @@ import { isObject, type JsonObject, type JsonValue, type OpenApiDocument } from 
 import type { Level } from '../contract/levels.js';
 import { orderRead, type CreateOperationId, type OperationId, type OperationsModel } from '../contract/operations-model.js';
 import type { CompiledContract } from '../contract/schemas.js';
+import { ANSWER_LIMITS } from '../judgments/answer.js';
 import { ACCEPT_ENCODING } from '../judgments/content-coding.js';
 import { judgeContexts } from '../judgments/context.js';
 import type { JudgeContext, Violation } from '../judgments/exchange.js';
@@ -34,6 +35,16 @@ import { credentialsFor, withQuery, type CredentialParts } from './credentials.j
 import { parseJsonText } from '../util/json.js';
 
 export type { DiscoveredLot } from './data.js';
+
+/** How a request body is framed and addressed, where a case varies it (`CheckContext.sendToCreate`). */
+export interface RequestFraming {
+  /** The Content-Type (default `application/json`); `null`: none at all. */
+  contentType?: string | null;
+  /** Chunked transfer coding, no Content-Length. */
+  chunked?: boolean;
+  /** Another path than the operation's, already encoded. */
+  path?: string;
+}
 
 export interface ContextOptions {
   config: ConformanceConfig;
@@ -262,21 +273,28 @@ export class CheckContext {
     });
   }
 
-  /** A POST to a create operation (invalid bodies, credential probes). Never sent with --read-only; not counted against --max-writes. */
+  /**
+   * A POST to a create operation (invalid bodies, credential probes). Never sent with --read-only; not
+   * counted against --max-writes. `framing.contentType`: `null` sends no Content-Type at all;
+   * `framing.chunked`: the body in chunked transfer coding, without Content-Length; `framing.path`:
+   * another path than the operation's (a near miss of it).
+   */
   sendToCreate(
     id: CreateOperationId,
     body: Buffer | JsonObject | unknown[] | string,
     headers: Record<string, string> = this.credentialsOf(id).headers,
-    contentType = 'application/json',
+    framing: RequestFraming = {},
   ): Promise<Exchange> {
     if (this.config.readOnly) throw new CheckSkipped('--read-only: no POST request is sent', 'read-only');
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    const contentType = framing.contentType === undefined ? 'application/json' : framing.contentType;
     return this.send({
       operation: id,
       method: this.model.get(id).method,
-      path: withQuery(this.path(id), this.credentialsOf(id).query),
-      headers: { 'content-type': contentType, accept: 'application/json', ...headers },
+      path: framing.path ?? withQuery(this.path(id), this.credentialsOf(id).query),
+      headers: { ...(contentType === null ? {} : { 'content-type': contentType }), accept: 'application/json', ...headers },
       body: bytes,
+      ...(framing.chunked === true ? { chunked: true } : {}),
     });
   }
 
@@ -288,7 +306,7 @@ export class CheckContext {
   async createRecord(
     id: CreateOperationId,
     body: JsonObject,
-    options: ({ spec: true } | { extra: string }) & { contentType?: string; acceptEncoding?: boolean; keepKey?: boolean },
+    options: ({ spec: true } | { extra: string }) & { contentType?: string; chunked?: boolean; acceptEncoding?: boolean; keepKey?: boolean },
   ): Promise<Exchange> {
     if (this.config.readOnly) throw new CheckSkipped('--read-only: no record is created', 'read-only');
     const budget = await this.writeBudget();
@@ -301,7 +319,10 @@ export class CheckContext {
     const sent = 'extra' in options && options.keepKey !== true ? this.withNewKey(id, body, options.extra) : body;
     const own = this.credentialsOf(id).headers;
     const headers = options.acceptEncoding === true ? { ...own, 'accept-encoding': ACCEPT_ENCODING } : own;
-    return this.sendToCreate(id, sent, headers, options.contentType);
+    return this.sendToCreate(id, sent, headers, {
+      ...(options.contentType !== undefined ? { contentType: options.contentType } : {}),
+      ...(options.chunked === true ? { chunked: true } : {}),
+    });
   }
 
   /** A planned extra create (`Check.extraWrites`), once per key: every check asking for `key` judges the same answer. */
@@ -309,12 +330,9 @@ export class CheckContext {
     key: string,
     id: CreateOperationId,
     body: JsonObject,
-    contentType?: string,
-    options: { keepKey?: boolean } = {},
+    framing: { contentType?: string; chunked?: boolean; keepKey?: boolean } = {},
   ): Promise<Exchange> {
-    return this.memo(key, () =>
-      this.createRecord(id, body, { extra: key, ...(contentType !== undefined ? { contentType } : {}), ...options }),
-    );
+    return this.memo(key, () => this.createRecord(id, body, { extra: key, ...framing }));
   }
 
   /** A valid value of the key the client chooses for `id`'s records that no create of the run sent (a key never created). */
@@ -427,8 +445,9 @@ export class CheckContext {
         return new CheckNotRun(`lots could not be discovered: ${blocker} got no answer (${exchange.error ?? 'unknown'})`, 'setup', blocker);
       if (answer.status < 200 || answer.status > 299)
         return new CheckNotRun(`lots could not be discovered: ${blocker} answered ${answer.status}`, 'setup', blocker);
-      const parsed = parseJsonText(answer.text);
-      if (!parsed.ok) return new CheckNotRun('lots could not be discovered: the order answer is not JSON', 'setup', blocker);
+      const parsed = parseJsonText(answer.text, ANSWER_LIMITS);
+      if (!parsed.ok)
+        return new CheckNotRun(`lots could not be discovered: the order answer is not JSON (${parsed.reason})`, 'setup', blocker);
       const value = parsed.value;
       const { lotsMember, lotIdMember } = orderRead(this.model).links;
       const list = isObject(value) && Array.isArray(value[lotsMember]) ? value[lotsMember] : [];

@@ -164,9 +164,7 @@ export class SequenceRunner {
     }
     if (!this.resource.keyAssigned) {
       const body = { ...(await this.body('b', a.sent)), [this.resource.key]: a.sent[this.resource.key] ?? null };
-      const exchange = await this.ctx.extraCreate(`records/${this.resource.name}/duplicate`, this.producer.operationId, body, undefined, {
-        keepKey: true,
-      });
+      const exchange = await this.ctx.extraCreate(`records/${this.resource.name}/duplicate`, this.producer.operationId, body, { keepKey: true });
       this.ctx.sent(exchange);
       this.seq.duplicate = { key: a.key, exchange };
     }

@@ -13,16 +13,17 @@ import { fixtureResource, loadFixtures, type FixtureSet } from '../contract/fixt
 import { CONTRACT_JSON_PATH } from '../contract/paths.js';
 import { compileContract } from '../contract/schemas.js';
 import { ADMIN_PREFIX, adminAllowed, handleAdmin, type AdminContext } from './admin.js';
+import { AnswerBudget } from './answer-budget.js';
 import { authPolicy, checkSecurity } from './auth.js';
 import { readBody } from './body.js';
-import { BodyBudget } from './body-budget.js';
+import { BodyBudget, type BodyHold } from './body-budget.js';
 import type { MockConfig } from './config.js';
 import { controlPolicy, guardControl, RESET_HEADER } from './control-guard.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
 import { createOperation, orderBodies, type CreateContext, type CreateOperation } from './handlers.js';
 import { hostPolicy } from './host.js';
 import type { FaultAdmin } from './fault-admin.js';
-import { FaultRules } from './fault-rules.js';
+import { FaultRules, type FaultRuleStore } from './fault-rules.js';
 import { chooseInjection, inject, type FaultStageContext, type Injection } from './fault-stage.js';
 import { choosePreference, preferredAnswers, type Preference, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
@@ -31,14 +32,14 @@ import { modelView } from './model-view.js';
 import { pipelineHandler, printable, type Stage } from './pipeline.js';
 import { sendBody, sendEmpty } from './respond.js';
 import { allowHeader, createRouter, routeRequest } from './router.js';
-import { SESSION_HEADER } from './state.js';
+import { SESSION_HEADER, sessionName } from './state.js';
 import { openStore } from './store/index.js';
 import { counterSlots } from './store/plan.js';
-import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
+import { createSteps, orderInfoSteps, type CreateBudgets, type OperationSteps } from './steps.js';
 import { paramReader } from './params.js';
 import type { RecordModel } from './record-model.js';
 import { actionSteps, deleteSteps, listSteps, readSteps, updateSteps } from './record-steps.js';
-import type { StoredResource } from './store/types.js';
+import { DEFAULT_SESSION, type StoredResource } from './store/types.js';
 import { answered, framingStage, isControlPath, targetStage, type TargetedExchange } from './stages.js';
 import { parseTarget } from './target.js';
 
@@ -121,10 +122,26 @@ interface Served {
   writes: boolean;
 }
 
+/** The session a request names, or the default one (for an operation that does not read it). */
+function sessionOrDefault(req: IncomingMessage): string {
+  try {
+    return sessionName(req.headers[SESSION_HEADER]);
+  } catch {
+    return DEFAULT_SESSION;
+  }
+}
+
 /** An operation without a stateful handler: Prism answers it from the contract's examples (after the mock's security). */
-function prismSteps(prism: Fallback, operation: OperationSpec, bodyLimitBytes: number, budget: BodyBudget): OperationSteps<unknown> {
+function prismSteps(prism: Fallback, operation: OperationSpec, bodyLimitBytes: number, budgets: CreateBudgets): OperationSteps<unknown> {
   return {
-    validate: (req, _params, res) => (operation.requestBody ? readBody(req, bodyLimitBytes, () => budget.admit(req, res)) : undefined),
+    validate(req, _params, res) {
+      if (!operation.requestBody) return undefined;
+      let held: BodyHold | undefined;
+      return readBody(req, bodyLimitBytes, () => (held = budgets.bodies.admit(req, res))).then((bytes) => {
+        held?.release();
+        return bytes;
+      });
+    },
     handle(input, res) {
       const req = res.req;
       const target = parseTarget(req.url ?? '/');
@@ -139,7 +156,12 @@ function prismSteps(prism: Fallback, operation: OperationSpec, bodyLimitBytes: n
         }
       }
       return prism({ method: req.method ?? 'GET', path: url.pathname, query: queryOf(url), headers: flatHeaders(req), body }).then(
-        (answer) => sendBody(res, answer.status, undefined, answer.body, answer.headers),
+        (answer) => {
+          // Prism's answer is made for this request: a large one counts against the answer budget until it is sent.
+          const session = sessionOrDefault(req);
+          budgets.answers.take(session, Buffer.byteLength(answer.body), () => `The answer of ${operation.operationId} in session "${session}"`).until(res);
+          sendBody(res, answer.status, undefined, answer.body, answer.headers);
+        },
       );
     },
   };
@@ -209,10 +231,15 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     resources: new Map([...recorded].map(([name, r]) => [name, r.stored])),
     log,
   });
-  const bodyBudget = new BodyBudget(config.maxBodyBytesInFlight);
+  const budgets: CreateBudgets = {
+    bodies: new BodyBudget(config.maxBodyBytesInFlight),
+    answers: new AnswerBudget(config.maxAnswerBytesInFlight),
+  };
   const createContext: CreateContext = { store, lots: fixtures.lots, log };
-  // Session fault rules live in this process (docs/faults.md): at most one session more than --max-sessions (the default one).
-  const faultRules = new FaultRules(config.maxSessions + 1);
+  // Session fault rules (docs/faults.md): in the shared store when there is one (every replica applies
+  // them), else in this process; at most one session more than --max-sessions (the default one).
+  const faultRules: FaultRuleStore = store.faultRules?.(config.maxSessions + 1) ?? new FaultRules(config.maxSessions + 1);
+  await faultRules.ready;
   const faultStage: FaultStageContext = { rules: faultRules, log, quiet: config.quiet };
   const faultAdmin: FaultAdmin = { rules: faultRules, operations: [] };
   const resources = [...recorded.keys()];
@@ -221,7 +248,8 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     orderNumbers,
     lots: lotListing(api, fixtures),
     resources,
-    model: JSON.stringify(modelView(api, ADMIN_PREFIX, resources)),
+    model: Buffer.from(JSON.stringify(modelView(api, ADMIN_PREFIX, resources))),
+    answers: budgets.answers,
     faults: faultAdmin,
     log,
     ...(config.contractPath !== undefined ? { contractPath: config.contractPath } : {}),
@@ -248,7 +276,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     const record = model.resource !== undefined ? recorded.get(model.resource) : undefined;
     const ctx =
       record !== undefined
-        ? { store, resource: record.resource, op: model, params: paramReader(compiled, operation, model), search }
+        ? { store, resource: record.resource, op: model, params: paramReader(compiled, operation, model), search, budgets }
         : undefined;
     const change = (withBody: boolean) =>
       ctx !== undefined && record !== undefined
@@ -259,13 +287,12 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
             validateRecord: compiled.validator({ $ref: `#/components/schemas/${record.resource.schema}` }),
             lots: fixtures.lots,
             bodyLimitBytes: config.bodyLimitBytes,
-            budget: bodyBudget,
           }
         : undefined;
     let steps: OperationSteps | undefined;
     const createOp = creates.get(operation.operationId);
     if (model.role === 'fixture-read') steps = orderInfoSteps(bodies, model.keyParam ?? operation.pathParams[0] ?? '');
-    else if (createOp) steps = createSteps(createContext, createOp, config.bodyLimitBytes, bodyBudget);
+    else if (createOp) steps = createSteps(createContext, createOp, config.bodyLimitBytes, budgets);
     else if (model.role === 'read' && ctx) steps = readSteps(ctx);
     else if (model.role === 'delete' && ctx) steps = deleteSteps(ctx);
     else if (model.role === 'list' && ctx) {
@@ -281,7 +308,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     }
     if (steps === undefined) {
       prism ??= await createPrismFallback(compiled.document);
-      steps = prismSteps(prism, operation, config.bodyLimitBytes, bodyBudget);
+      steps = prismSteps(prism, operation, config.bodyLimitBytes, budgets);
       fallbackOperations.push(operation);
     }
     served.set(operation, { operation, model, steps, writes: ['create', 'update', 'delete', 'action'].includes(model.role) });
@@ -355,13 +382,23 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       name: 'prefer, faults and latency',
       run(x) {
         const operation = fromModel(x.served, 'route').operation;
-        x.injection = chooseInjection(faultRules, x.req.headers.prefer, x.req.headers[SESSION_HEADER], operation.operationId);
+        // A rule is taken only when the request names neither code= nor fault= (so choosePreference, which
+        // refuses only a bad code=, cannot refuse a request whose rule was taken).
+        const injection = chooseInjection(faultRules, x.req.headers.prefer, x.req.headers[SESSION_HEADER], operation.operationId);
         x.preference = choosePreference(
           preferred.get(operation) ?? new Map<string, PreferredAnswer>(),
           x.req.headers.prefer,
           operation.operationId,
         );
-        return config.latencyMs > 0 ? sleep(config.latencyMs).then(() => undefined) : undefined;
+        const latency = config.latencyMs > 0 ? sleep(config.latencyMs).then(() => undefined) : undefined;
+        // A rule kept in the shared store is looked up there (only for a session that holds one).
+        if (injection instanceof Promise)
+          return injection.then((chosen) => {
+            x.injection = chosen;
+            return latency;
+          });
+        x.injection = injection;
+        return latency;
       },
     },
     {

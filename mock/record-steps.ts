@@ -12,7 +12,8 @@ import type { JsonObject, JsonValue } from '../contract/document.js';
 import type { FixtureSet } from '../contract/fixtures.js';
 import type { ListModel, OperationModel, ResourceModel } from '../contract/operations-model.js';
 import type { Validator } from '../contract/schemas.js';
-import type { BodyBudget } from './body-budget.js';
+import type { BodyHold } from './body-budget.js';
+import type { CreateBudgets } from './steps.js';
 import { checkJsonContentType, parseJson, readBody } from './body.js';
 import { isoNow } from './clock.js';
 import { knownLot, objectBody, refuseProblems } from './handlers.js';
@@ -42,6 +43,8 @@ export interface RecordContext {
   params: ParamReader;
   /** The search of the request's target (`?a=1`), for the query parameters. */
   search(req: IncomingMessage): string;
+  /** A body counts while it is read; once parsed, its input and answer count against its session's share of the answers. */
+  budgets: CreateBudgets;
 }
 
 /** How many times a change is tried again when the record changed between its read and its write (another replica, a concurrent request). */
@@ -89,6 +92,8 @@ export function listSteps(ctx: RecordContext, list: ListModel): OperationSteps<R
       const limit = list.paging !== undefined ? Number(input.params[list.paging.limit] ?? found.length) : found.length;
       const page = found.slice(offset, offset + limit);
       const items = `[${page.join(',')}]`;
+      // A list is made for this request: a large one counts against the answer budget until it is sent.
+      ctx.budgets.answers.take(input.session, items.length, () => `The list of ${ctx.resource.name} in session "${input.session}"`).until(res);
       if (list.shape.kind === 'array') {
         sendBody(res, ctx.op.successStatus, 'application/json', items);
         return;
@@ -121,7 +126,6 @@ export interface ChangeContext extends RecordContext {
   validateRecord: Validator;
   lots: FixtureSet['lots'];
   bodyLimitBytes: number;
-  budget: BodyBudget;
 }
 
 interface ChangeInput extends RecordInput {
@@ -139,9 +143,12 @@ function readChange(
   const validate = ctx.validateRequest;
   if (validate === undefined) return input;
   checkJsonContentType(req.headers['content-type'], ctx.op.requestMediaType);
-  return readBody(req, ctx.bodyLimitBytes, () => ctx.budget.admit(req, res)).then((bytes) => {
+  let held: BodyHold | undefined;
+  return readBody(req, ctx.bodyLimitBytes, () => (held = ctx.budgets.bodies.admit(req, res))).then((bytes) => {
     const body = objectBody(parseJson(bytes));
     refuseProblems(validate(body));
+    ctx.budgets.answers.take(input.session, bytes.length, () => `The change of ${ctx.resource.name} in session "${input.session}"`).until(res);
+    held?.release();
     return { ...input, body };
   });
 }

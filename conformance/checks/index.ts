@@ -8,6 +8,7 @@ import { authChecks } from './auth.js';
 import { createChecks } from './create.js';
 import { orderInfoChecks } from './order-info.js';
 import { recordChecks } from './records.js';
+import { pathChecks } from './paths.js';
 import { requestErrorChecks } from './request-errors.js';
 import { BUNDLED, sourceOf, type CheckSource } from './helpers.js';
 import { serverChecks } from './server.js';
@@ -23,6 +24,7 @@ export function checksOf(source: CheckSource): Check[] {
     ...createChecks(source),
     ...recordChecks(source),
     ...requestErrorChecks(source),
+    ...pathChecks(source),
     ...serverChecks(source),
   ];
 }

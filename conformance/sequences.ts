@@ -179,17 +179,20 @@ export class SequenceRunner {
     const recordA = recordOf(a.exchange) ?? a.sent;
     const recordB = recordOf(b.exchange) ?? b.sent;
     const steps: ListStep[] = [];
+    // A paged list is asked for its largest page (its limit's maximum, else 100) when no page is the point.
+    const limitParam = list.paging !== undefined ? this.ctx.model.get(list.operationId).params.find((p) => p.name === list.paging?.limit) : undefined;
+    const largest = typeof limitParam?.schema['maximum'] === 'number' ? limitParam.schema['maximum'] : 100;
     const ask = async (name: string, filters: [string, string, JsonValue][], page?: { limit: number; offset: number }) => {
       const query: [string, string][] = filters.map(([param, , value]) => [param, queryText(value)]);
-      if (page !== undefined && list.paging !== undefined) {
-        query.push([list.paging.limit, String(page.limit)]);
-        if (list.paging.offset !== undefined) query.push([list.paging.offset, String(page.offset)]);
+      if (list.paging !== undefined) {
+        query.push([list.paging.limit, String(page?.limit ?? largest)]);
+        if (page !== undefined && list.paging.offset !== undefined) query.push([list.paging.offset, String(page.offset)]);
       }
       const exchange = await this.ctx.request(list.operationId, { query });
       steps.push({
         name,
         filters: Object.fromEntries(filters.map(([, member, value]) => [member, value])),
-        ...(page ? { page } : {}),
+        ...(page ? { page } : list.paging !== undefined ? { limit: largest } : {}),
         exchange,
       });
     };

@@ -19,6 +19,8 @@ export interface ListStep {
   filters: Record<string, JsonValue>;
   /** The paging sent, when the list pages. */
   page?: { limit: number; offset: number };
+  /** The most records the answer may hold (the largest `limit` the list allows, sent with the filters): a full answer may leave matches out. */
+  limit?: number;
   exchange: JudgedExchange;
 }
 
@@ -183,7 +185,7 @@ export function judgeListFilters(seq: RecordSequence, step: ListStep): Violation
         reason: `record ${keyOf(seq.resource, item) ?? `#${index}`} has ${broken.map(([m]) => `${m} ${JSON.stringify(item[m] ?? null)}`).join(', ')}`,
       });
   });
-  if (step.page !== undefined) return out;
+  if (step.page !== undefined || (step.limit !== undefined && items.length >= step.limit)) return out;
   const keys = new Set(items.map((item) => keyOf(seq.resource, item)));
   for (const created of seq.created) {
     const record = recordOf(created.exchange);

@@ -100,7 +100,7 @@ export function variantExchange(ctx: CheckContext, number: string): Promise<Exch
 }
 
 export function encodedRealExchange(ctx: CheckContext): Promise<Exchange> {
-  return ctx.memo('order/encoded', () => ctx.getOrder(ctx.config.orderNumber, ctx.bearer(), encodedRealPath(ctx)));
+  return ctx.memo('order/encoded', () => ctx.getOrder(ctx.config.orderNumber, undefined, encodedRealPath(ctx)));
 }
 
 export type { CreateOperationId };

@@ -290,7 +290,7 @@ function badRequestChecks(source: CheckSource, op: CreateOperationId): Check[] {
                 await t.judge(
                   `a valid body padded past ${limit} bytes, ${framing.name}`,
                   () =>
-                    ctx.sendToCreate(op, { ...body, [member?.name ?? UNKNOWN_MEMBER]: pad }, ctx.bearer(), { chunked: framing.chunked }),
+                    ctx.sendToCreate(op, { ...body, [member?.name ?? UNKNOWN_MEMBER]: pad }, ctx.credentialsOf(op).headers, { chunked: framing.chunked }),
                   (e) => judgeRefused(e, ctx.judge, PROFILE.tooLarge, 413),
                 );
             },

@@ -197,7 +197,8 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       if (credential !== undefined && credential !== config.token) built.push(credential);
     }
   const secrets = credentialsOf(config);
-  const redactor = createRedactor(secrets.length > 0 ? [...secrets, ...built] : secrets);
+  // Built from a token that is no secret (the in-process mock's documented token), they are none either.
+  const redactor = createRedactor(secrets.includes(config.token) ? [...secrets, ...built] : secrets);
   const write = redactingWriter(options.write ?? ((text: string) => void process.stdout.write(text)), redactor);
   const startedAt = new Date();
   // Read once, before anything starts: a contract that cannot be read or used stops the run (exit 2).

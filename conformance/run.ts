@@ -206,6 +206,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
   const document = contract.document;
   const ca = config.caPath !== undefined ? loadCa(config.caPath) : undefined;
   const target = await startServerUnderTest(config);
+  let closeConnections = (): Promise<void> => Promise.resolve();
   try {
     await probeListening(new URL(target.url), Math.min(config.timeoutMs, 5000));
     const deadline = config.deadlineMs === undefined ? undefined : startedAt.getTime() + config.deadlineMs;
@@ -216,6 +217,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       ...(deadline !== undefined ? { deadline } : {}),
       ...(ca !== undefined ? { ca: ca.certificates } : {}),
     });
+    closeConnections = () => ctx.http.close();
     for (const secret of redactor.secrets) ctx.expect.addSecret(secret);
     const checks = checksOfLevel(options.checks ?? checksFor(document), config.level);
     const outputDir = resolve(config.outputDir);
@@ -288,6 +290,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       writes: ctx.writes,
       recordsCreated: ctx.postsAccepted,
       requests: sent.length,
+      traffic: ctx.http.traffic,
       checks: results,
     };
     // The reports and the summary: sanitized (secrets.ts) and rendered as pure functions of the verdict.
@@ -300,6 +303,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     }));
     return { exitCode, verdict, files, requests };
   } finally {
+    await closeConnections();
     await target.close();
   }
 }

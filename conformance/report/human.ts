@@ -95,6 +95,7 @@ const REASON_TEXT: Record<UncheckedRule['reason'], string> = {
   deadline: '--deadline reached',
   'timed-out-operation': 'an earlier request of the operation timed out',
   'no-lots': 'the order has no lots',
+  'rate-limited': 'the server kept asking the run to wait (429 or 503 with Retry-After)',
   setup: 'a prerequisite answer was missing',
 };
 

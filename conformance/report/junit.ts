@@ -3,7 +3,8 @@
  * text and attribute). As CI systems read it (Jenkins/Ant schema, GitLab, GitHub test reporters):
  * - `<testsuites>` > one `<testsuite>` per operation > one `<testcase>` per check;
  * - `classname` is the operation, `name` is `check id: title`, `time` in seconds;
- * - a failed check has `<failure message type>` with the whole failure (every failed case) as text;
+ * - a failed check has `<failure message type>` with how many cases failed, at most three spelled out
+ *   (each with a ready-to-paste curl) and the others named, as text;
  * - a skipped check has `<skipped message>`; a check not run is skipped with "not run: blocked by ...";
  * - `tests`, `failures`, `errors` (always 0: a broken rule is a failure), `skipped` are the counts of
  *   the children; timestamps are ISO 8601 (`YYYY-MM-DDTHH:MM:SS`, UTC, as the Ant schema wants it;
@@ -16,6 +17,7 @@
 import { create } from 'xmlbuilder2';
 import { formatFailure } from '../failure.js';
 import { escapeControls } from '../secrets.js';
+import { failureDigest } from './failures.js';
 import { configurationLine, notRunMessage } from './human.js';
 import type { CheckResult, Verdict } from './results.js';
 
@@ -40,17 +42,17 @@ function counts(checks: readonly CheckResult[]): { tests: number; failures: numb
   };
 }
 
-/** The whole failure of a check: every failed case's details (or the message), then the cases sent. */
+/**
+ * The failure of a check: how many cases failed, at most three spelled out (each its whole failure,
+ * with a ready-to-paste curl), the others named; the rule.
+ */
 function failureText(check: CheckResult): string {
-  const details = check.failures && check.failures.length > 0 ? check.failures : check.failure ? [check.failure] : [];
-  const body =
-    details.length > 0 ? details.map(formatFailure).join('\n\n') : `${check.message ?? 'the check failed'}\nrule:     ${check.rule}`;
-  const failedCases = check.cases.filter((c) => c.status === 'failed');
-  const cases =
-    failedCases.length > 0
-      ? `\n\nfailed cases:\n${failedCases.map((c) => `- ${c.name}${c.message ? `: ${c.message}` : ''}`).join('\n')}`
-      : '';
-  return `${body}${cases}`;
+  const failed = check.cases.filter((c) => c.status === 'failed');
+  if (failed.length === 0) {
+    const details = check.failures && check.failures.length > 0 ? check.failures : check.failure ? [check.failure] : [];
+    return details.length > 0 ? details.map(formatFailure).join('\n\n') : `${check.message ?? 'the check failed'}\nrule:     ${check.rule}`;
+  }
+  return `${failureDigest(failed, check.cases.length, check.message)}\nrule of the check: ${check.rule}`;
 }
 
 function firstLine(value: string | undefined, fallback: string): string {

@@ -8,7 +8,7 @@
 import { formatFailure } from '../failure.js';
 import { escapeControls } from '../secrets.js';
 import { failureCount, othersLine, splitFailed } from './failures.js';
-import { configurationLine, notRunMessage } from './human.js';
+import { configurationLine, notRunMessage, trafficLines } from './human.js';
 import type { CheckResult, CheckStatus, UncheckedRule, Verdict } from './results.js';
 
 export const escapeHtml = (value: string): string =>
@@ -111,6 +111,9 @@ export function renderHtml(verdict: Verdict): string {
   const outcome = OUTCOME[verdict.outcome];
   const hints =
     verdict.hints.length > 0 ? `<div class="hints">${verdict.hints.map((h) => `<p><b>hint:</b> ${escapeHtml(h)}</p>`).join('')}</div>` : '';
+  const traffic = trafficLines(verdict)
+    .map((line) => `<p class="traffic">${escapeHtml(line)}</p>`)
+    .join('');
   const configuration = verdict.configuration
     ? `<p class="configuration"><b>configuration error:</b> ${escapeHtml(configurationLine(verdict.configuration))}</p>`
     : '';
@@ -128,6 +131,7 @@ h1.passed{color:#17732b}h1.failed,h1.configuration{color:#b00020}h1.incomplete{c
 <p class="summary">exit code <b>${verdict.exitCode}</b> · level <b>${escapeHtml(verdict.level)}</b> · target <code>${escapeHtml(verdict.target)}</code> · contract <code class="contract">${escapeHtml(verdict.contract.path)}</code> (sha256 <code class="sha256">${escapeHtml(verdict.contract.sha256)}</code>) · ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.notRun} not run of ${counts.total} checks (${counts.cases} cases) · ${verdict.durationMs} ms</p>
 <p>seed <code>${verdict.seed}</code> (<code>--seed ${verdict.seed}</code> repeats the requests) · run marker <code>${escapeHtml(verdict.runMarker)}</code> · writes ${verdict.writes}, records created ${verdict.recordsCreated} · started ${escapeHtml(verdict.startedAt)}</p>
 ${configuration}
+${traffic}
 ${hints}
 ${ruleList('Not checked', verdict.unchecked)}
 ${ruleList('Left out by --read-only', verdict.leftOut)}

@@ -11,7 +11,8 @@
  *   the exact start with zone is the property `startedAt`);
  * - every `<testsuite>` carries the run's properties: level, seed, run marker, target, the contract
  *   judged against (`contract`: its file; `contract.sha256`: the SHA-256 of its bytes), start, outcome,
- *   exit code, and for a configuration error (exit 2) the line naming the option to fix (`configuration`);
+ *   exit code, for a configuration error (exit 2) the line naming the option to fix (`configuration`),
+ *   and what the traffic took that was not counted against the server (`traffic.waits`, ...);
  * - characters invalid in XML 1.0 (and any control character) are shown escaped (`\x1b`).
  */
 import { create } from 'xmlbuilder2';
@@ -100,6 +101,7 @@ export function renderJunit(verdict: Verdict): string {
       ['outcome', verdict.outcome],
       ['exitCode', String(verdict.exitCode)],
       ...(verdict.configuration ? [['configuration', configurationLine(verdict.configuration)] as [string, string]] : []),
+      ...Object.entries(verdict.traffic ?? {}).map(([name, value]) => [`traffic.${name}`, String(value)] as [string, string]),
     ];
     for (const [name, value] of props) properties.ele('property', { name, value: attr(value) });
     for (const check of checks) {

@@ -33,10 +33,23 @@ type Op = OperationId;
 export interface ReferenceOptions {
   /** Every answer is delayed by this many ms (a slow but correct server). */
   delayMs?: number;
+  /** The first `answers` answers are delayed by `delayMs` (a correct server on a machine busy for a moment). */
+  slowStart?: { answers: number; delayMs: number };
   /** The contract it implements (default: the bundled one). */
   document?: OpenApiDocument;
   /** Serve https:// with this key and certificate (PEM) instead of plain HTTP. */
   tls?: { key: string | Buffer; cert: string | Buffer };
+  /**
+   * Close kept-alive connections idle for this many ms, without announcing it (no `Keep-Alive:
+   * timeout` hint), as servers and load balancers may (RFC 9112 §9.5): `eager` closes an idle
+   * connection when the time is up; `lazy` closes it, unanswered, when the next request arrives after
+   * the time (the close and the request crossing, as the client sees it). A correct server either way.
+   */
+  idleClose?: { ms: number; how: 'eager' | 'lazy' };
+  /** Further order numbers, each the copy of a fixture order (by its number) under that number. */
+  orderAliases?: Readonly<Record<string, string>>;
+  /** Counts what the server did to its connections (tests). */
+  counters?: { connections: number; idleClosed: number };
 }
 
 /** What every reference server of a contract reads and never changes: its model, the fixtures, the create validators, the success schemas. */
@@ -192,6 +205,9 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     send(res, status, body, headers, 'application/problem+json');
   };
 
+  /** Connections that have carried a request with the token (for the fault that keeps authentication per connection). */
+  const authenticated = new WeakSet<object>();
+
   /** Bearer check; answers 401 (or a faulty alternative) and returns false when refused. */
   const authorized = (req: http.IncomingMessage, res: http.ServerResponse, op: Op): boolean => {
     const header = req.headers.authorization;
@@ -217,6 +233,9 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
         ?.replace(/"/g, '') === REFERENCE_TOKEN
     )
       variant = undefined;
+    if (variant === undefined) authenticated.add(req.socket);
+    // Fault: a connection that carried one authenticated request serves later requests with no credentials.
+    if (variant === 'missing' && has('auth-per-connection', op) && authenticated.has(req.socket)) variant = undefined;
     if (variant === undefined || has(`auth-accepts-${variant}`, op)) return true;
     if (has(`auth-403-${variant}`, op) || has('auth-403')) {
       problem(res, 403, 'forbidden');
@@ -246,6 +265,15 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     return shell;
   };
 
+  /** The fixture order `number` under the number `as`. */
+  const aliased = (number: string, as: string): ReturnType<typeof fixtures.orders.get> => {
+    const order = fixtures.orders.get(number);
+    if (!order) return undefined;
+    const copy = structuredClone(order);
+    copy.order.orderNumber = as;
+    return copy;
+  };
+
   const orderInfo = (req: http.IncomingMessage, res: http.ServerResponse, raw: string): void => {
     const op = model.orderInfo.operationId;
     if (has('hang-order-info')) return; // never answers
@@ -254,8 +282,10 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       return;
     }
     if (!authorized(req, res, op)) return;
-    const number = has('path-not-decoded') ? raw : decodeURIComponent(raw);
-    let order = fixtures.orders.get(number);
+    // Faults of decoding: none, or twice (`%2541` read as `A`).
+    const number = has('path-not-decoded') ? raw : has('path-decoded-twice') ? decodeTwice(raw) : decodeURIComponent(raw);
+    const alias = options.orderAliases?.[number];
+    let order = alias !== undefined ? aliased(alias, number) : fixtures.orders.get(number);
     if (!order && has('unknown-order-answers-first')) order = [...fixtures.orders.values()][0];
     // Faults of a partition class: lookups that find a real order for an unknown number resembling it.
     if (!order && has('order-prefix-match')) order = [...fixtures.orders.values()].find((o) => number.startsWith(o.order.orderNumber));
@@ -372,6 +402,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     send(res, has('create-200', op) ? 200 : 201, answering ? brokenAnswer(basis, faults, op, record) : record);
   };
 
+  let slow = options.slowStart?.answers ?? 0;
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -382,15 +413,23 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       if (size <= limit) chunks.push(chunk);
     });
     req.on('end', () => {
+      const delay = (slow > 0 ? (slow--, options.slowStart?.delayMs) : undefined) ?? options.delayMs;
       // setTimeout(fn, 0) would cost every answer a timer tick (1 ms or more); a correct server answers at once.
-      if (options.delayMs === undefined || options.delayMs <= 0) dispatch(req, res, chunks, size, limit);
-      else setTimeout(() => dispatch(req, res, chunks, size, limit), options.delayMs);
+      if (delay === undefined || delay <= 0) dispatch(req, res, chunks, size, limit);
+      else setTimeout(() => dispatch(req, res, chunks, size, limit), delay);
     });
   };
   const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler) : http.createServer(handler);
   const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, chunks: Buffer[], size: number, limit: number): void => {
     {
-      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      // Faults of decoding: the target decoded before its query is cut off (`%3F` taken for `?`, `%23`
+      // for `#`), or `%2F` taken for `/` (the route then has one segment more).
+      const target = has('path-decoded-before-split')
+        ? safeDecode(req.url ?? '/').replace(/#.*$/s, '')
+        : has('path-slash-decoded')
+          ? (req.url ?? '/').replace(/%2F/gi, '/')
+          : (req.url ?? '/');
+      const path = target.split('?')[0] ?? '/';
       const op = CREATE.get(path);
       if (path.startsWith(INFO) && path.length > INFO.length && !path.slice(INFO.length).includes('/'))
         orderInfo(req, res, path.slice(INFO.length));
@@ -399,6 +438,11 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       else problem(res, has('unknown-path-400') ? 400 : 404, `no such path: ${path}`);
     }
   };
+  if (options.idleClose) watchIdle(server, options.idleClose, options.counters);
+  else if (options.counters) {
+    const counters = options.counters;
+    server.on('connection', () => (counters.connections += 1));
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -409,4 +453,55 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
         server.close(() => resolve());
       }),
   };
+}
+
+/** `%`-decoded, or the text as it is where it is no valid percent-encoding. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Decoded twice (a fault): `%2541` → `%41` → `A`. */
+function decodeTwice(text: string): string {
+  return safeDecode(safeDecode(text));
+}
+
+/** Closes kept-alive connections idle for `ms` (no `Keep-Alive: timeout` hint is sent), eagerly or when the next request crosses the close. */
+function watchIdle(
+  server: http.Server,
+  idle: NonNullable<ReferenceOptions['idleClose']>,
+  counters: ReferenceOptions['counters'] = { connections: 0, idleClosed: 0 },
+): void {
+  // No idle time-out of Node's own (it would announce itself with `Keep-Alive: timeout=N`).
+  server.keepAliveTimeout = 0;
+  const lastAnswered = new WeakMap<object, number>();
+  const timers = new WeakMap<object, NodeJS.Timeout>();
+  server.on('connection', (socket) => {
+    counters.connections += 1;
+    socket.on('close', () => clearTimeout(timers.get(socket)));
+  });
+  server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const socket = req.socket;
+    clearTimeout(timers.get(socket));
+    const last = lastAnswered.get(socket);
+    if (idle.how === 'lazy' && last !== undefined && performance.now() - last > idle.ms) {
+      counters.idleClosed += 1;
+      socket.destroy();
+      return;
+    }
+    res.on('finish', () => {
+      lastAnswered.set(socket, performance.now());
+      if (idle.how === 'eager')
+        timers.set(
+          socket,
+          setTimeout(() => {
+            counters.idleClosed += 1;
+            socket.destroy();
+          }, idle.ms),
+        );
+    });
+  });
 }

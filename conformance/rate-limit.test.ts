@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { resolveConformanceConfig } from './config.js';
 import { runConformance } from './run.js';
 import { REFERENCE_TOKEN, startReferenceServer, type ReferenceServer } from './self-test/reference-server.js';
-import { startRateLimitGateway, type RateLimitGateway } from './testing/rate-limit-gateway.js';
+import { startRateLimitGateway } from './testing/rate-limit-gateway.js';
 
 describe('rate limits: Retry-After is honoured, never counted against the server', function () {
   this.timeout(180_000);

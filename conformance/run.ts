@@ -17,7 +17,7 @@ import { checksFor } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
 import { loadCa } from './ca-option.js';
-import { certificateProblem, configurationProblem } from './configuration.js';
+import { certificateProblem, configurationHints, configurationProblem } from './configuration.js';
 import { CheckContext } from './context.js';
 import { markerMembers } from './data.js';
 import type { CreateOperationId } from '../contract/operations-model.js';
@@ -285,7 +285,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       operationsTested: [...new Set(results.filter((r) => r.status === 'passed' || r.status === 'failed').flatMap((r) => r.operations))],
       leftOut,
       unchecked,
-      hints: hintsOf(ctx, config),
+      hints: [...configurationHints(main, ctx.http.history, config), ...hintsOf(ctx, config)],
       coverage: coverageTable(results),
       writes: ctx.writes,
       recordsCreated: ctx.postsAccepted,

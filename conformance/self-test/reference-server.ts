@@ -233,6 +233,11 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
         ?.replace(/"/g, '') === REFERENCE_TOKEN
     )
       variant = undefined;
+    // Fault: the token refused on the first request of each connection (an authentication cache cold per connection).
+    if (variant === undefined && has('auth-cold-connection') && !authenticated.has(req.socket)) {
+      authenticated.add(req.socket);
+      variant = 'rejected';
+    }
     if (variant === undefined) authenticated.add(req.socket);
     // Fault: a connection that carried one authenticated request serves later requests with no credentials.
     if (variant === 'missing' && has('auth-per-connection', op) && authenticated.has(req.socket)) variant = undefined;
@@ -299,6 +304,16 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       return problem(res, has('unknown-order-410') ? 410 : 404, `no order has the number "${number}"`);
     }
     if (has('order-always-404')) return problem(res, 404, 'no such order');
+    // Fault: an existing order refused to the token (an access rule gone wrong).
+    if (has('order-403')) return problem(res, 403, 'you may not read this order');
+    // Fault: the order rendered as an HTML view, whatever the request accepts.
+    if (has('order-html-view'))
+      return finish(
+        res,
+        200,
+        { 'content-type': 'text/html; charset=utf-8' },
+        `<!DOCTYPE html><html><head><title>Order ${number}</title></head><body><h1>Order ${number}</h1></body></html>`,
+      );
     const answer = structuredClone(order) as unknown as JsonObject;
     const header = answer[model.order.orderMember];
     if (isObject(header)) {
@@ -307,7 +322,9 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       if (has('order-wrong-type') && numeric !== undefined) header[numeric] = JSON.stringify(header[numeric]);
       if (has('order-date-format') && date !== undefined) header[date] = '02.11.2026';
     }
-    send(res, has('order-203') ? 203 : 200, answering ? brokenAnswer(basis, faults, op, answer) : answer);
+    // Fault: the order's JSON labelled text/html.
+    const type = has('order-labelled-html') ? 'text/html; charset=utf-8' : 'application/json';
+    send(res, has('order-203') ? 203 : 200, answering ? brokenAnswer(basis, faults, op, answer) : answer, {}, type);
   };
 
   const create = (req: http.IncomingMessage, res: http.ServerResponse, op: CreateOperationId, bytes: Buffer, overLimit: boolean): void => {

@@ -1,7 +1,7 @@
 /**
  * A ready-to-paste `curl` command that sends a request of the run again, as sent: the method, the
  * base URL and path, every header the suite set (a header the suite did not send is removed from
- * curl's defaults: `Accept`, and `Content-Type` with a body), the body byte for byte. Credentials are
+ * curl's defaults: `Accept`, `Content-Type` with a body, `Expect` with a large one), the body byte for byte. Credentials are
  * never written: the token is `$CONFORMANCE_TOKEN` (and what the suite built from it: its Basic
  * credential, its prefix, its other letter case, as shell expressions of it), a non-default
  * `--rejected-token` is `$CONFORMANCE_REJECTED_TOKEN`. Quoting is POSIX shell: literal text in single
@@ -158,6 +158,8 @@ export function curlOf(request: HttpRequest, options: ReproduceOptions): string 
   // Headers curl adds by itself that the suite did not send.
   if (!names.has('accept')) args.push(`-H 'accept:'`);
   if (hasBody && !names.has('content-type')) args.push(`-H 'content-type:'`);
+  // curl asks a large body's way clear first (`Expect: 100-continue`); the suite sends it at once.
+  if (request.body !== undefined && request.body.length > 1024 && !names.has('expect')) args.push(`-H 'expect:'`);
   let pipe = '';
   if (request.body !== undefined) {
     const text = inline(request.body);

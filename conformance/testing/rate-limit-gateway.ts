@@ -4,7 +4,7 @@
  * API gateways do (the specification says of rate limits: not shown). It counts what it refused.
  */
 import http from 'node:http';
-import { listen, type Loopback } from '../../support/loopback.js';
+import type { AddressInfo } from 'node:net';
 
 export interface RateLimitOptions {
   /** Requests forwarded per window (default 10). */
@@ -17,7 +17,10 @@ export interface RateLimitOptions {
   status?: 429 | 503;
 }
 
-export interface RateLimitGateway extends Loopback {
+export interface RateLimitGateway {
+  /** `http://127.0.0.1:port`. */
+  url: string;
+  close(): Promise<void>;
   /** Requests answered 429 (or 503) by the gateway itself, and requests forwarded. */
   readonly refused: number;
   readonly forwarded: number;
@@ -33,7 +36,7 @@ export async function startRateLimitGateway(upstream: string, options: RateLimit
   const recent: number[] = [];
   let refused = 0;
   let forwarded = 0;
-  const server = await listen((req, res) => {
+  const server = http.createServer((req, res) => {
     const now = performance.now();
     while (recent.length > 0 && now - (recent[0] ?? 0) >= windowMs) recent.shift();
     if (recent.length >= limit) {
@@ -65,18 +68,21 @@ export async function startRateLimitGateway(upstream: string, options: RateLimit
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
   return {
-    url: server.url,
-    port: server.port,
+    url: `http://127.0.0.1:${port}`,
     get refused() {
       return refused;
     },
     get forwarded() {
       return forwarded;
     },
-    close: async () => {
-      agent.destroy();
-      await server.close();
-    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        agent.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

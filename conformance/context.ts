@@ -151,7 +151,7 @@ export class CheckContext {
       basic: { credential: basicCredentials(config.token), user: BASIC_USER },
       ...(config.caPath !== undefined ? { caPath: config.caPath } : {}),
     };
-    this.expect = new Expect([config.token], (request) => curlOf(request, reproduce));
+    this.expect = new Expect([config.token], (request, before) => curlOf(request, reproduce, before));
     this.judge = judgeContexts(options.document)[options.config.level];
     this.contracts = this.judge.contracts;
     this.model = this.judge.model;
@@ -263,6 +263,7 @@ export class CheckContext {
       const first = await send(primer);
       const exchange = await send(request);
       exchange.after = `${primer.method} ${primer.path} with the token${first.answer ? ` (answered ${first.answer.status})` : ''}`;
+      exchange.before = [primer];
       return this.counted(exchange);
     });
   }

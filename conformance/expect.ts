@@ -31,6 +31,9 @@ export function showRequest(exchange: Exchange, secrets: readonly string[]): Sho
   return shown;
 }
 
+/** The curl that sends a request again, after the requests sent just before it on its connection. */
+type Reproduce = (request: HttpRequest, before?: readonly HttpRequest[]) => string | undefined;
+
 /** An exchange that has an answer. */
 export type Answered = Exchange & { answer: HttpAnswer };
 
@@ -42,7 +45,7 @@ export class Expect {
    */
   constructor(
     secrets: readonly string[],
-    private readonly reproduce?: (request: HttpRequest) => string | undefined,
+    private readonly reproduce?: Reproduce,
   ) {
     this.secrets = [...secrets];
   }
@@ -65,11 +68,8 @@ export class Expect {
   }
 }
 
-function withCurl(
-  exchange: Exchange | undefined,
-  reproduce: ((request: HttpRequest) => string | undefined) | undefined,
-): { curl?: string } {
-  const curl = exchange && reproduce ? reproduce(exchange.request) : undefined;
+function withCurl(exchange: Exchange | undefined, reproduce: Reproduce | undefined): { curl?: string } {
+  const curl = exchange && reproduce ? reproduce(exchange.request, exchange.before) : undefined;
   return curl === undefined ? {} : { curl };
 }
 

@@ -94,8 +94,10 @@ export interface Exchange {
   resent?: boolean;
   /** How often the server asked to wait (429, or 503 with Retry-After) before this answer. */
   waits?: number;
-  /** The request sent just before on the same kept-alive connection (an authenticated one, for a credential case). */
+  /** The request sent just before on the same kept-alive connection (an authenticated one, for a credential case), as shown. */
   after?: string;
+  /** The requests sent just before on the same connection, for a reproduction that sends them first. */
+  before?: HttpRequest[];
 }
 
 export interface HttpClientOptions {
@@ -218,13 +220,16 @@ export class HttpClient {
   /**
    * Sends the requests `run` makes, one after another, on one connection of their own (kept alive
    * between them unless the server closes it), closed after: a request right after another on the same
-   * connection, as a client that keeps its connection does.
+   * connection, as a client that keeps its connection does. The sequence holds one slot throughout, so
+   * no wait for a slot leaves the connection idle between its requests.
    */
   async sequence<T>(run: (send: (request: HttpRequest) => Promise<Exchange>) => Promise<T>): Promise<T> {
     const connection = this.connections.lease();
+    const release = await this.slots.acquire();
     try {
       return await run((request) => this.sendVia(request, { kind: 'leased', connection }));
     } finally {
+      release();
       await this.connections.discard(connection);
     }
   }
@@ -234,14 +239,15 @@ export class HttpClient {
     this.history.push(exchange);
     // Blocked before waiting for a slot, or while waiting (a time-out, the deadline): not sent.
     if (this.notSent(exchange)) return exchange;
-    const release = await this.slots.acquire();
+    // A leased connection's sequence holds its slot already.
+    const release = via.kind === 'leased' ? undefined : await this.slots.acquire();
     const connection = via.kind === 'pool' ? this.connections.take() : via.kind === 'fresh' ? this.connections.lease() : via.connection;
     try {
       if (!this.notSent(exchange)) await this.transmit(exchange, connection);
     } finally {
       if (via.kind === 'pool') this.connections.release(connection);
       else if (via.kind === 'fresh') await this.connections.discard(connection);
-      release();
+      release?.();
     }
     return exchange;
   }

@@ -135,10 +135,10 @@ function inline(body: Buffer): string | undefined {
   return text;
 }
 
-/** The curl command that sends `request` again (one line per option, joined by ` \` and a newline). */
-export function curlOf(request: HttpRequest, options: ReproduceOptions): string | undefined {
+/** The curl options that send one request, and the command to pipe its body from (when not inline). */
+function requestArgs(request: HttpRequest, options: ReproduceOptions): { args: string[]; pipe?: string } | undefined {
   const url = `${options.baseUrl.replace(/\/+$/, '')}${request.path}`;
-  const args: string[] = ['curl -sS -i'];
+  const args: string[] = ['-sS -i'];
   const names = new Set(Object.keys(request.headers).map((name) => name.toLowerCase()));
   if (options.caPath !== undefined) args.push(`--cacert ${shellQuote(options.caPath)}`);
   if (url.startsWith('https:')) args.push('--http1.1');
@@ -160,17 +160,34 @@ export function curlOf(request: HttpRequest, options: ReproduceOptions): string 
   if (hasBody && !names.has('content-type')) args.push(`-H 'content-type:'`);
   // curl asks a large body's way clear first (`Expect: 100-continue`); the suite sends it at once.
   if (request.body !== undefined && request.body.length > 1024 && !names.has('expect')) args.push(`-H 'expect:'`);
-  let pipe = '';
+  let pipe: string | undefined;
   if (request.body !== undefined) {
     const text = inline(request.body);
     if (text !== undefined) args.push(`--data-binary ${shellQuote(text)}`);
     else {
       const expression = bodyExpression(request.body);
       if (expression.length > MAX_GENERATOR_CHARS) return undefined;
-      pipe = `node -e ${shellQuote(`process.stdout.write(${expression})`)} | \\\n  `;
+      pipe = `node -e ${shellQuote(`process.stdout.write(${expression})`)}`;
       args.push('--data-binary @-');
     }
   }
   args.push(shellQuote(url));
-  return `${pipe}${args.join(' \\\n  ')}`;
+  return { args, ...(pipe !== undefined ? { pipe } : {}) };
+}
+
+/**
+ * The curl command that sends `request` again (one line per option, joined by ` \` and a newline).
+ * With `before`: the requests sent just before it on the same kept-alive connection, sent first in
+ * the same curl (`--next` keeps the connection), as the suite sent them (a credential case right after
+ * an authenticated request).
+ */
+export function curlOf(request: HttpRequest, options: ReproduceOptions, before: readonly HttpRequest[] = []): string | undefined {
+  const parts = [...before, request].map((r) => requestArgs(r, options));
+  const pipes = parts.flatMap((p) => (p?.pipe !== undefined ? [p.pipe] : []));
+  // One body at most can come from stdin.
+  if (parts.some((p) => p === undefined) || pipes.length > 1) return undefined;
+  // In a sequence, each answer ends with a line break (`-w`), so the next one starts on a line of its own.
+  const between = before.length > 0 ? ` -w '\\n'` : '';
+  const command = `curl ${parts.map((p) => `${(p?.args ?? []).join(' \\\n  ')}`).join(`${between} \\\n  --next `)}`;
+  return pipes[0] !== undefined ? `${pipes[0]} | \\\n  ${command}` : command;
 }

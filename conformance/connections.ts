@@ -27,9 +27,12 @@ export class Connection {
   private made = 0;
   /** Told when this connection makes a socket for the request in flight. */
   private socketMade: (() => void) | undefined;
-  constructor(options: ConnectionOptions, counted: { sockets: number }) {
-    const base = buildConnector({ ...(options.secureContext !== undefined ? { secureContext: options.secureContext } : {}) });
-    this.client = new Client(options.origin, {
+  /**
+   * @param base the run's connector (one for all connections: TLS sessions are resumed across them)
+   * @param counted the run's count of sockets made
+   */
+  constructor(origin: string, base: buildConnector.connector, counted: { sockets: number }) {
+    this.client = new Client(origin, {
       pipelining: 1,
       keepAliveTimeout: KEEP_ALIVE_MS,
       // The suite bounds each request itself (--timeout, counted from the connection made).
@@ -89,10 +92,13 @@ export class Connections {
   private readonly all = new Set<Connection>();
   /** Sockets opened by the run. */
   readonly counted = { sockets: 0 };
-  constructor(private readonly options: ConnectionOptions) {}
+  private readonly connector: buildConnector.connector;
+  constructor(private readonly options: ConnectionOptions) {
+    this.connector = buildConnector({ ...(options.secureContext !== undefined ? { secureContext: options.secureContext } : {}) });
+  }
 
   private make(): Connection {
-    const connection = new Connection(this.options, this.counted);
+    const connection = new Connection(this.options.origin, this.connector, this.counted);
     this.all.add(connection);
     return connection;
   }

@@ -11,6 +11,7 @@
  */
 import Mocha from 'mocha';
 import { escapeControls } from '../secrets.js';
+import { failureCount } from './failures.js';
 import type { CheckResult, CheckStatus, JudgedContract, UncheckedRule, Verdict } from './results.js';
 
 export interface HumanReporterOptions {
@@ -164,7 +165,11 @@ export function renderSummary(verdict: Verdict, options: SummaryOptions): string
   const failed = verdict.checks.filter((c) => c.status === 'failed');
   if (failed.length > 0) {
     const heading = configuration ? 'failed (after the configuration error: says nothing about the contract)' : 'failed';
-    text += `${heading}:\n${failed.map((c) => `  - ${escapeControls(c.id)}: ${escapeControls(c.title)}\n`).join('')}`;
+    const count = (c: CheckResult): string => {
+      const cases = c.cases.filter((k) => k.status === 'failed').length;
+      return cases > 0 ? ` (${failureCount(cases, c.cases.length)})` : '';
+    };
+    text += `${heading}:\n${failed.map((c) => `  - ${escapeControls(c.id)}: ${escapeControls(c.title)}${count(c)}\n`).join('')}`;
   }
   if (verdict.unchecked.length > 0) {
     text += `${verdict.outcome === 'incomplete' ? 'nothing failed, but these rules were not checked' : 'also not checked'}:\n${ruleLines(verdict.unchecked)}`;

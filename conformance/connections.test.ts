@@ -110,6 +110,31 @@ describe('connections as clients use them', function () {
     }
   });
 
+  it('a body sent chunked goes out with Transfer-Encoding: chunked and no Content-Length; a plain one with its Content-Length', async () => {
+    const seen: { te: string | undefined; length: string | undefined; body: string }[] = [];
+    const server = await listen((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen.push({ te: req.headers['transfer-encoding'], length: req.headers['content-length'], body: Buffer.concat(chunks).toString() });
+        res.end('ok');
+      });
+    });
+    const client = new HttpClient({ baseUrl: server.url, timeoutMs: 5000 });
+    try {
+      const request = { operation: 'server' as const, method: 'POST', path: '/x', headers: {}, body: Buffer.from('{"a":1}') };
+      await client.send({ ...request, chunked: true });
+      await client.send(request);
+      assert.deepEqual(seen, [
+        { te: 'chunked', length: undefined, body: '{"a":1}' },
+        { te: undefined, length: '7', body: '{"a":1}' },
+      ]);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it('a request whose answer had begun is never sent again, nor one that fails on a new connection', async () => {
     let requests = 0;
     const server = await listen((req, res) => {

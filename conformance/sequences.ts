@@ -164,7 +164,9 @@ export class SequenceRunner {
     }
     if (!this.resource.keyAssigned) {
       const body = { ...(await this.body('b', a.sent)), [this.resource.key]: a.sent[this.resource.key] ?? null };
-      const exchange = await this.ctx.extraCreate(`records/${this.resource.name}/duplicate`, this.producer.operationId, body, { keepKey: true });
+      const exchange = await this.ctx.extraCreate(`records/${this.resource.name}/duplicate`, this.producer.operationId, body, {
+        keepKey: true,
+      });
       this.ctx.sent(exchange);
       this.seq.duplicate = { key: a.key, exchange };
     }
@@ -180,7 +182,8 @@ export class SequenceRunner {
     const recordB = recordOf(b.exchange) ?? b.sent;
     const steps: ListStep[] = [];
     // A paged list is asked for its largest page (its limit's maximum, else 100) when no page is the point.
-    const limitParam = list.paging !== undefined ? this.ctx.model.get(list.operationId).params.find((p) => p.name === list.paging?.limit) : undefined;
+    const limitParam =
+      list.paging !== undefined ? this.ctx.model.get(list.operationId).params.find((p) => p.name === list.paging?.limit) : undefined;
     const largest = typeof limitParam?.schema['maximum'] === 'number' ? limitParam.schema['maximum'] : 100;
     const ask = async (name: string, filters: [string, string, JsonValue][], page?: { limit: number; offset: number }) => {
       const query: [string, string][] = filters.map(([param, , value]) => [param, queryText(value)]);

@@ -12,6 +12,9 @@ import net from 'node:net';
 import { resolve } from 'node:path';
 import tls from 'node:tls';
 import type { OpenApiDocument } from '../contract/document.js';
+import { carrierText } from '../contract/security.js';
+import { judgeContexts } from '../judgments/context.js';
+import { credentialsFor } from './credentials.js';
 import { anyTokenHint, credentialCases } from './checks/auth.js';
 import { checksFor } from './checks/index.js';
 import type { Check } from './checks/types.js';
@@ -65,6 +68,24 @@ export interface RunResult {
 interface ServerUnderTest {
   url: string;
   close(): Promise<void>;
+}
+
+/**
+ * What the contract asks of the configuration, refused before anything is sent (exit 2): an order number
+ * when the contract reads an order, and a credential the suite can send for every secured operation.
+ */
+function checkConfigurationAgainst(document: OpenApiDocument, config: ConformanceConfig): void {
+  const model = judgeContexts(document).strict.model;
+  if (model.orderInfo !== undefined && config.orderNumber === '')
+    throw new StartError('no order number for the server under test', 'pass --order-number NUMBER (an existing order with lots)');
+  for (const op of model.operations) {
+    if (!op.security.secured || credentialsFor(op.security, { token: config.token, byScheme: config.credentials }) !== undefined) continue;
+    const needs = op.security.alternatives.map((a) => a.map((s) => `${s.name} (${carrierText(s.carrier)})`).join(' and ')).join(', or ');
+    throw new StartError(
+      `no credential the suite can send for ${op.operationId}, which needs ${needs}`,
+      `pass --credential NAME=VALUE for one of them (Basic: user:password; a bearer token: an RFC 6750 token)`,
+    );
+  }
 }
 
 async function startServerUnderTest(config: ConformanceConfig): Promise<ServerUnderTest> {
@@ -210,6 +231,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
   // Read once, before anything starts: a contract that cannot be read or used stops the run (exit 2).
   const contract = options.document !== undefined ? inMemoryContract(options.document) : loadContract(config.contractPath);
   const document = contract.document;
+  checkConfigurationAgainst(document, config);
   const ca = config.caPath !== undefined ? loadCa(config.caPath) : undefined;
   const target = await startServerUnderTest(config);
   let closeConnections = (): Promise<void> => Promise.resolve();

@@ -347,10 +347,10 @@ export class HttpClient {
       : attempt.tooDeep === true
         ? `the answer nests deeper than ${ANSWER_LIMITS.maxDepth} levels (reading stopped: the suite parses at most ${ANSWER_LIMITS.maxDepth})`
         : attempt.timedOut
-        ? retry
-          ? `no answer within ${retry.afterMs} ms, nor within ${retry.limitMs} ms when sent again (timed out twice; --timeout ${timeoutMs}, doubled for the retry)`
-          : `no answer within ${timeoutMs} ms (timed out; --timeout ${timeoutMs})`
-        : `no answer: ${describe(attempt.error)}${exchange.resent ? ' (sent again on a new connection after the kept-alive one failed: failed too)' : ''}`;
+          ? retry
+            ? `no answer within ${retry.afterMs} ms, nor within ${retry.limitMs} ms when sent again (timed out twice; --timeout ${timeoutMs}, doubled for the retry)`
+            : `no answer within ${timeoutMs} ms (timed out; --timeout ${timeoutMs})`
+          : `no answer: ${describe(attempt.error)}${exchange.resent ? ' (sent again on a new connection after the kept-alive one failed: failed too)' : ''}`;
     const code = codeOf(attempt.error instanceof SendError ? attempt.error.cause : attempt.error);
     if (!attempt.timedOut && !attempt.tooLarge && attempt.tooDeep !== true && code !== undefined) exchange.errorCode = code;
     const earlier = this.timedOut.get(request.operation);

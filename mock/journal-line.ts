@@ -10,17 +10,36 @@
  * and scalar record members it still shows), so its ids can be reserved and never handed out again.
  */
 import { crc32 } from 'node:zlib';
-import { isObject, type JsonObject } from '../contract/document.js';
+import { isObject, type JsonObject, type JsonValue } from '../contract/document.js';
 
-export type JournalEntry =
-  | { op: 'create'; session: string; resource: string; record: JsonObject; at?: string }
-  | { op: 'reset'; session: string; at?: string }
+/**
+ * The members of each kind of entry besides `op`, `session` and `at`. A new kind of entry is one
+ * member here with its shape in `SHAPES`, and one method of the `EntryReplayers` that replay it (the
+ * compiler asks for both).
+ */
+interface EntryFields {
+  create: { resource: string; record: JsonObject };
+  reset: Record<never, never>;
   /**
    * A session's counters (`lot-transfers#id` → the last value handed out), written by a rewritten
    * journal (journal.ts) before the session's records: the ids of records a reset dropped are never
    * handed out again.
    */
-  | { op: 'counters'; session: string; counters: Record<string, number>; at?: string };
+  counters: { counters: Record<string, number> };
+}
+
+export type EntryKind = keyof EntryFields;
+/** The entry of one kind. */
+export type EntryOf<K extends EntryKind> = { op: K; session: string; at?: string } & EntryFields[K];
+export type JournalEntry = { [K in EntryKind]: EntryOf<K> }[EntryKind];
+
+/** What replay does with each kind of entry: one method per kind. */
+export type EntryReplayers = { [K in EntryKind]: (entry: EntryOf<K>) => void };
+
+/** Hands an entry to the replayer of its kind. */
+export function replayEntry<K extends EntryKind>(replayers: EntryReplayers, entry: EntryOf<K>): void {
+  replayers[entry.op](entry);
+}
 
 export type DecodedLine =
   | { kind: 'blank' }
@@ -37,11 +56,21 @@ function isCounters(value: unknown): boolean {
   return isObject(value) && Object.values(value).every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0);
 }
 
+/** The shape of each kind of entry beyond `op` and `session` (a line of another shape is damage). */
+const SHAPES: { [K in EntryKind]: (value: JsonObject) => boolean } = {
+  create: (value) => typeof value['resource'] === 'string' && isObject(value['record']),
+  reset: () => true,
+  counters: (value) => isCounters(value['counters']),
+};
+
+function isKind(op: JsonValue | undefined): op is EntryKind {
+  return typeof op === 'string' && Object.hasOwn(SHAPES, op);
+}
+
 function isEntry(value: unknown): value is JournalEntry {
   if (!isObject(value) || typeof value['session'] !== 'string') return false;
-  if (value['op'] === 'reset') return true;
-  if (value['op'] === 'counters') return isCounters(value['counters']);
-  return value['op'] === 'create' && typeof value['resource'] === 'string' && isObject(value['record']);
+  const op = value['op'];
+  return isKind(op) && SHAPES[op](value);
 }
 
 function checksum(json: Buffer | string): string {

@@ -8,7 +8,7 @@
  */
 import type { JsonObject, JsonValue } from '../../contract/document.js';
 import { DEFAULT_MAX_LINE_BYTES, openJournal, type DamagedLine, type Journal } from '../journal.js';
-import { encodeCreateLine, encodeLine } from '../journal-line.js';
+import { encodeCreateLine, encodeLine, replayEntry, type EntryReplayers } from '../journal-line.js';
 import { problem } from '../problems.js';
 import { mockFull, sessionFull, tooManySessions } from './limit-problems.js';
 import { jsonText, memberKey, slotRecordValue, slotValue } from './plan.js';
@@ -98,22 +98,19 @@ export class MemoryStore implements Store {
     const store = new MemoryStore(options);
     const stateFile = options.stateFile;
     if (stateFile !== undefined) {
-      const opened = await openJournal(
-        stateFile,
-        options.log,
-        (entry) => {
-          if (entry.op === 'reset') store.clear(entry.session);
-          else if (entry.op === 'counters') store.raiseCounters(store.session(entry.session), entry.counters);
-          else store.replayCreate(stateFile, entry.session, entry.resource, entry.record);
-        },
-        {
-          // A record is at most a few times its request body: a longer line is damage.
-          maxLineBytes: Math.max(DEFAULT_MAX_LINE_BYTES, 4 * (options.bodyLimitBytes ?? 0)),
-          onDamaged: (damaged) => store.reserveDamaged(damaged),
-          snapshot: () => store.snapshot(),
-          ...(options.watchMs !== undefined ? { watchMs: options.watchMs } : {}),
-        },
-      );
+      // One replayer per kind of entry (journal-line.ts).
+      const replayers: EntryReplayers = {
+        create: (entry) => store.replayCreate(stateFile, entry.session, entry.resource, entry.record),
+        reset: (entry) => store.clear(entry.session),
+        counters: (entry) => store.raiseCounters(store.session(entry.session), entry.counters),
+      };
+      const opened = await openJournal(stateFile, options.log, (entry) => replayEntry(replayers, entry), {
+        // A record is at most a few times its request body: a longer line is damage.
+        maxLineBytes: Math.max(DEFAULT_MAX_LINE_BYTES, 4 * (options.bodyLimitBytes ?? 0)),
+        onDamaged: (damaged) => store.reserveDamaged(damaged),
+        snapshot: () => store.snapshot(),
+        ...(options.watchMs !== undefined ? { watchMs: options.watchMs } : {}),
+      });
       store.journal = opened.journal;
       if (opened.replayed > 0) options.log(`state file ${stateFile}: ${opened.replayed} entries replayed`);
       const compacted = store.compactedSize();

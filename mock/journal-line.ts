@@ -33,12 +33,20 @@ export type EntryKind = keyof EntryFields;
 export type EntryOf<K extends EntryKind> = { op: K; session: string; at?: string } & EntryFields[K];
 export type JournalEntry = { [K in EntryKind]: EntryOf<K> }[EntryKind];
 
+/** Where a replayed entry stands in its journal. */
+export interface EntryLine {
+  /** 1-based line number. */
+  line: number;
+  /** The line as it is in the file, without its newline (valid during the call only: copy it to keep it). */
+  text: Buffer;
+}
+
 /** What replay does with each kind of entry: one method per kind. */
-export type EntryReplayers = { [K in EntryKind]: (entry: EntryOf<K>) => void };
+export type EntryReplayers = { [K in EntryKind]: (entry: EntryOf<K>, at: EntryLine) => void };
 
 /** Hands an entry to the replayer of its kind. */
-export function replayEntry<K extends EntryKind>(replayers: EntryReplayers, entry: EntryOf<K>): void {
-  replayers[entry.op](entry);
+export function replayEntry<K extends EntryKind>(replayers: EntryReplayers, entry: EntryOf<K>, at: EntryLine): void {
+  replayers[entry.op](entry, at);
 }
 
 export type DecodedLine =
@@ -92,6 +100,16 @@ function checkedLine(json: string): string {
  */
 export function encodeCreateLine(session: string, resource: string, recordJson: string): string {
   return checkedLine(`{"op":"create","session":${JSON.stringify(session)},"resource":${JSON.stringify(resource)},"record":${recordJson}}`);
+}
+
+/**
+ * The line of a create whose stored text is not a JSON object (found in Redis, set aside): the record
+ * empty, the text kept whole as a string in `unreadable`.
+ */
+export function encodeUnreadableCreateLine(session: string, resource: string, text: string): string {
+  return checkedLine(
+    `{"op":"create","session":${JSON.stringify(session)},"resource":${JSON.stringify(resource)},"record":{},"unreadable":${JSON.stringify(text)}}`,
+  );
 }
 
 function parse(text: string, strip = true): JournalEntry | undefined {

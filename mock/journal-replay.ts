@@ -5,7 +5,7 @@
  * most twice (a line spanning chunks is concatenated once, when its newline is found).
  */
 import type { FileHandle } from 'node:fs/promises';
-import { decodeLine, type JournalEntry } from './journal-line.js';
+import { decodeLine, type EntryLine, type JournalEntry } from './journal-line.js';
 
 /** A complete line that replay skipped (already logged with the file and line number). */
 export interface DamagedLine {
@@ -58,7 +58,7 @@ class Replay {
   constructor(
     private readonly path: string,
     private readonly log: (line: string) => void,
-    private readonly onEntry: (entry: JournalEntry) => void,
+    private readonly onEntry: (entry: JournalEntry, at: EntryLine) => void,
     private readonly options: ReplayOptions,
   ) {}
 
@@ -153,7 +153,7 @@ class Replay {
     if (decoded.kind === 'entry' && (decoded.checked || !this.checkedSeen)) {
       if (decoded.checked) this.checkedSeen = true;
       else this.unchecked++;
-      this.onEntry(decoded.entry);
+      this.onEntry(decoded.entry, { line: this.lineNumber, text: line });
       this.replayed++;
       return true;
     }
@@ -185,7 +185,7 @@ export function replayJournal(
   handle: FileHandle,
   path: string,
   log: (line: string) => void,
-  onEntry: (entry: JournalEntry) => void,
+  onEntry: (entry: JournalEntry, at: EntryLine) => void,
   options: ReplayOptions,
 ): Promise<Replayed> {
   return new Replay(path, log, onEntry, options).run(handle);

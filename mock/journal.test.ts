@@ -135,8 +135,9 @@ describe('mock durable state (--state-file journal)', () => {
       sample_number: 'S-000009',
       status: 'NEW',
       notes: '',
-      created: 'x',
-      modified: 'x',
+      // A record the contract accepts (a record it refuses stops the start: "record-check" tests below).
+      created: '2026-11-22T10:11:12.345Z',
+      modified: '2026-11-22T10:11:12.345Z',
     };
     writeFileSync(
       stateFile,

@@ -45,7 +45,7 @@
  */
 import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { encodeLine, type JournalEntry } from './journal-line.js';
+import { encodeLine, type EntryLine, type JournalEntry } from './journal-line.js';
 import { LockHeldError, lockStateFile, realPathOf, type StateLock } from './journal-lock.js';
 import { ensureFolder, errorCode, exists, fileStamp, rewriteFiles, settleRewrite, syncFolder, writeAllTo } from './journal-files.js';
 import { replayJournal, type DamagedLine, type Replayed } from './journal-replay.js';
@@ -133,7 +133,7 @@ export class Journal {
   static async open(
     path: string,
     log: (line: string) => void,
-    onEntry: (entry: JournalEntry) => void,
+    onEntry: (entry: JournalEntry, at: EntryLine) => void,
     options: JournalOptions,
   ): Promise<OpenedJournal> {
     const cannotOpen = (error: unknown) =>
@@ -180,7 +180,7 @@ export class Journal {
     handle: FileHandle,
     path: string,
     log: (line: string) => void,
-    onEntry: (entry: JournalEntry) => void,
+    onEntry: (entry: JournalEntry, at: EntryLine) => void,
     options: JournalOptions,
   ): Promise<Replayed> {
     const result = await replayJournal(handle, path, log, onEntry, {
@@ -418,7 +418,7 @@ export class Journal {
 export function openJournal(
   path: string,
   log: (line: string) => void,
-  onEntry: (entry: JournalEntry) => void = () => undefined,
+  onEntry: (entry: JournalEntry, at: EntryLine) => void = () => undefined,
   options: JournalOptions = {},
 ): Promise<OpenedJournal> {
   return Journal.open(path, log, onEntry, options);

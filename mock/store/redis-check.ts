@@ -1,0 +1,211 @@
+/**
+ * The records in Redis checked against the contract in force before a replica serves any of them
+ * (a Redis written by replicas of another contract version, or by hand, may hold records the
+ * current contract refuses). One pass, in bounded steps:
+ * - the record sets are found with `SCAN ... MATCH <prefix>:s:* TYPE zset`, 1,000 keys a step (a key
+ *   that does not read as `<prefix>:s:<session>:<resource>` belongs to someone else and is left alone);
+ * - each set is read in id order, about 8 MiB (at most 1,000 records) a step, so memory holds one step;
+ * - each record is checked (`../record-check.ts`): JSON, the success schema of its resource, its members,
+ *   a usable key equal to the id Redis files it under, no second record under one id.
+ * Time is linear in the records held, which `--max-recorded-bytes` bounds for replicas with the same limits.
+ * Refused records are logged (`refused-records.ts`); with a side file each step's refused records are
+ * appended to it and synced, then removed in one script (`SET_ASIDE_SCRIPT`: the byte and record counts
+ * follow, the counters stay), so none is lost if the replica is killed midway (at worst a record is in
+ * the side file and still in Redis: the next start sets it aside again).
+ */
+import type { Redis } from 'ioredis';
+import type { JsonValue } from '../../contract/document.js';
+import type { FieldError } from '../../contract/schemas.js';
+import { encodeCreateLine, encodeLine, encodeUnreadableCreateLine } from '../journal-line.js';
+import type { RecordCheck } from '../record-check.js';
+import { RefusalReport, SetAsideFile } from './refused-records.js';
+import { SET_ASIDE_SCRIPT } from './redis-scripts.js';
+import { isObject } from '../../contract/document.js';
+import { childPointer } from '../../util/json-pointer.js';
+
+export interface RedisCheckOptions {
+  prefix: string;
+  /** The store in the log's words (`store redis://127.0.0.1:6379/0`). */
+  origin: string;
+  check: RecordCheck;
+  /** `--set-aside-invalid FILE`; without it, refused records refuse the start (`RefusedRecordsError`). */
+  setAside?: string;
+  log: (line: string) => void;
+}
+
+export interface RedisCheckResult {
+  checked: number;
+  refused: number;
+}
+
+const SCAN_COUNT = 1000;
+const STEP_BYTES = 8 * 1024 * 1024;
+const STEP_RECORDS = 1000;
+/** Names the mock gives sessions (state.ts) and resources: no `:`. */
+const NAME = /^[^:]+$/;
+
+/** A glob pattern matching `text` literally. */
+function literal(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&');
+}
+
+/** One record set: `<prefix>:s:<session>:<resource>`. */
+interface RecordSet {
+  key: string;
+  session: string;
+  resource: string;
+}
+
+function recordSet(prefix: string, key: string): RecordSet | undefined {
+  const head = `${prefix}:s:`;
+  if (!key.startsWith(head)) return undefined;
+  const rest = key.slice(head.length);
+  const colon = rest.indexOf(':');
+  const session = rest.slice(0, colon);
+  const resource = rest.slice(colon + 1);
+  return colon > 0 && NAME.test(session) && NAME.test(resource) ? { key, session, resource } : undefined;
+}
+
+/** The side-file line of a stored record: a journal line, the record byte for byte when it is one line of JSON. */
+function journalLine(set: RecordSet, text: string, record: JsonValue | undefined): string {
+  if (!isObject(record)) return encodeUnreadableCreateLine(set.session, set.resource, text);
+  if (/[\r\n]/.test(text)) return encodeLine({ op: 'create', session: set.session, resource: set.resource, record });
+  return encodeCreateLine(set.session, set.resource, text);
+}
+
+class RedisCheck {
+  private readonly report: RefusalReport;
+  private checked = 0;
+
+  constructor(
+    private readonly reader: Redis,
+    private readonly writer: Redis,
+    private readonly options: RedisCheckOptions,
+    private readonly side: SetAsideFile | undefined,
+  ) {
+    this.report = new RefusalReport(options.origin, options.log);
+  }
+
+  async run(): Promise<RedisCheckResult> {
+    const seen = new Set<string>();
+    const pattern = `${literal(this.options.prefix)}:s:*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.reader.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT, 'TYPE', 'zset');
+      cursor = next;
+      for (const key of keys) {
+        // SCAN may name a key twice.
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const set = recordSet(this.options.prefix, key);
+        if (set) await this.checkSet(set);
+      }
+    } while (cursor !== '0');
+    if (this.report.refused > 0) {
+      if (!this.side) throw this.report.refusal();
+      this.report.setAside(this.side.path);
+    }
+    return { checked: this.checked, refused: this.report.refused };
+  }
+
+  /**
+   * Reads a set in id order a step at a time: from the last id read (inclusive), past the records
+   * already read under it and still there, so records under one id are neither skipped nor read twice.
+   */
+  private async checkSet(set: RecordSet): Promise<void> {
+    /** The last id read, as Redis wrote it (`7`, `inf`). */
+    let last = '-inf';
+    /** Records read under `last` that are still in the set, and those of them served. */
+    let kept = 0;
+    let served = 0;
+    let step = 16;
+    for (;;) {
+      const reply = await this.reader.zrangebyscoreBuffer(set.key, last, '+inf', 'WITHSCORES', 'LIMIT', kept, step);
+      const count = reply.length / 2;
+      const refused: { data: Buffer; line: string }[] = [];
+      let bytes = 0;
+      for (let i = 0; i < count; i++) {
+        const data = reply[2 * i] ?? Buffer.alloc(0);
+        const score = (reply[2 * i + 1] ?? Buffer.alloc(0)).toString();
+        bytes += data.length;
+        this.checked++;
+        if (score !== last) {
+          last = score;
+          kept = 0;
+          served = 0;
+        }
+        const line = this.judge(set, data.toString('utf8'), score, served > 0);
+        if (line === undefined) {
+          kept++;
+          served++;
+          continue;
+        }
+        refused.push({ data, line });
+        // Removed below when set aside; otherwise it stays where it is.
+        if (!this.side) kept++;
+      }
+      await this.setAside(set, refused);
+      if (count < step) return;
+      // About STEP_BYTES a step (small records: big steps).
+      const average = Math.max(1, bytes / Math.max(1, count));
+      step = Math.max(1, Math.min(STEP_RECORDS, Math.floor(STEP_BYTES / average)));
+    }
+  }
+
+  /** Undefined when the record is served as it is; else reported, and its side-file line. */
+  private judge(set: RecordSet, text: string, score: string, idTaken: boolean): string | undefined {
+    let record: JsonValue | undefined;
+    let problems: FieldError[];
+    try {
+      record = JSON.parse(text) as JsonValue;
+      const verdict = this.options.check(set.resource, record);
+      problems = verdict.problems;
+      if (verdict.key && String(verdict.key.value) !== score) {
+        problems.push({
+          pointer: childPointer('', verdict.key.member),
+          detail: `is ${verdict.key.value}, but Redis files the record under id ${score}`,
+        });
+      } else if (verdict.key && idTaken) {
+        problems.push({
+          pointer: childPointer('', verdict.key.member),
+          detail: `is ${score}, which another record of this session already has (ids are unique)`,
+        });
+      }
+    } catch {
+      problems = [{ pointer: '', detail: 'is not JSON' }];
+    }
+    if (problems.length === 0) return undefined;
+    this.report.add({ where: `key ${set.key} id ${score}`, session: set.session, resource: set.resource, problems });
+    return journalLine(set, text, record);
+  }
+
+  /** Appends a step's refused records to the side file (synced), then removes them from Redis; undone when the removal fails. */
+  private async setAside(set: RecordSet, refused: readonly { data: Buffer; line: string }[]): Promise<void> {
+    if (!this.side || refused.length === 0) return;
+    const before = this.side.size;
+    await this.side.write(refused.map((record) => record.line));
+    try {
+      await this.writer.eval(
+        SET_ASIDE_SCRIPT,
+        3,
+        `${this.options.prefix}:bytes`,
+        `${this.options.prefix}:s:${set.session}`,
+        set.key,
+        ...refused.map((record) => record.data),
+      );
+    } catch (error) {
+      await this.side.cutBack(before);
+      throw error;
+    }
+  }
+}
+
+/** Checks every record under the prefix (see above). Throws a RefusedRecordsError, a SetAsideFileError, or Redis's error. */
+export async function checkRedisRecords(reader: Redis, writer: Redis, options: RedisCheckOptions): Promise<RedisCheckResult> {
+  const side = options.setAside !== undefined ? await SetAsideFile.open(options.setAside) : undefined;
+  try {
+    return await new RedisCheck(reader, writer, options, side).run();
+  } finally {
+    await side?.close();
+  }
+}

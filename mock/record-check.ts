@@ -49,18 +49,17 @@ export function recordCheck(rules: readonly RecordRules[]): RecordCheck {
     }
     const problems = rule.validate(record);
     if (!isObject(record)) return { problems };
-    const reported = new Set(problems.map((problem) => problem.pointer));
+    const reported = (pointer: string) => problems.some((problem) => problem.pointer === pointer);
     for (const name of Object.keys(record)) {
+      if (rule.known.has(name)) continue;
       const pointer = childPointer('', name);
-      if (!rule.known.has(name) && !reported.has(pointer)) {
-        problems.push({ pointer, detail: `is not a member of ${rule.schemaName} in the contract in force` });
-      }
+      if (!reported(pointer)) problems.push({ pointer, detail: `is not a member of ${rule.schemaName} in the contract in force` });
     }
     if (rule.keyMember === undefined) return { problems };
     const value = record[rule.keyMember];
     if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return { problems, key: { member: rule.keyMember, value } };
     const pointer = childPointer('', rule.keyMember);
-    if (reported.has(pointer)) return { problems };
+    if (reported(pointer)) return { problems };
     const shown = value === undefined ? 'it is missing' : `found ${JSON.stringify(value).slice(0, 40)}`;
     problems.push({ pointer, detail: `is not a usable key: the mock numbers its records 1, 2, 3, ... and lists them by it (${shown})` });
     return { problems };

@@ -36,7 +36,7 @@ describe('mock/record-check: a stored record against the contract in force', () 
 
   it('refuses a record without a usable key: not a whole number (the schema says so), 0 or negative (the listings page from 1), missing', () => {
     const keyProblems = (id: unknown) => {
-      const verdict = check(op.resource, { ...answered, id } as JsonObject);
+      const verdict = check(op.resource, { ...answered, id });
       assert.equal(verdict.key, undefined, JSON.stringify(id));
       return verdict.problems.filter((p) => p.pointer === '/id').map((p) => p.detail);
     };

@@ -9,7 +9,7 @@
  * mock numbers (`id`), must be a whole number from 1: the listings page by it, so a record without a
  * usable key could never be listed.
  */
-import { isObject, type JsonValue } from '../contract/document.js';
+import { isObject } from '../contract/document.js';
 import type { FieldError, Validator } from '../contract/schemas.js';
 import { childPointer } from '../util/json-pointer.js';
 
@@ -34,7 +34,7 @@ export interface RecordVerdict {
 }
 
 /** Checks a record of a resource against the contract in force. */
-export type RecordCheck = (resource: string, record: JsonValue) => RecordVerdict;
+export type RecordCheck = (resource: string, record: unknown) => RecordVerdict;
 
 /** The check of every resource the contract's creates record. */
 export function recordCheck(rules: readonly RecordRules[]): RecordCheck {

@@ -118,6 +118,8 @@ export class MemoryStore implements Store {
   private readonly refused = new Map<string, Refusal[]>();
   /** Replay: refused records a later reset of their session cleared. */
   private refusedThenReset = 0;
+  /** After replay: the refused records not (yet) in the side file. */
+  private unsettled: Refusal[] = [];
 
   private constructor(private readonly options: MemoryStoreOptions) {
     this.kind = options.stateFile !== undefined ? 'journal' : 'memory';
@@ -189,11 +191,14 @@ export class MemoryStore implements Store {
       counters: Object.fromEntries(session.counters),
       lists: [...session.records].map(([resource, list]) => ({ resource, data: list.data.slice() })),
     }));
+    // Refused records not yet set aside stay in any rewrite, as they stood: a rewrite never drops them.
+    const unsettled = this.unsettled.map((refusal) => refusal.text.toString('utf8'));
     return (function* () {
       for (const { name, counters, lists } of sessions) {
         if (Object.keys(counters).length > 0) yield encodeLine({ op: 'counters', session: name, counters });
         for (const { resource, data } of lists) for (const json of data) yield encodeCreateLine(name, resource, json.toString());
       }
+      yield* unsettled;
     })();
   }
 
@@ -308,7 +313,8 @@ export class MemoryStore implements Store {
   /**
    * After replay: the records not served are named in the log, then either refuse the start (no
    * `setAside`) or are appended to the side file, synced, and dropped from the journal by a rewrite
-   * from what the store holds. A rewrite that fails undoes the side file and refuses the start.
+   * from what the store holds. A rewrite that fails undoes the side file and refuses the start. Until
+   * they are in the side file, every rewrite (a repair while the journal closes) keeps them.
    */
   private async settleRefused(stateFile: string, journal: Journal): Promise<void> {
     const origin = `state file ${stateFile}`;
@@ -319,6 +325,7 @@ export class MemoryStore implements Store {
     }
     const refusals = [...this.refused.values()].flat().sort((a, b) => a.line - b.line);
     this.refused.clear();
+    this.unsettled = refusals;
     if (refusals.length === 0) return;
     const report = new RefusalReport(origin, this.options.log);
     for (const refusal of refusals) report.add(refusal.record);
@@ -326,10 +333,17 @@ export class MemoryStore implements Store {
     const side = await SetAsideFile.open(this.options.setAside, stateFile);
     const before = side.size;
     try {
-      await side.write(refusals.map((refusal) => refusal.text));
+      try {
+        await side.write(refusals.map((refusal) => refusal.text));
+      } catch (error) {
+        await side.cutBack(before).catch(() => undefined);
+        throw error;
+      }
+      this.unsettled = [];
       try {
         await journal.compact(`${refusals.length} records the contract in force refuses moved to ${side.path}`);
       } catch (error) {
+        this.unsettled = refusals;
         await side.cutBack(before);
         throw new Error(
           `${origin}: the records the contract in force refuses could not be dropped from it (${messageOf(error)}); nothing was set aside`,

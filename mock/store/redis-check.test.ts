@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { JsonObject } from '../../contract/document.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
+import { parseJsonText } from '../../util/json.js';
 import { until } from '../../support/wait.js';
 import { refusal } from '../../test/support/problems.js';
 import { decodeLine, encodeCreateLine, encodeUnreadableCreateLine } from '../journal-line.js';
@@ -88,6 +89,11 @@ describe('mock/store/redis-check: records in Redis checked against the contract 
     opened.push(store);
     return store;
   };
+  /** Node's own words for the text that is not JSON. */
+  const notJson = (text: string): string => {
+    const parsed = parseJsonText(text);
+    return parsed.ok ? '' : parsed.reason;
+  };
   const failure = (promise: Promise<unknown>): Promise<unknown> =>
     promise.then(
       () => undefined,
@@ -148,7 +154,7 @@ describe('mock/store/redis-check: records in Redis checked against the contract 
       `key ${key} id 3: a lot-transfers record (session "default") the contract in force refuses: /pallet is not a member of LotTransfer in the contract in force`,
       `key ${key} id 4: a lot-transfers record (session "default") the contract in force refuses: /id must be of type integer`,
       `key ${key} id 5: a lot-transfers record (session "default") the contract in force refuses: /id is 6, but Redis files the record under id 5`,
-      `key ${prefix}:s:qa:${RESOURCE} id 1: a lot-transfers record (session "qa") the contract in force refuses: (the record) is not JSON`,
+      `key ${prefix}:s:qa:${RESOURCE} id 1: a lot-transfers record (session "qa") the contract in force refuses: (the record) is not JSON (${notJson('{"id":1,')})`,
       `key ${prefix}:s:qa:pallets id 2: a pallets record (session "qa") the contract in force refuses: (the record) the contract in force has no create that records "pallets" (it records ${[...bundled.slots.keys()].join(', ')})`,
     ]) {
       assert.ok(
@@ -241,6 +247,24 @@ describe('mock/store/redis-check: records in Redis checked against the contract 
     } finally {
       if (!redis.running()) await redis.start();
     }
+  });
+
+  it('a check that fails midway (not a refusal) is tried again every second until it passes; nothing is served meanwhile', async () => {
+    await plant('default', 1, JSON.stringify(transfer(1)));
+    let calls = 0;
+    const store = await open({
+      check: (resource, record) => {
+        if (++calls === 1) throw new Error('the first check fails');
+        return bundled.check(resource, record);
+      },
+    });
+    assert.equal(await refusal(store.list('default', RESOURCE, ALL)), 'store-unavailable');
+    assert.ok(
+      logged.some((line) => line.includes('could not be checked against the contract in force (the first check fails); trying again')),
+      logged.join('\n'),
+    );
+    await until(async () => (await store.health()).up, { what: 'the check tried again', timeoutMs: 10_000 });
+    assert.deepEqual(await listed(store), [1]);
   });
 
   it('found late (Redis was down at start): refused records keep the store unserved, saying why, until a restart', async () => {

@@ -14,13 +14,13 @@
  * the side file and still in Redis: the next start sets it aside again).
  */
 import type { Redis } from 'ioredis';
-import type { JsonValue } from '../../contract/document.js';
 import type { FieldError } from '../../contract/schemas.js';
 import { encodeCreateLine, encodeLine, encodeUnreadableCreateLine } from '../journal-line.js';
 import type { RecordCheck } from '../record-check.js';
 import { RefusalReport, SetAsideFile } from './refused-records.js';
 import { SET_ASIDE_SCRIPT } from './redis-scripts.js';
 import { isObject } from '../../contract/document.js';
+import { parseJsonText } from '../../util/json.js';
 import { childPointer } from '../../util/json-pointer.js';
 
 export interface RedisCheckOptions {
@@ -67,7 +67,7 @@ function recordSet(prefix: string, key: string): RecordSet | undefined {
 }
 
 /** The side-file line of a stored record: a journal line, the record byte for byte when it is one line of JSON. */
-function journalLine(set: RecordSet, text: string, record: JsonValue | undefined): string {
+function journalLine(set: RecordSet, text: string, record: unknown): string {
   if (!isObject(record)) return encodeUnreadableCreateLine(set.session, set.resource, text);
   if (/[\r\n]/.test(text)) return encodeLine({ op: 'create', session: set.session, resource: set.resource, record });
   return encodeCreateLine(set.session, set.resource, text);
@@ -154,36 +154,39 @@ class RedisCheck {
 
   /** Undefined when the record is served as it is; else reported, and its side-file line. */
   private judge(set: RecordSet, text: string, score: string, idTaken: boolean): string | undefined {
-    let record: JsonValue | undefined;
-    let problems: FieldError[];
-    try {
-      record = JSON.parse(text) as JsonValue;
-      const verdict = this.options.check(set.resource, record);
-      problems = verdict.problems;
-      if (verdict.key && String(verdict.key.value) !== score) {
-        problems.push({
-          pointer: childPointer('', verdict.key.member),
-          detail: `is ${verdict.key.value}, but Redis files the record under id ${score}`,
-        });
-      } else if (verdict.key && idTaken) {
-        problems.push({
-          pointer: childPointer('', verdict.key.member),
-          detail: `is ${score}, which another record of this session already has (ids are unique)`,
-        });
-      }
-    } catch {
-      problems = [{ pointer: '', detail: 'is not JSON' }];
-    }
+    const parsed = parseJsonText(text);
+    const problems = parsed.ok
+      ? this.problems(set, parsed.value, score, idTaken)
+      : [{ pointer: '', detail: `is not JSON (${parsed.reason})` }];
     if (problems.length === 0) return undefined;
     this.report.add({ where: `key ${set.key} id ${score}`, session: set.session, resource: set.resource, problems });
-    return journalLine(set, text, record);
+    return journalLine(set, text, parsed.ok ? parsed.value : undefined);
+  }
+
+  /** What the contract refuses in a record, and its key against the id Redis files it under. */
+  private problems(set: RecordSet, record: unknown, score: string, idTaken: boolean): FieldError[] {
+    const { problems, key } = this.options.check(set.resource, record);
+    if (key && String(key.value) !== score) {
+      problems.push({ pointer: childPointer('', key.member), detail: `is ${key.value}, but Redis files the record under id ${score}` });
+    } else if (key && idTaken) {
+      problems.push({
+        pointer: childPointer('', key.member),
+        detail: `is ${score}, which another record of this session already has (ids are unique)`,
+      });
+    }
+    return problems;
   }
 
   /** Appends a step's refused records to the side file (synced), then removes them from Redis; undone when the removal fails. */
   private async setAside(set: RecordSet, refused: readonly { data: Buffer; line: string }[]): Promise<void> {
     if (!this.side || refused.length === 0) return;
     const before = this.side.size;
-    await this.side.write(refused.map((record) => record.line));
+    try {
+      await this.side.write(refused.map((record) => record.line));
+    } catch (error) {
+      await this.side.cutBack(before).catch(() => undefined);
+      throw error;
+    }
     try {
       await this.writer.eval(
         SET_ASIDE_SCRIPT,

@@ -132,8 +132,8 @@ export class RedisStore implements Store {
       connection.on('error', (error: Error) => this.wentDown(error.message));
       connection.on('close', () => this.wentDown('the connection closed'));
       connection.on('ready', () => {
-        if (this.unchecked !== undefined) this.checkLater(0);
         const since = this.downSince;
+        if (this.unchecked !== undefined && this.redis.status === 'ready' && this.writer.status === 'ready') this.checkLater(0);
         if (since !== undefined && this.redis.status === 'ready' && this.writer.status === 'ready') {
           this.downSince = undefined;
           options.log(
@@ -207,7 +207,13 @@ export class RedisStore implements Store {
       this.options.log(`store ${this.where}: ${error.message}`);
       return;
     }
-    this.note(`the records could not be checked against the contract in force (${messageOf(error)}); trying again`);
+    // Not sent: Redis is not connected (the outage is logged apart, and the check runs again once both
+    // connections are ready); tried again in a second too, in case they were ready again before it failed.
+    if (error instanceof Error && error.message === NOT_SENT) {
+      this.checkLater(1000);
+      return;
+    }
+    this.note(`the records could not be checked against the contract in force (${printable(messageOf(error))}); trying again in a second`);
     this.checkLater(1000);
   }
 
@@ -216,9 +222,16 @@ export class RedisStore implements Store {
     if (this.closing || this.checkRefused || this.checking || this.checkRetry || this.unchecked === undefined) return;
     this.checkRetry = setTimeout(() => {
       this.checkRetry = undefined;
-      this.checking = this.checkRecords()
-        .catch((error: unknown) => this.checkFailed(error))
-        .finally(() => (this.checking = undefined));
+      this.checking = this.checkRecords().then(
+        () => {
+          this.checking = undefined;
+        },
+        (error: unknown) => {
+          // Done before the failure is handled, so that it may schedule the next try.
+          this.checking = undefined;
+          this.checkFailed(error);
+        },
+      );
     }, delayMs);
     this.checkRetry.unref();
   }

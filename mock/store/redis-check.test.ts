@@ -200,6 +200,17 @@ describe('mock/store/redis-check: records in Redis checked against the contract 
     );
   });
 
+  it('replicas started together with the option set each refused record aside once (a lock in Redis), into one side file', async () => {
+    for (let id = 1; id <= 300; id++) await plant('default', id, JSON.stringify(transfer(id, id % 3 === 0 ? { amount: -id } : {})));
+    const aside = join(folder, 'aside.jsonl');
+    const stores = await Promise.all([open({ setAside: aside }), open({ setAside: aside }), open({ setAside: aside })]);
+    const lines = (await readFile(aside, 'utf8')).trim().split('\n');
+    assert.equal(lines.length, 100, 'each of the 100 refused records once');
+    assert.equal(new Set(lines).size, 100);
+    for (const store of stores) assert.equal((await listed(store)).length, 200);
+    assert.equal(await admin.exists(`${prefix}:set-aside`), 0, 'the lock is freed');
+  });
+
   it('reads large sets in steps, in id order: every refused record found, records under one id neither skipped nor read twice', async () => {
     const writer = await openUnchecked();
     const total = 2500;

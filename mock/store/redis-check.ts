@@ -11,14 +11,17 @@
  * Refused records are logged (`refused-records.ts`); with a side file each step's refused records are
  * appended to it and synced, then removed in one script (`SET_ASIDE_SCRIPT`: the byte and record counts
  * follow, the counters stay), so none is lost if the replica is killed midway (at worst a record is in
- * the side file and still in Redis: the next start sets it aside again).
+ * the side file and still in Redis: the next start sets it aside again). Replicas starting together
+ * take turns through a lock in Redis, so each record is set aside once.
  */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { FieldError } from '../../contract/schemas.js';
 import { encodeCreateLine, encodeLine, encodeUnreadableCreateLine } from '../journal-line.js';
 import type { RecordCheck } from '../record-check.js';
 import { RefusalReport, SetAsideFile } from './refused-records.js';
-import { SET_ASIDE_SCRIPT } from './redis-scripts.js';
+import { RELEASE_SCRIPT, SET_ASIDE_SCRIPT } from './redis-scripts.js';
 import { isObject } from '../../contract/document.js';
 import { parseJsonText } from '../../util/json.js';
 import { childPointer } from '../../util/json-pointer.js';
@@ -39,6 +42,10 @@ export interface RedisCheckResult {
 }
 
 const SCAN_COUNT = 1000;
+/** The set-aside lock expires after this long (a replica killed while holding it). */
+const LOCK_MS = 30_000;
+/** How long a replica waits for the set-aside lock. */
+const LOCK_WAIT_MS = 60_000;
 const STEP_BYTES = 8 * 1024 * 1024;
 const STEP_RECORDS = 1000;
 /** Names the mock gives sessions (state.ts) and resources: no `:`. */
@@ -76,6 +83,8 @@ function journalLine(set: RecordSet, text: string, record: unknown): string {
 class RedisCheck {
   private readonly report: RefusalReport;
   private checked = 0;
+  /** Refused records this mock moved to the side file (another one may move some meanwhile). */
+  private moved = 0;
 
   constructor(
     private readonly reader: Redis,
@@ -103,7 +112,7 @@ class RedisCheck {
     } while (cursor !== '0');
     if (this.report.refused > 0) {
       if (!this.side) throw this.report.refusal();
-      this.report.setAside(this.side.path);
+      this.report.setAside(this.side.path, this.moved);
     }
     return { checked: this.checked, refused: this.report.refused };
   }
@@ -177,28 +186,56 @@ class RedisCheck {
     return problems;
   }
 
-  /** Appends a step's refused records to the side file (synced), then removes them from Redis; undone when the removal fails. */
+  /**
+   * Appends a step's refused records to the side file (synced), then removes them from Redis, under a
+   * lock in Redis: replicas started together set aside each record once. Under the lock only the
+   * records still there are written (another replica may have moved them meanwhile); a removal that
+   * fails cuts the side file back.
+   */
   private async setAside(set: RecordSet, refused: readonly { data: Buffer; line: string }[]): Promise<void> {
-    if (!this.side || refused.length === 0) return;
-    const before = this.side.size;
-    try {
-      await this.side.write(refused.map((record) => record.line));
-    } catch (error) {
-      await this.side.cutBack(before).catch(() => undefined);
-      throw error;
+    const side = this.side;
+    if (!side || refused.length === 0) return;
+    await this.locked(async () => {
+      const scores = await this.writer.zmscore(set.key, ...refused.map((record) => record.data));
+      const there = refused.filter((_, i) => scores[i] !== null);
+      if (there.length === 0) return;
+      const before = side.size;
+      try {
+        await side.write(there.map((record) => record.line));
+      } catch (error) {
+        await side.cutBack(before).catch(() => undefined);
+        throw error;
+      }
+      try {
+        await this.writer.eval(
+          SET_ASIDE_SCRIPT,
+          3,
+          `${this.options.prefix}:bytes`,
+          `${this.options.prefix}:s:${set.session}`,
+          set.key,
+          ...there.map((record) => record.data),
+        );
+      } catch (error) {
+        await side.cutBack(before);
+        throw error;
+      }
+      this.moved += there.length;
+    });
+  }
+
+  /** Runs `work` holding `<prefix>:set-aside` (freed after `LOCK_MS` if its holder dies); waits for it up to `LOCK_WAIT_MS`. */
+  private async locked(work: () => Promise<void>): Promise<void> {
+    const key = `${this.options.prefix}:set-aside`;
+    const token = randomUUID();
+    const giveUp = Date.now() + LOCK_WAIT_MS;
+    while ((await this.writer.set(key, token, 'PX', LOCK_MS, 'NX')) !== 'OK') {
+      if (Date.now() > giveUp) throw new Error(`another mock has held ${key} for more than ${LOCK_WAIT_MS / 1000} s`);
+      await sleep(50);
     }
     try {
-      await this.writer.eval(
-        SET_ASIDE_SCRIPT,
-        3,
-        `${this.options.prefix}:bytes`,
-        `${this.options.prefix}:s:${set.session}`,
-        set.key,
-        ...refused.map((record) => record.data),
-      );
-    } catch (error) {
-      await this.side.cutBack(before);
-      throw error;
+      await work();
+    } finally {
+      await this.writer.eval(RELEASE_SCRIPT, 1, key, token).catch(() => undefined);
     }
   }
 }

@@ -84,3 +84,9 @@ if removed > 0 then
 end
 return removed
 `;
+
+/** Frees a lock only its holder's token may free. KEYS: the lock. ARGV: the token. */
+export const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeProblems, RefusalReport, SetAsideFile, SetAsideFileError } from './refused-records.js';
@@ -43,7 +43,12 @@ describe('mock/store/refused-records: naming refused records, and the side file'
     assert.equal(await readFile(path, 'utf8'), 'one\n');
     const again = await SetAsideFile.open(path);
     assert.equal(again.size, 4);
+    // Another mock appended to the same file meanwhile: its lines are never cut.
+    await again.write(['four\n']);
+    await appendFile(path, 'theirs\n');
+    await again.cutBack(4);
     await again.close();
+    assert.equal(await readFile(path, 'utf8'), 'one\nfour\ntheirs\n');
   });
 
   it('refuses a path it cannot write, and the store file itself (by name or by another path to it)', async () => {

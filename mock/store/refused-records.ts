@@ -76,11 +76,12 @@ export class RefusalReport {
     );
   }
 
-  /** Logs that the refused records were moved to the side file. */
-  setAside(file: string): void {
+  /** Logs that the refused records were moved to the side file (`moved` of them by this mock; the rest were gone meanwhile). */
+  setAside(file: string, moved = this.count): void {
     this.tail();
+    const others = moved < this.count ? `; ${this.count - moved} of them were gone meanwhile (moved by another mock, or reset)` : '';
     this.log(
-      `${this.origin}: ${this.count} record${this.count === 1 ? '' : 's'} the contract in force refuses moved to ${file} (${SET_ASIDE_OPTION}); serving the rest`,
+      `${this.origin}: ${this.count} record${this.count === 1 ? '' : 's'} the contract in force refuses moved to ${file} (${SET_ASIDE_OPTION}${others}); serving the rest`,
     );
   }
 }
@@ -152,9 +153,15 @@ export class SetAsideFile {
     }
   }
 
-  /** Cuts the file back to an earlier `size`: a set-aside that did not finish, so a retry does not write its lines twice. */
+  /**
+   * Cuts the file back to an earlier `size`: a set-aside that did not finish, so a retry does not write
+   * its lines twice. Only while nothing else was appended meanwhile (another mock given the same
+   * file): lines of others are never cut, at worst a line stays twice.
+   */
   async cutBack(size: number): Promise<void> {
-    if (this.bytes > size) await this.handle.truncate(size);
+    if (this.bytes <= size) return;
+    if ((await this.handle.stat()).size !== this.bytes) return;
+    await this.handle.truncate(size);
     this.bytes = size;
   }
 

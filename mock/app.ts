@@ -27,7 +27,7 @@ import { chooseInjection, inject, type FaultStageContext, type Injection } from 
 import { choosePreference, preferredAnswers, type Preference, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
 import { problem } from './problems.js';
-import { recordCheck } from './record-check.js';
+import { recordCheck, recordStamp } from './record-check.js';
 import { modelView } from './model-view.js';
 import { pipelineHandler, printable, type Stage } from './pipeline.js';
 import { sendBody, sendEmpty } from './respond.js';
@@ -172,6 +172,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     slots: new Map([...byResource].map(([resource, op]) => [resource, counterSlots(resource, op.model)])),
     // Stored records written under another contract version are checked before any is served.
     check: recordCheck([...byResource.values()].map((op) => op.record)),
+    stamp: recordStamp(compiled.document),
     ...(config.setAsideInvalid !== undefined ? { setAside: config.setAsideInvalid } : {}),
     log,
   });

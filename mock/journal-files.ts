@@ -1,11 +1,15 @@
 /**
  * The files around a journal (`journal.ts`): its folder, the temporary files of a rewrite and what a
- * rewrite killed midway left behind (`settleRewrite`), and the small file-system steps every phase
- * shares (a write to the end, a folder sync, a name stamped with the time).
+ * rewrite killed midway left behind (`settleRewrite`), the record of how much of it was vouched for
+ * (`<file>.checked`), and the small file-system steps every phase shares (a write to the end, a folder
+ * sync, a name stamped with the time).
  */
-import { mkdir, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
 import { dirname } from 'node:path';
+import { isObject } from '../contract/document.js';
 import { codeOf } from '../util/errors.js';
+import { parseJsonText } from '../util/json.js';
 
 export function errorCode(error: unknown): string {
   return codeOf(error) ?? 'error';
@@ -101,4 +105,52 @@ export async function settleRewrite(path: string, real: string, log: (line: stri
     await unlink(compacting);
     log(`state file ${path}: an unfinished compaction of a stopped mock (${compacting}) removed; the journal it compacted is complete`);
   }
+}
+
+/** What `<file>.checked` says: the journal's first `bytes` (CRC-32 `crc32`) were vouched for under `stamp`. */
+export interface CheckedPrefix {
+  stamp: string;
+  bytes: number;
+  crc32: string;
+}
+
+/** `<file>.checked`, next to the journal's real path. */
+export function checkedFile(real: string): string {
+  return `${real}.checked`;
+}
+
+/** The CRC-32 (8 hex digits) of the first `bytes` of a file, read a chunk at a time. */
+export async function crcOfPrefix(handle: FileHandle, bytes: number): Promise<string> {
+  const chunk = Buffer.alloc(Math.min(bytes, 1024 * 1024));
+  let value = 0;
+  let position = 0;
+  while (position < bytes) {
+    const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, bytes - position), position);
+    if (bytesRead === 0) break;
+    value = crc32(chunk.subarray(0, bytesRead), value);
+    position += bytesRead;
+  }
+  return value.toString(16).padStart(8, '0');
+}
+
+/**
+ * How many of the journal's first bytes were vouched for under `stamp`: what `<file>.checked` says, when
+ * its stamp is `stamp` and those bytes are still exactly the ones vouched for (their CRC-32); else 0.
+ */
+export async function vouchedBytes(real: string, handle: FileHandle, stamp: string): Promise<number> {
+  const text = await readFile(checkedFile(real), 'utf8').catch(() => '');
+  const said = parseJsonText(text);
+  if (!said.ok || !isObject(said.value)) return 0;
+  const { stamp: was, bytes, crc32: sum } = said.value;
+  if (was !== stamp || typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes <= 0 || typeof sum !== 'string') return 0;
+  if ((await handle.stat()).size < bytes) return 0;
+  return (await crcOfPrefix(handle, bytes)) === sum ? bytes : 0;
+}
+
+/** Writes `<file>.checked` (a temporary file renamed onto it: never half written). */
+export async function writeChecked(real: string, prefix: CheckedPrefix): Promise<void> {
+  const file = checkedFile(real);
+  const temporary = `${file}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(prefix)}\n`);
+  await rename(temporary, file);
 }

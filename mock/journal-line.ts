@@ -39,6 +39,8 @@ export interface EntryLine {
   line: number;
   /** The line as it is in the file, without its newline (valid during the call only: copy it to keep it). */
   text: Buffer;
+  /** The line lies in the journal's vouched prefix (`Journal.vouch`, under the same stamp): it was checked before. */
+  trusted: boolean;
 }
 
 /** What replay does with each kind of entry: one method per kind. */

@@ -26,6 +26,8 @@ export interface ReplayOptions {
   onDamaged?: (damaged: DamagedLine) => void;
   /** A longer line is reported and skipped without being kept in memory. */
   maxLineBytes: number;
+  /** The file's first bytes that were vouched for (`EntryLine.trusted` for the lines within them; default 0). */
+  trustedBytes?: number;
 }
 
 export interface Replayed {
@@ -92,7 +94,7 @@ class Replay {
         this.reportTooLong();
       } else {
         const tail = data.subarray(start, newline);
-        this.take(this.parts.length > 0 ? Buffer.concat([...this.parts, tail]) : tail, false);
+        this.take(this.parts.length > 0 ? Buffer.concat([...this.parts, tail]) : tail, position + newline + 1);
       }
       this.parts = [];
       this.partsLength = 0;
@@ -125,7 +127,7 @@ class Replay {
     if (this.partsLength === 0) return this.result(size);
     // The last line has no newline: a write cut short by a crash (its entry was never answered). A
     // complete entry is kept (and gets its newline), a torn one is cut off.
-    if (this.take(Buffer.concat(this.parts), true)) return { ...this.result(size), unterminated: true };
+    if (this.take(Buffer.concat(this.parts))) return { ...this.result(size), unterminated: true };
     return { ...this.result(size), tornFrom: this.lineStart };
   }
 
@@ -145,15 +147,20 @@ class Replay {
     this.report(`line longer than ${this.options.maxLineBytes} bytes (it cannot be a record)`);
   }
 
-  /** One line (without its newline): replayed when valid, else reported. False when it was not an entry. */
-  private take(line: Buffer, torn: boolean): boolean {
+  /**
+   * One line (without its newline) ending at `end` in the file (its newline included; undefined: the
+   * last line, unterminated): replayed when valid, else reported. False when it was not an entry.
+   */
+  private take(line: Buffer, end?: number): boolean {
+    const torn = end === undefined;
     this.lineNumber++;
     const decoded = decodeLine(line);
     if (decoded.kind === 'blank') return true;
     if (decoded.kind === 'entry' && (decoded.checked || !this.checkedSeen)) {
       if (decoded.checked) this.checkedSeen = true;
       else this.unchecked++;
-      this.onEntry(decoded.entry, { line: this.lineNumber, text: line });
+      const trusted = end !== undefined && end <= (this.options.trustedBytes ?? 0);
+      this.onEntry(decoded.entry, { line: this.lineNumber, text: line, trusted });
       this.replayed++;
       return true;
     }

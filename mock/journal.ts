@@ -47,7 +47,19 @@ import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { encodeLine, type EntryLine, type JournalEntry } from './journal-line.js';
 import { LockHeldError, lockStateFile, realPathOf, type StateLock } from './journal-lock.js';
-import { ensureFolder, errorCode, exists, fileStamp, rewriteFiles, settleRewrite, syncFolder, writeAllTo } from './journal-files.js';
+import {
+  crcOfPrefix,
+  ensureFolder,
+  errorCode,
+  exists,
+  fileStamp,
+  rewriteFiles,
+  settleRewrite,
+  syncFolder,
+  vouchedBytes,
+  writeAllTo,
+  writeChecked,
+} from './journal-files.js';
 import { replayJournal, type DamagedLine, type Replayed } from './journal-replay.js';
 import { messageOf } from '../util/errors.js';
 
@@ -73,6 +85,13 @@ export interface JournalOptions {
   snapshot?: () => Iterable<string>;
   /** How often the path is checked while no write comes (ms; default 1000; 0: only before writes and at close). */
   watchMs?: number;
+  /**
+   * What the caller's check of the entries stands for (the contract's fingerprint). With it, once the
+   * caller has checked what was replayed (`vouch`), a clean close records in `<file>.checked` how many
+   * bytes were vouched for under this stamp (with their CRC-32), and the next replay under the same
+   * stamp marks the lines within them `trusted` (still exactly those bytes: a changed file is not).
+   */
+  stamp?: string;
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -107,6 +126,8 @@ export class Journal {
   /** The last reason a repair failed (logged once, not on every retry). */
   private repairFailure = '';
   private readonly watcher: NodeJS.Timeout | undefined;
+  /** The caller vouched for what the journal holds (`vouch`): a clean close records it. */
+  private vouched = false;
 
   private constructor(
     readonly path: string,
@@ -165,7 +186,8 @@ export class Journal {
     try {
       const opened = await handle.stat();
       const identity = { dev: opened.dev, ino: opened.ino, regular: opened.isFile() };
-      const replayed = await Journal.replay(handle, path, log, onEntry, options);
+      const trustedBytes = options.stamp !== undefined && identity.regular ? await vouchedBytes(real, handle, options.stamp) : 0;
+      const replayed = await Journal.replay(handle, path, log, onEntry, options, trustedBytes);
       const journal = new Journal(path, log, options, real, lock, handle, identity, replayed.size, replayed.unterminated === true);
       return { journal, replayed: replayed.replayed };
     } catch (error) {
@@ -182,9 +204,11 @@ export class Journal {
     log: (line: string) => void,
     onEntry: (entry: JournalEntry, at: EntryLine) => void,
     options: JournalOptions,
+    trustedBytes: number,
   ): Promise<Replayed> {
     const result = await replayJournal(handle, path, log, onEntry, {
       maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      trustedBytes,
       ...(options.onDamaged ? { onDamaged: options.onDamaged } : {}),
     });
     if (result.tornFrom === undefined) return result;
@@ -233,7 +257,15 @@ export class Journal {
     }
   }
 
-  /** Waits for pending writes, closes the file and releases its lock. */
+  /**
+   * The caller has checked every entry the journal holds (under `options.stamp`), and every entry it
+   * appends from now on is one it vouches for too: a clean close records it (`<file>.checked`).
+   */
+  vouch(): void {
+    this.vouched = true;
+  }
+
+  /** Waits for pending writes, records what was vouched for, closes the file and releases its lock. */
   async close(): Promise<void> {
     if (this.closed) return;
     clearInterval(this.watcher);
@@ -244,8 +276,21 @@ export class Journal {
       await this.flushing;
     }
     this.closed = true;
+    await this.recordVouched();
     await this.handle.close();
     await this.lock?.release();
+  }
+
+  /** Writes `<file>.checked` for the bytes vouched for; a failure only means the next replay checks them again. */
+  private async recordVouched(): Promise<void> {
+    const stamp = this.options.stamp;
+    if (!this.vouched || stamp === undefined || !this.identity.regular || !this.sizeKnown || this.durableSize === 0) return;
+    try {
+      if ((await this.drift()) !== undefined) return;
+      await writeChecked(this.real, { stamp, bytes: this.durableSize, crc32: await crcOfPrefix(this.handle, this.durableSize) });
+    } catch (error) {
+      this.log(`state file ${this.path}: could not record that it was checked (${messageOf(error)}); the next start checks it again`);
+    }
   }
 
   /**

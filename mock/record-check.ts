@@ -9,7 +9,8 @@
  * mock numbers (`id`), must be a whole number from 1: the listings page by it, so a record without a
  * usable key could never be listed.
  */
-import { isObject } from '../contract/document.js';
+import { createHash } from 'node:crypto';
+import { isObject, type OpenApiDocument } from '../contract/document.js';
 import type { FieldError, Validator } from '../contract/schemas.js';
 import { childPointer } from '../util/json-pointer.js';
 
@@ -35,6 +36,17 @@ export interface RecordVerdict {
 
 /** Checks a record of a resource against the contract in force. */
 export type RecordCheck = (resource: string, record: unknown) => RecordVerdict;
+
+/** The version of what `recordCheck` checks: a new one makes every stamp of an earlier one stale. */
+const CHECK_VERSION = 'record-check 1';
+
+/**
+ * What a check of records under this contract stands for: a record checked (or written) under the same
+ * stamp need not be checked again. The SHA-256 of the contract document and of the check's version.
+ */
+export function recordStamp(document: OpenApiDocument): string {
+  return createHash('sha256').update(CHECK_VERSION).update('\n').update(JSON.stringify(document)).digest('hex');
+}
 
 /** The check of every resource the contract's creates record. */
 export function recordCheck(rules: readonly RecordRules[]): RecordCheck {

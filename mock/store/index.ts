@@ -17,6 +17,8 @@ export interface StoreConfig {
   slots: Map<string, CounterSlot[]>;
   /** Checks stored records (a replayed journal, Redis) against the contract in force before any is served. */
   check?: RecordCheck;
+  /** What `check` stands for (`recordStamp`): the journal does not check again what it checked under it. */
+  stamp?: string;
   /** `--set-aside-invalid FILE`: where records the check refuses are moved; without it they refuse the start. */
   setAside?: string;
   log: (line: string) => void;
@@ -43,6 +45,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     ...(config.stateFile !== undefined ? { stateFile: config.stateFile } : {}),
     ...(config.bodyLimitBytes !== undefined ? { bodyLimitBytes: config.bodyLimitBytes } : {}),
     ...(config.check ? { check: config.check } : {}),
+    ...(config.stamp !== undefined ? { stamp: config.stamp } : {}),
     ...(config.setAside !== undefined ? { setAside: config.setAside } : {}),
   });
 }

@@ -356,6 +356,30 @@ describe('mock/store/memory: replayed records checked against the contract in fo
     }
   });
 
+  it('checks a record once per contract: a clean stop records what was checked, the next start under the same contract trusts it', async () => {
+    await writeFile(stateFile, [line('default', transfer(1)), line('default', transfer(2))].join(''));
+    let calls = 0;
+    const counted: MemoryStoreOptions['check'] = (resource, record) => {
+      calls++;
+      return bundled.check(resource, record);
+    };
+    const first = await openChecked({ check: counted, stamp: 'contract A' });
+    await first.create('default', bundled.createOperation(transfers).plan(transfer(0), undefined, '2026-11-22T10:11:12.345Z'));
+    await first.close();
+    assert.equal(calls, 2);
+    logged = [];
+    const second = await openChecked({ check: counted, stamp: 'contract A' });
+    await second.close();
+    assert.equal(calls, 2, 'nothing checked again, the create of the mock itself included');
+    assert.ok(
+      logged.some((text) => text.includes('0 records checked against the contract in force, 3 more were checked at an earlier start')),
+      logged.join('\n'),
+    );
+    const third = await openChecked({ check: counted, stamp: 'contract B' });
+    await third.close();
+    assert.equal(calls, 5, 'another contract checks every record');
+  });
+
   it('names the first 100 refused records one by one, counts the rest, and sets every one aside', async () => {
     await writeFile(
       stateFile,

@@ -16,6 +16,11 @@ describe('the self-test (--self-test)', function () {
     assert.ok(has('ignore|createLotTransfer|/amount|exclusiveMinimum'));
     assert.ok(has('ignore|createTestSample|/fk_user_id|required'));
     assert.ok(has('ignore|createLotTransfer|/conformance_unknown_member|unevaluatedProperties'));
+    // Unknown members whose pointer needs escaping, near misses of real members.
+    assert.ok(has('ignore|createLotTransfer|/conformance~1unknown|unevaluatedProperties'));
+    assert.ok(has('ignore|createTestSample|/conformance~0unknown|unevaluatedProperties'));
+    assert.ok(has('ignore|createTestSample|/fkUserId|unevaluatedProperties'));
+    assert.ok(has('ignore|createLotTransfer|/fk-lot-id|unevaluatedProperties'));
     assert.ok(has('answer|getOrderInfo|/lots/0/createdAt|format'));
     assert.ok(has('answer|createTestSample|/id|type'));
     // A keyword of the specification is judged at spec; a profile keyword at strict.

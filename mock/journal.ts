@@ -31,11 +31,14 @@
  * - Torn last line (a crash mid-write, never acknowledged): reported with file and line, skipped and
  *   cut off; earlier lines are kept. A UTF-8 byte order mark at the start is skipped.
  * - Linear: replay reads a chunk at a time and copies each byte at most twice, however long a line.
+ * - Remembers what its caller checked: with `options.stamp`, once the caller vouched for the entries
+ *   (`vouch`), a clean close writes `<file>.checked` (the stamp, the bytes, their CRC-32), and the next
+ *   replay under the same stamp marks the lines within exactly those bytes `trusted`.
  * - Missing parent folders of the path are created.
  *
  * API: `openJournal(path, log, onEntry, options?)` → `{ journal, replayed }`; `journal.append(entry)`,
- * `journal.compact(reason)`, `journal.size`, `journal.close()` (also releases the lock);
- * `options.onDamaged(damaged)`, `options.maxLineBytes`, `options.snapshot()`, `options.watchMs`.
+ * `journal.compact(reason)`, `journal.vouch()`, `journal.size`, `journal.close()` (also releases the lock);
+ * `options.onDamaged(damaged)`, `options.maxLineBytes`, `options.snapshot()`, `options.watchMs`, `options.stamp`.
  *
  * The journal is one object whose fields are its state (the open file, what it knows of it, the queue
  * of appends) and whose methods are its phases: `open` (lock, settle a killed rewrite, `replay`),

@@ -22,7 +22,7 @@ export default tseslint.config(
     // Plain Node scripts that run before anything is built (npm start's prestart).
     files: ['scripts/**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
-    languageOptions: { globals: { process: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
   {
     // Plain browser scripts served as they are (no build step), outside the TypeScript project.

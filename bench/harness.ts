@@ -265,7 +265,10 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
       const value = await measureRedisStore(transfer, settings);
       return value
         ? { status: 'measured' as const, value }
-        : { status: 'not available' as const, reason: 'redis-server is not installed (not on PATH; node scripts/prerequisites.mjs installs it)' };
+        : {
+            status: 'not available' as const,
+            reason: 'redis-server is not installed (not on PATH; node scripts/prerequisites.mjs installs it)',
+          };
     });
     const problems: string[] = [];
     for (const row of load.rows) {

@@ -189,6 +189,34 @@ describe('conformance/run: runConformance', function () {
     }
   });
 
+  it("JUnit: a suite's time is the wall time of its checks, run at once (within the run's time, below their summed durations)", async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'run-test-'));
+    try {
+      // Three checks of one operation that each wait 200 ms: started together (--concurrency 8), so they overlap.
+      const waits = ['a', 'b', 'c'].map((name) =>
+        check(`order.waits-${name}`, 'rule W', (_ctx, t) => t.run('one', () => new Promise<void>((done) => setTimeout(done, 200)))),
+      );
+      const { verdict } = await runConformance(config({ reporters: ['console', 'junit'], outputDir: folder, concurrency: 8 }), {
+        checks: waits,
+        write,
+      });
+      const junit = await readFile(join(folder, 'junit.xml'), 'utf8');
+      const suiteTime = Number(/<testsuite [^>]*name="[^"]+"[^>]* time="([\d.]+)"/.exec(junit)?.[1]);
+      const starts = verdict.checks.map((c) => c.startedMs ?? -1);
+      assert.ok(
+        starts.every((start) => start >= 0),
+        'every check has its start',
+      );
+      const ends = verdict.checks.map((c) => (c.startedMs ?? 0) + c.durationMs);
+      assert.equal(suiteTime, (Math.max(...ends) - Math.min(...starts)) / 1000);
+      assert.ok(suiteTime <= verdict.durationMs / 1000, `the suite's ${suiteTime} s is within the run's ${verdict.durationMs} ms`);
+      const summed = verdict.checks.reduce((sum, c) => sum + c.durationMs, 0);
+      assert.ok(suiteTime < summed / 1000, `the suite's ${suiteTime} s is below the checks' summed ${summed} ms`);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('without --base-url, starts the mock in-process, runs against it and closes it', async () => {
     const run = await runConformance(resolveConformanceConfig({ concurrency: 1, seed: 1 }), { checks: [readsOrder], write });
     assert.equal(run.exitCode, 0);

@@ -246,7 +246,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
         await protocolMismatch(target.url, config.timeoutMs);
       }
     }
-    const run = await runSuite({ checks, ctx, write, color: options.color ?? false });
+    const run = await runSuite({ checks, ctx, write, color: options.color ?? false, startedAt: startedAt.getTime() });
     const results = run.results;
     const count = (status: CheckResult['status']): number => results.filter((r) => r.status === status).length;
     const counts = {

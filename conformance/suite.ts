@@ -37,6 +37,8 @@ export interface SuiteOptions {
   ctx: CheckContext;
   write: (text: string) => void;
   color: boolean;
+  /** The run's start (epoch ms): each result's `startedMs` counts from it (default: now). */
+  startedAt?: number;
 }
 
 /** Order of the groups: the operations, then the whole-server checks (they look at every answer). */
@@ -62,8 +64,11 @@ function precondition(check: Check, ctx: CheckContext): CheckSkipped | CheckNotR
   return undefined;
 }
 
-/** Runs one check to its result (every case ended); its requests are sent as its work (`ctx.as`). */
-export function runCheck(check: Check, ctx: CheckContext): Promise<CheckResult> {
+/**
+ * Runs one check to its result (every case ended); its requests are sent as its work (`ctx.as`).
+ * `runStart` (epoch ms) is what the result's `startedMs` counts from.
+ */
+export function runCheck(check: Check, ctx: CheckContext, runStart = Date.now()): Promise<CheckResult> {
   return ctx.as(check.id, async () => {
     const started = Date.now();
     const t = new Cases(ctx);
@@ -77,7 +82,7 @@ export function runCheck(check: Check, ctx: CheckContext): Promise<CheckResult> 
       }
       await t.settled();
     }
-    return toResult(check, t.outcomes, Date.now() - started);
+    return { ...toResult(check, t.outcomes, Date.now() - started), startedMs: Math.max(0, started - runStart) };
   });
 }
 
@@ -117,6 +122,7 @@ function toResult(check: Check, outcomes: readonly CaseOutcome[], durationMs: nu
 
 export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const results: CheckResult[] = [];
+  const runStart = options.startedAt ?? Date.now();
   const byTest = new WeakMap<Mocha.Runnable, CheckResult>();
   const reporterOptions: HumanReporterOptions = { results: byTest, write: options.write, color: options.color };
   const mocha = new Mocha({ reporter: HumanReporter, reporterOptions, timeout: 0, bail: false });
@@ -126,7 +132,7 @@ export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const start = (check: Check): Promise<CheckResult> => {
     let run = started.get(check);
     if (!run) {
-      run = runCheck(check, options.ctx);
+      run = runCheck(check, options.ctx, runStart);
       run.catch(() => undefined); // its `it` awaits it and reports a rejection
       started.set(check, run);
     }

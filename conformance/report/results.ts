@@ -56,7 +56,10 @@ export interface CheckResult {
   failures?: FailureDetails[];
   /** The cases the check sent (its documented partition classes plus any seeded extra cases). */
   cases: CaseResult[];
+  /** From the check's start to its last case's end (checks run at once: these overlap). */
   durationMs: number;
+  /** When the check started, in ms after the run's `startedAt`; absent in reports whose checks are not timed (the proxy's). */
+  startedMs?: number;
 }
 
 /** One row of the coverage table: a rule, the cases sent for it, its verdict. */

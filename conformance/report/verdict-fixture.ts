@@ -46,6 +46,7 @@ export const CHECKS: CheckResult[] = [
       { name: 'order needing %-encoding', status: 'passed' },
     ],
     durationMs: 12,
+    startedMs: 2,
   },
   {
     id: `${ORDER}.status-200`,
@@ -57,6 +58,7 @@ export const CHECKS: CheckResult[] = [
     status: 'passed',
     cases: [{ name: 'main order', status: 'passed' }],
     durationMs: 3,
+    startedMs: 4,
   },
   {
     id: `${TRANSFER}.echo-members`,

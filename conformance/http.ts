@@ -16,14 +16,22 @@ import type { ClientRequestArgs } from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
-import pactum from 'pactum';
+import type Pactum from 'pactum';
 import { codeOf } from '../util/errors.js';
 import type { OperationId } from '../contract/operations-model.js';
 import { decodeContent } from '../judgments/content-coding.js';
 import type { SkipReason } from './report/results.js';
 import { Slots } from './slots.js';
 
-pactum.settings.setLogLevel('SILENT');
+/** pactum, an optional peer dependency (util/peer.ts), loaded when the first request is sent. */
+let pactumLoaded: Promise<typeof Pactum> | undefined;
+function loadPactum(): Promise<typeof Pactum> {
+  pactumLoaded ??= import('pactum').then(({ default: pactum }) => {
+    pactum.settings.setLogLevel('SILENT');
+    return pactum;
+  });
+  return pactumLoaded;
+}
 
 /** Bytes read from one answer (headers and body) before the connection is cut. */
 export const MAX_ANSWER_BYTES = 1024 * 1024 + 64 * 1024;
@@ -143,6 +151,7 @@ export class HttpClient {
 
   private async transmit(exchange: Exchange): Promise<void> {
     const { request } = exchange;
+    const pactum = await loadPactum();
     const url = `${this.options.baseUrl}${request.path}`;
     const secure = url.startsWith('https:');
     const timeoutMs = this.options.timeoutMs;

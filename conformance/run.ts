@@ -17,6 +17,7 @@ import { checksFor } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
 import { loadCa } from './ca-option.js';
+import { checkSuitePeers } from './peers.js';
 import { certificateProblem, configurationProblem } from './configuration.js';
 import { CheckContext } from './context.js';
 import { markerMembers } from './data.js';
@@ -187,6 +188,7 @@ function hintsOf(ctx: CheckContext, config: ConformanceConfig): string[] {
 }
 
 export async function runConformance(config: ConformanceConfig, options: RunOptions = {}): Promise<RunResult> {
+  checkSuitePeers();
   // Every credential the suite was given or builds from the token (other schemes, a prefix, another
   // letter case, the Basic credential) is known to the one redactor (secrets.ts); everything printed
   // or written goes through it.

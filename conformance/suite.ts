@@ -12,15 +12,16 @@
  * write (`WriteBudget`). The whole-server checks judge every answer of the run: they start after every
  * other check has ended, one after another.
  */
-import Mocha from 'mocha';
+import type Mocha from 'mocha';
 import type { Level } from '../contract/levels.js';
 import { aggregate, Cases, outcomeOf, type CaseOutcome } from './cases.js';
 import type { Check } from './checks/types.js';
 import type { CheckContext } from './context.js';
 import { CheckNotRun, CheckSkipped } from './failure.js';
 import type { OperationGroup } from './http.js';
-import { HumanReporter, type HumanReporterOptions } from './report/human.js';
+import { paint, renderCheckLine } from './report/human.js';
 import type { CheckResult } from './report/results.js';
+import { escapeControls } from './secrets.js';
 
 /** The checks of a level: `spec` runs the spec checks, `strict` runs all. */
 export function checksOfLevel(checks: readonly Check[], level: Level): Check[] {
@@ -120,12 +121,41 @@ function toResult(check: Check, outcomes: readonly CaseOutcome[], durationMs: nu
   };
 }
 
-export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
+interface LiveReportOptions {
+  results: WeakMap<Mocha.Runnable, CheckResult>;
+  write: (text: string) => void;
+  color: boolean;
+}
+
+/** The live console report of a run, as a mocha reporter: a heading per operation, one entry per check (`renderCheckLine`). */
+function liveReporter(M: typeof Mocha): typeof Mocha.reporters.Base {
+  return class LiveReporter extends M.reporters.Base {
+    constructor(runner: Mocha.Runner, options: Mocha.MochaOptions) {
+      super(runner, options);
+      const opts = options.reporterOptions as LiveReportOptions;
+      const { write, color } = opts;
+      runner.on(M.Runner.constants.EVENT_SUITE_BEGIN, (suite: Mocha.Suite) => {
+        if (suite.parent !== undefined && !suite.parent.root) write(`\n${paint(color, 1, escapeControls(suite.title))}\n`);
+      });
+      const line = (test: Mocha.Runnable): void => {
+        const result = opts.results.get(test);
+        if (result) write(renderCheckLine(result, color));
+      };
+      runner.on(M.Runner.constants.EVENT_TEST_PASS, line);
+      runner.on(M.Runner.constants.EVENT_TEST_FAIL, line);
+      runner.on(M.Runner.constants.EVENT_TEST_PENDING, line);
+    }
+  };
+}
+
+export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
+  // mocha is an optional peer dependency (util/peer.ts): loaded for a run only.
+  const { default: Mocha } = await import('mocha');
   const results: CheckResult[] = [];
   const runStart = options.startedAt ?? Date.now();
   const byTest = new WeakMap<Mocha.Runnable, CheckResult>();
-  const reporterOptions: HumanReporterOptions = { results: byTest, write: options.write, color: options.color };
-  const mocha = new Mocha({ reporter: HumanReporter, reporterOptions, timeout: 0, bail: false });
+  const reporterOptions: LiveReportOptions = { results: byTest, write: options.write, color: options.color };
+  const mocha = new Mocha({ reporter: liveReporter(Mocha), reporterOptions, timeout: 0, bail: false });
   const root = Mocha.Suite.create(mocha.suite, `goods conformance (${options.ctx.config.level})`);
   options.ctx.planWrites(options.checks);
   const started = new Map<Check, Promise<CheckResult>>();

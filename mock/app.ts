@@ -25,7 +25,7 @@ import type { FaultAdmin } from './fault-admin.js';
 import { FaultRules } from './fault-rules.js';
 import { chooseInjection, inject, type FaultStageContext, type Injection } from './fault-stage.js';
 import { choosePreference, preferredAnswers, type Preference, type PreferredAnswer } from './prefer.js';
-import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
+import { createPrismFallback, flatHeaders, PRISM_PACKAGE, queryOf, type Fallback } from './prism-fallback.js';
 import { problem } from './problems.js';
 import { modelView } from './model-view.js';
 import { pipelineHandler, printable, type Stage } from './pipeline.js';
@@ -37,6 +37,7 @@ import { counterSlots } from './store/plan.js';
 import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
 import { answered, framingStage, isControlPath, targetStage, type TargetedExchange } from './stages.js';
 import type { Target } from './target.js';
+import { requirePeers } from '../util/peer.js';
 
 /** What the mock serves, as the server and the CLI banner tell it. */
 export interface ServedContent {
@@ -213,6 +214,11 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
 
   const fallbacks = new Map<OperationSpec, Fallback>();
   if (fallbackOperations.length > 0) {
+    // Prism is an optional peer dependency (util/peer.ts): only a contract with such operations needs it.
+    requirePeers(
+      [PRISM_PACKAGE],
+      `the mock answers ${fallbackOperations.map((op) => op.operationId).join(', ')} (operations without a stateful handler) with Prism, so it`,
+    );
     const prism = await createPrismFallback(compiled.document);
     for (const operation of fallbackOperations) fallbacks.set(operation, prism);
   }

@@ -35,6 +35,21 @@ describe('optional peer dependencies', () => {
     }
   });
 
+  it('the docs name each at the version the project is tested with (`npm install -D mocha@...`)', () => {
+    const named = new RegExp(`(${Object.keys(pkg.peerDependencies).join('|')})@(\\d[\\w.-]*)`, 'g');
+    const wrong: string[] = [];
+    for (const page of [
+      'README.md',
+      ...readdirSync(join(PROJECT_ROOT, 'docs'))
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name}`),
+    ])
+      for (const match of readFileSync(join(PROJECT_ROOT, page), 'utf8').matchAll(named))
+        if (pkg.devDependencies[match[1] ?? ''] !== match[2])
+          wrong.push(`${page}: ${match[0]} (tested: ${pkg.devDependencies[match[1] ?? ''] ?? '?'})`);
+    assert.deepEqual(wrong, []);
+  });
+
   it('finds static value imports of packages (the check can fail)', () => {
     const text =
       "import Mocha from 'mocha';\nimport type Pactum from 'pactum';\nimport { x } from './y.js';\nconst p = await import('pactum');\nimport {\n  a,\n} from 'yaml';";

@@ -1,5 +1,6 @@
 /** The self-test: the suite measures its own power from the contract (issue 19, point 6). */
 import assert from 'node:assert/strict';
+import { figure } from '../../support/figures.js';
 import { readContract } from '../../contract/document.js';
 import { generatedFaults } from './generated-faults.js';
 import { renderSelfTest, runSelfTest, selfTestExitCode } from './run.js';
@@ -33,6 +34,8 @@ describe('the self-test (--self-test)', function () {
       [],
     );
     assert.ok(result.total > 200, `${result.total} faults`);
+    figure('self-test-faults', result.total);
+    figure('self-test-seconds', result.durationMs / 1000);
     assert.equal(result.killed, result.total);
     assert.equal(selfTestExitCode(result), 0);
     const text = renderSelfTest(result, 'bundled');

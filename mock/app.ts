@@ -38,6 +38,7 @@ import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
 import { answered, framingStage, isControlPath, targetStage, type TargetedExchange } from './stages.js';
 import type { Target } from './target.js';
 import { requirePeers } from '../util/peer.js';
+import { createRedactor } from '../redaction/redactor.js';
 
 /** What the mock serves, as the server and the CLI banner tell it. */
 export interface ServedContent {
@@ -185,6 +186,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     resources: [...byResource.keys()],
     model: JSON.stringify(modelView(api, ADMIN_PREFIX, [...byResource.keys()])),
     faults: faultAdmin,
+    tokens: config.tokens.length > 0 ? 'listed' : 'any',
     log,
     ...(config.contractPath !== undefined ? { contractPath: config.contractPath } : {}),
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
@@ -327,12 +329,16 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     },
   ];
 
+  // The access log shows targets with the tokens the mock knows (--token, --admin-token) and credential
+  // positions (`?access_token=...`) hidden: a token typed into a URL by mistake stays out of the log.
+  const redactor = createRedactor([...config.tokens, ...(config.adminToken !== undefined ? [config.adminToken] : [])]);
   const handle = pipelineHandler<MockExchange>({
     stages,
     exchange: (req, res) => newExchange(req, res),
     log,
     quiet: config.quiet,
     who: 'mock',
+    shownTarget: (req) => redactor.redact(req.url ?? ''),
   });
 
   return {

@@ -21,6 +21,8 @@ const PENDING_DOCS_UNTIL_MERGED: readonly string[] = [];
 
 /** The heading of the README's table of contents. */
 const CONTENTS = 'Contents';
+/** The heading of the README's documentation index. */
+const INDEX = 'Documentation';
 
 /** The text of a file or folder of the repository ('' for a folder), or undefined when there is none. */
 function readRepositoryFile(path: string): string | undefined {
@@ -71,6 +73,19 @@ describe('README.md as a front door, and the links of README.md and docs/', () =
     }
     assert.ok(links > 50, `links found: ${links}`);
     assert.deepEqual(problems, []);
+  });
+
+  it("the README's documentation index (its section Documentation) links every page of docs/ exactly once", () => {
+    const start = readme.indexOf(`\n## ${INDEX}\n`);
+    assert.ok(start >= 0, `README.md has a section "## ${INDEX}"`);
+    const end = readme.indexOf('\n## ', start + 1);
+    const linked = markdownLinks(readme.slice(start, end === -1 ? undefined : end)).map((link) => link.target.split('#')[0] ?? '');
+    const pages = documentationPages().filter((page) => page.startsWith('docs/'));
+    const times = (page: string): number => linked.filter((target) => target === page).length;
+    assert.deepEqual(
+      pages.filter((page) => times(page) !== 1).map((page) => `${page}: linked ${times(page)} times`),
+      [],
+    );
   });
 
   it("the README's documentation index links the pages other branches add (tolerated missing until merged)", () => {

@@ -138,6 +138,7 @@ export class CheckContext {
       ...(options.ca !== undefined ? { ca: options.ca } : {}),
       sender: () => this.currentCheck,
       concurrency: options.config.concurrency,
+      headers: { 'x-mock-session': options.config.mockSession },
     });
     this.expect = new Expect([options.config.token]);
     this.judge = judgeContexts(options.document)[options.config.level];

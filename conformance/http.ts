@@ -94,6 +94,8 @@ export interface HttpClientOptions {
   ca?: readonly string[];
   /** Most requests in flight at once (default 1). */
   concurrency?: number;
+  /** Headers sent with every request (lower-case names), under the request's own. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export class HttpClient {
@@ -126,7 +128,9 @@ export class HttpClient {
     return undefined;
   }
 
-  async send(request: HttpRequest): Promise<Exchange> {
+  async send(sent: HttpRequest): Promise<Exchange> {
+    // The client's own headers go under the request's, and are kept with it (reports show what was sent).
+    const request = this.options.headers === undefined ? sent : { ...sent, headers: { ...this.options.headers, ...sent.headers } };
     const exchange: Exchange = { request, timedOut: false };
     this.history.push(exchange);
     // Blocked before waiting for a slot, or while waiting (a time-out, the deadline): not sent.

@@ -21,13 +21,13 @@ import { checkSuitePeers } from './peers.js';
 import { certificateProblem, configurationProblem } from './configuration.js';
 import { CheckContext } from './context.js';
 import { markerMembers } from './data.js';
-import type { CreateOperationId } from '../contract/operations-model.js';
+import { resourceOf, type CreateOperationId } from '../contract/operations-model.js';
 import { inMemoryContract, loadContract } from './contract-option.js';
 import { coverageTable } from './coverage.js';
 import type { Exchange } from './http.js';
 import { writeReports } from './report/files.js';
 import { renderHeader, renderSummary } from './report/human.js';
-import { EXIT_CODES, type CheckResult, type ExitCode, type UncheckedRule, type Verdict } from './report/results.js';
+import { EXIT_CODES, type CheckResult, type ExitCode, type MockSession, type UncheckedRule, type Verdict } from './report/results.js';
 import { createRedactor, credentialsOf, redactingWriter, sanitizeVerdict, withoutUserinfo } from './secrets.js';
 import { StartError } from './start-error.js';
 import { checksOfLevel, runSuite } from './suite.js';
@@ -187,6 +187,24 @@ function hintsOf(ctx: CheckContext, config: ConformanceConfig): string[] {
   return hints;
 }
 
+/**
+ * The goods-mock session of the run's records: when a server answered the `X-Mock-Session` the suite
+ * sends back (goods-mock does; any other server ignores the header), where its records are and how to
+ * list and reset them. Nothing is sent to find out.
+ */
+function mockSessionOf(ctx: CheckContext, config: ConformanceConfig, target: string): { mockSession: MockSession } | Record<string, never> {
+  const echoed = ctx.http.history.some((exchange) => exchange.answer?.headers['x-mock-session'] === config.mockSession);
+  if (!echoed) return {};
+  const control = `${new URL(target).origin}/__mock`;
+  return {
+    mockSession: {
+      name: config.mockSession,
+      listings: ctx.model.creates.map((op) => `${control}/${resourceOf(op)}`),
+      reset: `${control}/reset`,
+    },
+  };
+}
+
 export async function runConformance(config: ConformanceConfig, options: RunOptions = {}): Promise<RunResult> {
   checkSuitePeers();
   // Every credential the suite was given or builds from the token (other schemes, a prefix, another
@@ -289,6 +307,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       writes: ctx.writes,
       recordsCreated: ctx.postsAccepted,
       requests: sent.length,
+      ...(config.baseUrl !== undefined ? mockSessionOf(ctx, config, shown) : {}),
       checks: results,
     };
     // The reports and the summary: sanitized (secrets.ts) and rendered as pure functions of the verdict.

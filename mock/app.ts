@@ -31,7 +31,7 @@ import { modelView } from './model-view.js';
 import { pipelineHandler, printable, type Stage } from './pipeline.js';
 import { sendBody, sendEmpty } from './respond.js';
 import { allowHeader, createRouter, routeRequest } from './router.js';
-import { SESSION_HEADER } from './state.js';
+import { isSessionName, SESSION_ANSWER_HEADER, SESSION_HEADER } from './state.js';
 import { openStore } from './store/index.js';
 import { counterSlots } from './store/plan.js';
 import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
@@ -252,6 +252,16 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
         if (x.method !== 'OPTIONS') return undefined;
         answerOptions(x.req, x.res, router.allowed(x.pathname), x.pathname, []);
         return 'answered';
+      },
+    },
+    {
+      // A valid session a request names is answered back: its client (the conformance suite) sees that
+      // this server keeps mock sessions, and which one holds what it created.
+      name: 'session echo',
+      run(x) {
+        const named = x.req.headers[SESSION_HEADER];
+        if (typeof named === 'string' && isSessionName(named)) x.res.setHeader(SESSION_ANSWER_HEADER, named);
+        return undefined;
       },
     },
     {

@@ -11,7 +11,7 @@
  * writer of the run).
  */
 import { escapeControls } from '../secrets.js';
-import type { CheckResult, CheckStatus, JudgedContract, UncheckedRule, Verdict } from './results.js';
+import type { CheckResult, CheckStatus, JudgedContract, MockSession, UncheckedRule, Verdict } from './results.js';
 
 /** `text` in the terminal color `code` when `on`. */
 export const paint = (on: boolean, code: number, text: string): string => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
@@ -149,6 +149,17 @@ export function renderSummary(verdict: Verdict, options: SummaryOptions): string
     `run marker ${escapeControls(verdict.runMarker)}: ${verdict.writes} valid create request(s) sent (counted against --max-writes); ` +
     `${verdict.recordsCreated} POST request(s) answered 2xx, each a record the server says it created (bodies it should refuse included); ` +
     `find them by this marker in scancodes, notes, sample numbers\n` +
+    (verdict.mockSession ? mockSessionLines(verdict.mockSession) : '') +
     (options.files ?? []).map((f) => `report: ${escapeControls(f)}\n`).join('');
   return text;
+}
+
+/** Where a run's records are on goods-mock, and the curl lines that list them and reset the session. */
+export function mockSessionLines(session: MockSession): string {
+  const header = `-H 'X-Mock-Session: ${escapeControls(session.name)}'`;
+  return (
+    `mock session ${escapeControls(session.name)}: the records this run created are there, not in the default session; list them, or reset the session:\n` +
+    session.listings.map((url) => `  curl ${header} ${escapeControls(url)}\n`).join('') +
+    `  curl -X POST ${header} -H 'X-Mock-Reset: 1' ${escapeControls(session.reset)}   # with --admin-token also -H 'Authorization: Bearer <admin token>'\n`
+  );
 }

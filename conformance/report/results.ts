@@ -152,5 +152,20 @@ export interface Verdict {
    * in the validating proxy's reports (it judges the requests of others and sends none of its own).
    */
   requests?: number;
+  /**
+   * Against goods-mock (its answers named the session back): the mock session that holds the records
+   * the run created (`X-Mock-Session`), its listings and its reset. Absent against any other server,
+   * against the in-process mock (gone after the run) and in the proxy's reports.
+   */
+  mockSession?: MockSession;
   checks: CheckResult[];
+}
+
+/** The goods-mock session a run's requests named, with where to list and reset it. */
+export interface MockSession {
+  name: string;
+  /** `GET` each with `X-Mock-Session: <name>`: the records of the session, one URL per create. */
+  listings: string[];
+  /** `POST` with `X-Mock-Session: <name>` and `X-Mock-Reset: 1`: drops the session's records. */
+  reset: string;
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../contract/paths.js';
-import { brokenLinks, documentationPages, headingAnchors, markdownLinks, sectionHeadings, slug } from './markdown.js';
+import { brokenLinks, documentationPages, headingAnchors, markdownLinks, sectionHeadings, sectionText, slug } from './markdown.js';
 
 /** The most lines the README may have (the issue asks for about 300). */
 const README_MAX_LINES = 320;
@@ -76,10 +76,9 @@ describe('README.md as a front door, and the links of README.md and docs/', () =
   });
 
   it("the README's documentation index (its section Documentation) links every page of docs/ exactly once", () => {
-    const start = readme.indexOf(`\n## ${INDEX}\n`);
-    assert.ok(start >= 0, `README.md has a section "## ${INDEX}"`);
-    const end = readme.indexOf('\n## ', start + 1);
-    const linked = markdownLinks(readme.slice(start, end === -1 ? undefined : end)).map((link) => link.target.split('#')[0] ?? '');
+    const index = sectionText(readme, INDEX);
+    assert.ok(index !== '', `README.md has a section "## ${INDEX}"`);
+    const linked = markdownLinks(index).map((link) => link.target.split('#')[0] ?? '');
     const pages = documentationPages().filter((page) => page.startsWith('docs/'));
     const times = (page: string): number => linked.filter((target) => target === page).length;
     assert.deepEqual(

@@ -128,15 +128,67 @@
   const TITLE_MAX = 2000;
 
   /**
-   * A table cell showing a value on one line, cut with an ellipsis where the table runs out of room
-   * (the CSS of `td.value`); the whole value (up to TITLE_MAX characters) is its tooltip.
+   * A table cell showing a value on one line, cut with an ellipsis past the column's most width (the
+   * CSS of `td > .value`); a value that is cut gets the whole of it as its tooltip (`fitTable`).
    */
   function valueCell(text) {
-    const cell = el('td', text, 'value');
-    if (text.length > 24)
-      cell.title = text.length > TITLE_MAX ? `${text.slice(0, TITLE_MAX)}… (${text.length.toLocaleString('en-US')} characters)` : text;
+    const cell = el('td');
+    cell.append(el('span', text, 'value'));
     return cell;
   }
+
+  /** The tooltip of a cut value: all of it, or its first TITLE_MAX characters and its length. */
+  function tooltip(text) {
+    return text.length > TITLE_MAX ? `${text.slice(0, TITLE_MAX)}… (${text.length.toLocaleString('en-US')} characters)` : text;
+  }
+
+  /**
+   * Fits a table of values to the width it has: when its columns need more, the widest are narrowed
+   * to one width (the values in them cut with an ellipsis) so that the rest keep theirs; a table that
+   * fits is left as it is. Runs after a table's rows change, and when the window is resized.
+   */
+  function fitTable(table) {
+    if (!table.isConnected) return;
+    table.style.removeProperty('--value-max');
+    const box = table.parentElement;
+    const boxStyle = window.getComputedStyle(box);
+    const available = box.clientWidth - parseFloat(boxStyle.paddingLeft) - parseFloat(boxStyle.paddingRight);
+    const heads = [...table.tHead.rows[0].cells];
+    if (table.offsetWidth > available && heads.length > 0) narrow(table, heads, available);
+    for (const value of table.querySelectorAll('td > .value')) {
+      if (value.scrollWidth > value.clientWidth) value.title = tooltip(value.textContent);
+      else value.removeAttribute('title');
+    }
+  }
+
+  function narrow(table, heads, available) {
+    // Water-filling: the one width `cap` that the widest columns get so that all columns together fit.
+    const widths = heads.map((th) => th.offsetWidth).sort((a, b) => b - a);
+    let rest = widths.reduce((a, b) => a + b, 0);
+    let cap = 0;
+    for (let k = 1; k <= widths.length; k++) {
+      rest -= widths[k - 1];
+      cap = (available - rest) / k;
+      if (k === widths.length || cap >= widths[k]) break;
+    }
+    const cell = table.tBodies[0].rows[0] && table.tBodies[0].rows[0].cells[0];
+    const padding = cell ? cell.offsetWidth - cell.firstChild.offsetWidth : 0;
+    table.style.setProperty('--value-max', `${Math.max(24, Math.floor(cap - padding))}px`);
+  }
+
+  function fitTables() {
+    for (const table of document.querySelectorAll('main table')) if (table.querySelector('td > .value')) fitTable(table);
+  }
+
+  let fitting = false;
+  window.addEventListener('resize', () => {
+    if (fitting) return;
+    fitting = true;
+    window.requestAnimationFrame(() => {
+      fitting = false;
+      fitTables();
+    });
+  });
 
   // ---- the operations model (GET /__mock/model), read once ------------------------------------
 
@@ -195,6 +247,7 @@
         }),
       );
       box.replaceChildren(...cards);
+      for (const table of box.querySelectorAll('table')) fitTable(table);
       if (refused) say(tokenRefused(token), 'error');
     } catch (error) {
       box.replaceChildren(el('p', `Cannot load the orders: ${error.message}`, 'error'));
@@ -337,6 +390,7 @@
       }),
     );
     $(id).tBodies[0].replaceChildren(...rows);
+    fitTable($(id));
     const paged = next !== undefined || state.after > 0;
     $(`${id}-count`).textContent = paged
       ? `(${state.start + 1}–${state.start + listed.length}${next !== undefined ? ', more' : ''})`

@@ -8,10 +8,10 @@ import { StartError } from './start-error.js';
 
 export const SUITE_PEERS = ['mocha', 'pactum'] as const;
 
-/** Throws a StartError naming the install command when mocha or pactum is not installed. */
-export function checkSuitePeers(): void {
+/** Throws a StartError naming the install command when mocha or pactum (`names`) is not installed. */
+export function checkSuitePeers(names: readonly string[] = SUITE_PEERS): void {
   try {
-    requirePeers(SUITE_PEERS, 'the conformance suite');
+    requirePeers(names, 'the conformance suite');
   } catch (error) {
     if (error instanceof MissingPeersError)
       throw new StartError(error.reason, `install ${error.missing.length === 1 ? 'it' : 'them'}: ${error.install}`);

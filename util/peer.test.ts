@@ -25,6 +25,10 @@ describe('util/peer: optional peer dependencies', () => {
       `npm install -D mocha@${manifest.devDependencies['mocha'] ?? '?'} pactum@${manifest.devDependencies['pactum'] ?? '?'}`,
     );
     assert.equal(installCommand(['no-such-package-for-peer-test']), 'npm install -D no-such-package-for-peer-test');
+    assert.equal(
+      installCommand(['a', 'b', 'c'], { devDependencies: { a: '1.2.3' }, peerDependencies: { a: '^1.0.0', b: '>=2.0.0 <3' } }),
+      "npm install -D a@1.2.3 b@'>=2.0.0 <3' c",
+    );
   });
 
   it('requirePeers: nothing when every one resolves; else one error naming each missing one and the command', () => {

@@ -27,7 +27,7 @@ export class MissingPeersError extends Error {
   }
 }
 
-interface Manifest {
+export interface Manifest {
   name?: string;
   devDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
@@ -63,9 +63,8 @@ export function missingPeers(names: readonly string[]): string[] {
   return names.filter((name) => !resolves(name));
 }
 
-/** `npm install -D a@1.2.3 b@4.5.6`: the versions this package is tested with, else its peer range. */
-export function installCommand(names: readonly string[]): string {
-  const manifest = ownManifest();
+/** `npm install -D a@1.2.3 b@4.5.6`: the versions this package is tested with, else its peer range (quoted for the shell). */
+export function installCommand(names: readonly string[], manifest: Manifest = ownManifest()): string {
   const specs = names.map((name) => {
     const version = manifest.devDependencies?.[name] ?? manifest.peerDependencies?.[name];
     return version === undefined ? name : `${name}@${/^[\w.-]+$/.test(version) ? version : `'${version}'`}`;

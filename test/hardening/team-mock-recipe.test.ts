@@ -111,6 +111,7 @@ describe('hardening: the team mock recipe (goods-team-mock) starts two replicas 
           assert.deepEqual(await health.json(), {
             status: 'ok',
             store: { kind: 'redis', up: true, detail: `Redis at ${team.redis.url}, key prefix goods-mock` },
+            auth: { tokens: 'listed' },
           });
         }
         // A create through one replica is listed through the other.

@@ -9,6 +9,7 @@ import { isObject, type JsonObject, type OpenApiDocument } from '../contract/doc
 import type { Level } from '../contract/levels.js';
 import type { CreateOperationId, OperationId, OperationsModel } from '../contract/operations-model.js';
 import type { CompiledContract } from '../contract/schemas.js';
+import { ANSWER_LIMITS } from '../judgments/answer.js';
 import { ACCEPT_ENCODING } from '../judgments/content-coding.js';
 import { judgeContexts } from '../judgments/context.js';
 import type { JudgeContext, Violation } from '../judgments/exchange.js';
@@ -30,6 +31,16 @@ import { HttpClient, type Exchange, type HttpRequest, type OperationGroup } from
 import { parseJsonText } from '../util/json.js';
 
 export type { DiscoveredLot } from './data.js';
+
+/** How a request body is framed and addressed, where a case varies it (`CheckContext.sendToCreate`). */
+export interface RequestFraming {
+  /** The Content-Type (default `application/json`); `null`: none at all. */
+  contentType?: string | null;
+  /** Chunked transfer coding, no Content-Length. */
+  chunked?: boolean;
+  /** Another path than the operation's, already encoded. */
+  path?: string;
+}
 
 export interface ContextOptions {
   config: ConformanceConfig;
@@ -197,21 +208,28 @@ export class CheckContext {
     });
   }
 
-  /** A POST to a create operation (invalid bodies, credential probes). Never sent with --read-only; not counted against --max-writes. */
+  /**
+   * A POST to a create operation (invalid bodies, credential probes). Never sent with --read-only; not
+   * counted against --max-writes. `framing.contentType`: `null` sends no Content-Type at all;
+   * `framing.chunked`: the body in chunked transfer coding, without Content-Length; `framing.path`:
+   * another path than the operation's (a near miss of it).
+   */
   sendToCreate(
     id: CreateOperationId,
     body: Buffer | JsonObject | unknown[] | string,
     headers: Record<string, string> = this.bearer(),
-    contentType = 'application/json',
+    framing: RequestFraming = {},
   ): Promise<Exchange> {
     if (this.config.readOnly) throw new CheckSkipped('--read-only: no POST request is sent', 'read-only');
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    const contentType = framing.contentType === undefined ? 'application/json' : framing.contentType;
     return this.send({
       operation: id,
       method: this.model.get(id).method,
-      path: this.path(id),
-      headers: { 'content-type': contentType, accept: 'application/json', ...headers },
+      path: framing.path ?? this.path(id),
+      headers: { ...(contentType === null ? {} : { 'content-type': contentType }), accept: 'application/json', ...headers },
       body: bytes,
+      ...(framing.chunked === true ? { chunked: true } : {}),
     });
   }
 
@@ -223,7 +241,7 @@ export class CheckContext {
   async createRecord(
     id: CreateOperationId,
     body: JsonObject,
-    options: ({ spec: true } | { extra: string }) & { contentType?: string; acceptEncoding?: boolean },
+    options: ({ spec: true } | { extra: string }) & { contentType?: string; chunked?: boolean; acceptEncoding?: boolean },
   ): Promise<Exchange> {
     if (this.config.readOnly) throw new CheckSkipped('--read-only: no record is created', 'read-only');
     const budget = await this.writeBudget();
@@ -234,12 +252,20 @@ export class CheckContext {
         `--max-writes ${this.config.maxWrites}`,
       );
     const headers = options.acceptEncoding === true ? { ...this.bearer(), 'accept-encoding': ACCEPT_ENCODING } : this.bearer();
-    return this.sendToCreate(id, body, headers, options.contentType);
+    return this.sendToCreate(id, body, headers, {
+      ...(options.contentType !== undefined ? { contentType: options.contentType } : {}),
+      ...(options.chunked === true ? { chunked: true } : {}),
+    });
   }
 
   /** A planned extra create (`Check.extraWrites`), once per key: every check asking for `key` judges the same answer. */
-  extraCreate(key: string, id: CreateOperationId, body: JsonObject, contentType?: string): Promise<Exchange> {
-    return this.memo(key, () => this.createRecord(id, body, { extra: key, ...(contentType !== undefined ? { contentType } : {}) }));
+  extraCreate(
+    key: string,
+    id: CreateOperationId,
+    body: JsonObject,
+    framing: { contentType?: string; chunked?: boolean } = {},
+  ): Promise<Exchange> {
+    return this.memo(key, () => this.createRecord(id, body, { extra: key, ...framing }));
   }
 
   /** The checks of the run, in order: their planned writes are reserved when the budget is made. */
@@ -299,8 +325,9 @@ export class CheckContext {
         return new CheckNotRun(`lots could not be discovered: ${blocker} got no answer (${exchange.error ?? 'unknown'})`, 'setup', blocker);
       if (answer.status < 200 || answer.status > 299)
         return new CheckNotRun(`lots could not be discovered: ${blocker} answered ${answer.status}`, 'setup', blocker);
-      const parsed = parseJsonText(answer.text);
-      if (!parsed.ok) return new CheckNotRun('lots could not be discovered: the order answer is not JSON', 'setup', blocker);
+      const parsed = parseJsonText(answer.text, ANSWER_LIMITS);
+      if (!parsed.ok)
+        return new CheckNotRun(`lots could not be discovered: the order answer is not JSON (${parsed.reason})`, 'setup', blocker);
       const value = parsed.value;
       const { lotsMember, lotIdMember } = this.model.order;
       const list = isObject(value) && Array.isArray(value[lotsMember]) ? value[lotsMember] : [];

@@ -2,11 +2,13 @@
  * The contract a run judges against: `--contract FILE` (`config.contractPath`, read from the current
  * folder) or the bundled one, read once by the loader the mock and the proxy share
  * (`readContractFile`, contract/document.ts), which also hashes the bytes read; or a document handed to
- * `runConformance` as an object. A contract that cannot be read, parsed, is not OpenAPI 3.1 or does
- * not state what the checks need (the operations model cannot be derived) is a StartError (exit 2).
+ * `runConformance` as an object. A contract that cannot be read, parsed, is not OpenAPI 3.1, cannot be
+ * used (a `$ref` cycle, a pattern without a linear-time match: `contract/soundness.ts`) or does not state
+ * what the checks need (the operations model cannot be derived) is a StartError (exit 2).
  */
 import { resolve } from 'node:path';
 import { readContractFile, sha256Hex, type ContractFile, type OpenApiDocument } from '../contract/document.js';
+import { ContractProblem } from '../contract/soundness.js';
 import { messageOf } from '../util/errors.js';
 import { CONTRACT_JSON_PATH, shownPath } from '../contract/paths.js';
 import { judgeContexts } from '../judgments/context.js';
@@ -32,7 +34,10 @@ function usable(document: OpenApiDocument, shown: string, given: boolean): void 
   } catch (error) {
     throw new StartError(
       `cannot judge against the contract ${shown}: ${messageOf(error)}`,
-      `add it to the contract (the package's contract/openapi.yaml shows the form)${given ? `, ${LEAVE_OUT}` : ''}`,
+      error instanceof ContractProblem
+        ? `correct the contract there${given ? `, ${LEAVE_OUT}` : ''}`
+        : `add it to the contract (the package's contract/openapi.yaml shows the form)${given ? `, ${LEAVE_OUT}` : ''}`,
+      { cause: error },
     );
   }
 }
@@ -45,11 +50,17 @@ export function loadContract(contractPath: string | undefined): RunContract {
   try {
     file = readContractFile(path);
   } catch (error) {
+    // A contract read but unusable (a $ref cycle, a pattern without a linear-time match) says where and how to fix it.
+    const fix =
+      error instanceof ContractProblem
+        ? `correct the contract there${given ? `, ${LEAVE_OUT}` : ''}`
+        : `pass --contract with a readable OpenAPI 3.1 contract (.yaml or .json), ${LEAVE_OUT}`;
     throw new StartError(
       messageOf(error),
-      given
-        ? `pass --contract with a readable OpenAPI 3.1 contract (.yaml or .json), ${LEAVE_OUT}`
+      given || error instanceof ContractProblem
+        ? fix
         : 'the bundled contract is missing or broken: reinstall the package, or pass --contract FILE',
+      { cause: error },
     );
   }
   const shown = shownPath(path);

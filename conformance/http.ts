@@ -2,7 +2,7 @@
  * The suite's HTTP client: pactum sends every request; a connection hook (pactum's `withCore`, the
  * `http.request` options) bounds each request in time (a hard timer of `--timeout`, never shortened,
  * counted from when the request goes out: its connection made) and in size (the answer is cut off
- * past 1 MiB). At most `--concurrency` requests are in flight (`Slots`): a request waits for a free
+ * past 1 MiB, or as soon as its JSON nests deeper than the judgments parse: `answer-depth.ts`). At most `--concurrency` requests are in flight (`Slots`): a request waits for a free
  * slot before it is sent, and its time-out starts only then. An answer with a `Content-Encoding` is decoded
  * (gzip, deflate, br; `judgments/content-coding.ts`); what does not decode is kept as sent, with the
  * reason. Every exchange is kept, in the order sent (for the checks that look at all answers). After a
@@ -19,6 +19,8 @@ import tls from 'node:tls';
 import type Pactum from 'pactum';
 import { codeOf } from '../util/errors.js';
 import type { OperationId } from '../contract/operations-model.js';
+import { ANSWER_LIMITS } from '../judgments/answer.js';
+import { AnswerDepthScanner } from './answer-depth.js';
 import { decodeContent } from '../judgments/content-coding.js';
 import type { SkipReason } from './report/results.js';
 import { Slots } from './slots.js';
@@ -33,8 +35,8 @@ function loadPactum(): Promise<typeof Pactum> {
   return pactumLoaded;
 }
 
-/** Bytes read from one answer (headers and body) before the connection is cut. */
-export const MAX_ANSWER_BYTES = 1024 * 1024 + 64 * 1024;
+/** Bytes read from one answer (headers and body) before the connection is cut: what the judgments parse at most. */
+export const MAX_ANSWER_BYTES = ANSWER_LIMITS.maxLength;
 
 /**
  * The group a check and a request belong to: an operation, or `server` for requests that belong to
@@ -50,6 +52,8 @@ export interface HttpRequest {
   path: string;
   headers: Record<string, string>;
   body?: Buffer;
+  /** Send the body with `Transfer-Encoding: chunked` and no `Content-Length` (RFC 9112 §7.1). */
+  chunked?: boolean;
 }
 
 export interface HttpAnswer {
@@ -166,6 +170,7 @@ export class HttpClient {
     const secureContext = this.secureContext;
     let timedOut = false;
     let tooLarge = false;
+    let tooDeep = false;
     const createConnection = (options: ClientRequestArgs): Duplex => {
       const host = options.hostname ?? options.host ?? undefined;
       const port = Number(options.port);
@@ -178,6 +183,7 @@ export class HttpClient {
           })
         : net.createConnection({ host: host ?? undefined, port });
       let received = 0;
+      const depth = new AnswerDepthScanner(ANSWER_LIMITS.maxDepth);
       // The time-out counts from the connection made (from the attempt until then). When its timer
       // fires, I/O already waiting is handled first (a connection made, an answer arrived): a stall
       // of the suite's own event loop (building the cases of many checks at once) is not the
@@ -202,6 +208,10 @@ export class HttpClient {
         if (received > MAX_ANSWER_BYTES) {
           tooLarge = true;
           socket.destroy(new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes: reading stopped`));
+        } else if (!tooDeep && depth.push(chunk)) {
+          // Stopped before the client parses it (it parses every body): see answer-depth.ts.
+          tooDeep = true;
+          socket.destroy(new Error(`the answer nests deeper than ${ANSWER_LIMITS.maxDepth} levels: reading stopped`));
         }
       });
       socket.on('close', () => clearTimeout(timer));
@@ -214,7 +224,12 @@ export class HttpClient {
         .withPath(url)
         .withHeaders(request.headers)
         .withRequestTimeout(limit + 1000)
-        .withCore({ createConnection });
+        // A chunked body: the request's own headers with Transfer-Encoding and without the
+        // Content-Length the client adds from the body (its `core` options are http.request's, headers too).
+        .withCore({
+          createConnection,
+          ...(request.chunked === true ? { headers: { ...request.headers, 'transfer-encoding': 'chunked' } } : {}),
+        });
       if (request.body !== undefined) spec = spec.withBody(request.body);
       const response: unknown = await spec.toss();
       exchange.answer = toAnswer(response);
@@ -226,11 +241,13 @@ export class HttpClient {
       }
       exchange.error = tooLarge
         ? `answer larger than 1 MiB (reading stopped after ${MAX_ANSWER_BYTES} bytes)`
-        : timedOut
-          ? `no answer within ${timeoutMs} ms (timed out; --timeout ${timeoutMs})`
-          : `no answer: ${describe(error)}`;
+        : tooDeep
+          ? `the answer nests deeper than ${ANSWER_LIMITS.maxDepth} levels (reading stopped: the suite parses at most ${ANSWER_LIMITS.maxDepth})`
+          : timedOut
+            ? `no answer within ${timeoutMs} ms (timed out; --timeout ${timeoutMs})`
+            : `no answer: ${describe(error)}`;
       const code = codeOf(error);
-      if (!timedOut && !tooLarge && code !== undefined) exchange.errorCode = code;
+      if (!timedOut && !tooLarge && !tooDeep && code !== undefined) exchange.errorCode = code;
       const earlier = this.timedOut.get(request.operation);
       if (timedOut && earlier) {
         // In flight when another request of its operation timed out: blocked by that one (one time-out per operation).

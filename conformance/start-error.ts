@@ -3,8 +3,9 @@ export class StartError extends Error {
   constructor(
     readonly reason: string,
     readonly fix: string,
+    options?: ErrorOptions,
   ) {
-    super(`${reason}; ${fix}`);
+    super(`${reason}; ${fix}`, options);
     this.name = 'StartError';
   }
 }

@@ -11,11 +11,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import { CONTRACT_JSON_PATH } from './paths.js';
-import { unescapeToken } from '../util/json-pointer.js';
 import { messageOf } from '../util/errors.js';
+import { isObject, resolvePointer, type JsonObject, type JsonValue } from './json-value.js';
+import { assertSound } from './soundness.js';
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
+export { isObject, resolvePointer, type JsonObject, type JsonValue } from './json-value.js';
 
 /** An OpenAPI document, kept as plain JSON: the code reads it through the helpers below. */
 export type OpenApiDocument = JsonObject;
@@ -29,10 +29,6 @@ const require = createRequire(import.meta.url);
 function parseYaml(text: string): unknown {
   const yaml = require('yaml') as typeof Yaml;
   return yaml.parse(text);
-}
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A contract as read from its file: the document, the path it was read from, the SHA-256 of the bytes read. */
@@ -52,7 +48,7 @@ export function sha256Hex(data: Uint8Array | string): string {
 /**
  * Reads a contract from a `.yaml`, `.yml` or `.json` file, once: the document and the SHA-256 of the
  * very bytes it was parsed from (the one loader of the mock, the proxy and the suite). Throws an Error
- * naming the file on failure.
+ * naming the file on failure: a ContractProblem (`soundness.ts`) when it was read but cannot be used.
  */
 export function readContractFile(path: string = CONTRACT_JSON_PATH): ContractFile {
   let bytes: Buffer;
@@ -73,29 +69,13 @@ export function readContractFile(path: string = CONTRACT_JSON_PATH): ContractFil
   if (!isObject(parsed) || typeof parsed['openapi'] !== 'string' || !parsed['openapi'].startsWith('3.1')) {
     throw new Error(`the contract ${path} is not an OpenAPI 3.1 document (no "openapi: 3.1.x" member)`);
   }
+  assertSound(parsed, `the contract ${path}`);
   return { document: parsed, path, sha256: sha256Hex(bytes) };
 }
 
 /** Reads a contract from a `.yaml`, `.yml` or `.json` file (`readContractFile`'s document). Throws an Error naming the file on failure. */
 export function readContract(path: string = CONTRACT_JSON_PATH): OpenApiDocument {
   return readContractFile(path).document;
-}
-
-/** Resolves a local `$ref` ("#/components/...") in the document. */
-export function resolvePointer(doc: JsonValue, pointer: string): JsonValue | undefined {
-  if (!pointer.startsWith('#')) return undefined;
-  const parts = pointer
-    .slice(1)
-    .split('/')
-    .slice(1)
-    .map((part) => unescapeToken(decodeURIComponent(part)));
-  let node: JsonValue | undefined = doc;
-  for (const part of parts) {
-    if (Array.isArray(node)) node = node[Number(part)];
-    else if (isObject(node)) node = node[part];
-    else return undefined;
-  }
-  return node;
 }
 
 /** Follows `$ref` chains of an OpenAPI object (a response, a request body, a parameter). */

@@ -6,7 +6,10 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { isObject, type JsonValue, type OpenApiDocument } from './document.js';
+import { addRfcFormats } from './formats.js';
 import { deriveLevel, type Level } from './levels.js';
+import { linearRegExp } from './patterns.js';
+import { assertSound } from './soundness.js';
 import { childPointer } from '../util/json-pointer.js';
 
 const addFormats = addFormatsModule.default;
@@ -131,8 +134,14 @@ function schemaPointer(doc: OpenApiDocument, schema: JsonValue): string | undefi
   return found;
 }
 
-/** Compiles the contract at a level: one ajv instance, all formats asserted, all errors collected. */
+/**
+ * Compiles the contract at a level: one ajv instance, all formats asserted (by their RFC grammars,
+ * `formats.ts`), all errors collected, every pattern matched in linear time. Throws a ContractProblem
+ * (`soundness.ts`) for a contract that cannot be used.
+ */
 export function compileContract(source: OpenApiDocument, level: Level): CompiledContract {
+  // A document read from a file was checked there (and is not checked again); one built in memory is checked here.
+  assertSound(source);
   const document = deriveLevel(source, level);
   const extensions = new Set<string>();
   collectExtensionKeywords(document, extensions);
@@ -145,8 +154,11 @@ export function compileContract(source: OpenApiDocument, level: Level): Compiled
     validateFormats: true,
     discriminator: false,
     validateSchema: false,
+    // Patterns are matched in linear time (`patterns.ts`): no value can freeze a validator.
+    code: { regExp: linearRegExp },
   });
   addFormats(ajv);
+  addRfcFormats(ajv);
   for (const keyword of [...OPENAPI_KEYWORDS, ...extensions]) ajv.addKeyword({ keyword });
   ajv.addSchema(document, CONTRACT_ID);
   const cache = new Map<string, { run: Validator; compiled: ValidateFunction }>();

@@ -47,13 +47,28 @@ export function mediaTypeIs(answer: JudgedAnswer, rule: string, wanted: string):
   ];
 }
 
-/** The body parsed as JSON (the value the exchange carries when its builder parsed it already), or a violation. */
+/**
+ * What an answer's body is parsed within (docs/conformance.md, "What the suite reads"): the suite reads
+ * at most 1 MiB + 64 KiB of an answer (the largest honest answer echoes a 1 MiB create), and no answer of
+ * the contracts nests anywhere near 128 levels; a body past either is a failure, never a parse.
+ */
+export const ANSWER_LIMITS = { maxLength: 1024 * 1024 + 64 * 1024, maxDepth: 128, what: 'the answer' } as const;
+
+/** The body parsed as JSON within ANSWER_LIMITS (the value the exchange carries when its builder parsed it already), or a violation. */
 export function jsonOf(answer: JudgedAnswer, rule: string): { value: unknown } | { violation: Violation } {
   if (answer.json) return answer.json;
-  const parsed = parseJsonText(answer.text);
-  return parsed.ok
-    ? { value: parsed.value }
-    : { violation: { rule, expected: 'a JSON body', reason: `the body is not JSON (${parsed.reason})` } };
+  const parsed = parseJsonText(answer.text, ANSWER_LIMITS);
+  if (parsed.ok) return { value: parsed.value };
+  const bounded = parsed.reason.startsWith(ANSWER_LIMITS.what);
+  return {
+    violation: {
+      rule,
+      expected: 'a JSON body',
+      reason: bounded
+        ? `${parsed.reason} (the suite parses an answer of at most ${ANSWER_LIMITS.maxLength.toLocaleString('en')} characters and ${ANSWER_LIMITS.maxDepth} levels of nesting)`
+        : `the body is not JSON (${parsed.reason})`,
+    },
+  };
 }
 
 /** The body as a JSON object, or a violation. */

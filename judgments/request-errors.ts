@@ -76,3 +76,34 @@ export function judgeAcceptedBodyNotRefused(exchange: JudgedExchange): Violation
     },
   ];
 }
+
+/**
+ * A near miss of an operation's path (another path: RFC 3986 §6.2.2.1) is an unknown path: 404, or
+ * 405 where the server has operations of its own at it; never redirected (3xx) and never answered
+ * (2xx) as the operation at `served`.
+ */
+export function judgeNotServedAt(exchange: JudgedExchange, rule: string, served: string): Violation[] {
+  const expected = `404 (or 405) for a path that is not ${served}`;
+  const answer = exchange.answer;
+  if (!answer) return statusIs(exchange, rule, 404, expected);
+  if (answer.status === 404 || answer.status === 405) return [];
+  const location = answer.headers['location'];
+  const reason =
+    answer.status >= 300 && answer.status <= 399
+      ? `redirected (${answer.status}) to ${location === undefined ? '(no Location)' : JSON.stringify(location.slice(0, 200))}${
+          location !== undefined && sameTarget(location, served) ? ', the operation’s own path' : ''
+        }`
+      : answer.status >= 200 && answer.status <= 299
+        ? `answered ${answer.status}: served as the operation at ${served}`
+        : `the answer has status ${answer.status}`;
+  return [{ rule, in: 'path', expected, reason }];
+}
+
+/** `location` names the path `served` (absolute or relative, the query aside). */
+function sameTarget(location: string, served: string): boolean {
+  try {
+    return new URL(location, 'http://host.invalid').pathname === served;
+  } catch {
+    return false;
+  }
+}

@@ -27,17 +27,20 @@ export const PROFILE = {
   unknownOrder: 'Profile: an unknown order number is answered 404.',
   unauthorized:
     'Profile: missing Authorization, non-Bearer scheme, rejected token → 401 with `WWW-Authenticate: Bearer` (RFC 6750; `error="invalid_token"` for a rejected token).',
-  mediaType: 'Profile: a request body not `application/json` (charset parameter allowed) is answered 415.',
+  mediaType:
+    'Profile: a request body not `application/json` (charset parameter allowed), or sent with no `Content-Type` at all, is answered 415.',
   malformed: 'Profile: malformed JSON, or JSON that is not an object, is answered 400.',
   schema:
     'Profile: a body that breaks the schema (wrong type, missing required member, unknown member, out of bounds) is answered 400; validation errors add `errors: [{ "pointer": "/amount", "detail": "..." }]`, one entry per problem, `pointer` an RFC 6901 JSON Pointer into the request body.',
   unknownLot:
     'Profile: a well-formed body whose `fk_lot_id` names no known lot is answered 422 (a validation error: `errors[].pointer` names the member).',
-  tooLarge: 'Profile: a body over 1 MiB is answered 413.',
+  tooLarge: 'Profile: a body over 1 MiB is answered 413, whether framed by `Content-Length` or chunked.',
   bodyAccepted:
     'Profile: a valid body up to 1 MiB (`x-max-body-bytes` of the 413 answer) is accepted, whatever limits the server stack has by default (100 KiB, 1 MB).',
   wrongMethod: 'Profile: a known path with a wrong method is answered 405 with an `Allow` header.',
   unknownPath: 'Profile: an unknown path is answered 404.',
+  pathVariants:
+    "Profile: an operation is served at exactly its path. A near miss of it (a trailing slash, another letter case, another version segment, a doubled slash: each another path, RFC 3986 §6.2.2.1) is an unknown path, answered 404 (405 where the server has operations of its own there), never redirected to the operation's path and never answered as the operation.",
   problem:
     'Profile: every error is `application/problem+json` (RFC 9457): `type`, `title`, `status`, `detail` (and `status` is the HTTP status).',
   readOnly:
@@ -46,7 +49,7 @@ export const PROFILE = {
     'Profile: defaults when omitted: `completed` false; `lotnumber` = the lot\'s `lotNumber`; `sample_number` generated, unique; `status` "NEW"; `notes` "".',
   responses: 'Profile: responses have every listed field present; ids are unique per resource.',
   formats:
-    'Profile: `orderDate`, `deliveryDate` are RFC 3339 full-dates; `createdAt`, `created`, `modified` RFC 3339 date-times; every listed field present.',
+    "Profile: `orderDate`, `deliveryDate` are RFC 3339 full-dates; `createdAt`, `created`, `modified` RFC 3339 date-times (by the RFC's grammar); every listed field present.",
   documentedStatus:
     'Profile: every answer has a status the contract documents for the operation (order info 200, creates 201; errors 400/401/404/405/413/415/422).',
   noServerError: 'Profile: no request the suite sends is answered 5xx; every request it sends has a profile answer (2xx or 4xx).',

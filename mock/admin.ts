@@ -5,17 +5,21 @@
  * route takes the `X-Mock-Session` header. Listings page (`?limit=`, `?after=`, `Link: rel="next"`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AnswerBudget } from './answer-budget.js';
 import { checkAdminToken, checkResetConfirmed } from './control-guard.js';
 import { isDashboardPath, serveDashboard } from './dashboard.js';
 import { faultAdminAllowed, handleFaultAdmin, type FaultAdmin } from './fault-admin.js';
 import { problem } from './problems.js';
-import { sendBody, sendEmpty, sendJson } from './respond.js';
+import { sendBody, sendEmpty, sendJson, streamBody } from './respond.js';
 import { SESSION_HEADER, sessionName } from './state.js';
 import type { Store } from './store/types.js';
 
 export const ADMIN_PREFIX = '/__mock';
 
-/** Listings page: `?limit=N` (default and most below) and `?after=ID`; a page also stops near `PAGE_BYTES`. */
+/**
+ * Listings page: `?limit=N` (default and most below) and `?after=ID`; a page also stops near
+ * `pageBytes`, or sooner when the answer budget has less room (a shorter page, `Link` leads on).
+ */
 export const LISTING = { defaultLimit: 10_000, maxLimit: 10_000, pageBytes: 8 * 1024 * 1024 };
 
 export interface AdminContext {
@@ -25,8 +29,10 @@ export interface AdminContext {
   lots: { id: number; lotNumber: string; orderNumber: string }[];
   /** The recorded resources, by their listing name (`lot-transfers`, `test-samples`). */
   resources: string[];
-  /** `GET /__mock/model`: the operations model as JSON (`model-view.ts`), serialized once at start-up. */
-  model: string;
+  /** `GET /__mock/model`: the operations model as JSON (`model-view.ts`), serialized once at start-up (one copy for every reader). */
+  model: Buffer;
+  /** The answer bytes held for clients that have not read them (`--max-answer-bytes-in-flight`): listing pages count. */
+  answers: AnswerBudget;
   adminToken?: string;
   /**
    * How the mock checks bearer tokens, for `GET /__mock/health` (the dashboard says it on a 401): `listed`
@@ -89,23 +95,28 @@ export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: 
   const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
   const limit = queryInteger(query, 'limit', LISTING.defaultLimit, 1, LISTING.maxLimit);
   const after = queryInteger(query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
-  const page = await ctx.store.list(session, resource, { after, limit, maxBytes: LISTING.pageBytes });
-  const parts: Buffer[] = [OPEN];
+  // The page's bytes count against the answer budget from before it is read from the store until
+  // each record has been handed to the connection: a client that never reads holds its page, no more.
+  const hold = method === 'HEAD' ? undefined : ctx.answers.reserve(session, LISTING.pageBytes).until(res);
+  const maxBytes = hold === undefined ? LISTING.pageBytes : Math.max(hold.bytes, ctx.answers.freePerAnswer);
+  const page = await ctx.store.list(session, resource, { after, limit, maxBytes });
+  const parts: (Buffer | string)[] = ['['];
+  let size = 2;
   page.records.forEach((record, i) => {
-    if (i > 0) parts.push(COMMA);
+    if (i > 0) parts.push(',');
     parts.push(record);
+    size += record.length + (i > 0 ? 1 : 0);
   });
-  parts.push(CLOSE);
+  parts.push(']');
+  if (hold !== undefined && !hold.fit(size)) {
+    throw ctx.answers.exhausted(session, size, `The listing page of ${resource} in session "${session}"`);
+  }
   const headers: Record<string, string> = {};
   if (page.nextAfter !== undefined) {
     headers['Link'] = `<${ADMIN_PREFIX}/${resource}?limit=${limit}&after=${page.nextAfter}>; rel="next"`;
   }
-  return sendBody(res, 200, 'application/json', Buffer.concat(parts), headers);
+  return streamBody(res, 200, 'application/json', parts, headers, (bytes) => hold?.release(bytes));
 }
-
-const OPEN = Buffer.from('[');
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']');
 
 /** A whole-number query parameter within bounds, or its default. Throws a 400 problem. */
 function queryInteger(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {

@@ -13,16 +13,17 @@ import { loadFixtures } from '../contract/fixtures.js';
 import { CONTRACT_JSON_PATH } from '../contract/paths.js';
 import { compileContract } from '../contract/schemas.js';
 import { ADMIN_PREFIX, adminAllowed, handleAdmin, type AdminContext } from './admin.js';
+import { AnswerBudget } from './answer-budget.js';
 import { authPolicy, checkBearer } from './auth.js';
 import { readBody } from './body.js';
-import { BodyBudget } from './body-budget.js';
+import { BodyBudget, type BodyHold } from './body-budget.js';
 import type { MockConfig } from './config.js';
 import { controlPolicy, guardControl, RESET_HEADER } from './control-guard.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
 import { createOperation, orderBodies, type CreateContext, type CreateOperation } from './handlers.js';
 import { hostPolicy } from './host.js';
 import type { FaultAdmin } from './fault-admin.js';
-import { FaultRules } from './fault-rules.js';
+import { FaultRules, type FaultRuleStore } from './fault-rules.js';
 import { chooseInjection, inject, type FaultStageContext, type Injection } from './fault-stage.js';
 import { choosePreference, preferredAnswers, type Preference, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, PRISM_PACKAGE, queryOf, type Fallback } from './prism-fallback.js';
@@ -31,10 +32,11 @@ import { modelView } from './model-view.js';
 import { pipelineHandler, printable, type Stage } from './pipeline.js';
 import { sendBody, sendEmpty } from './respond.js';
 import { allowHeader, createRouter, routeRequest } from './router.js';
-import { isSessionName, SESSION_ANSWER_HEADER, SESSION_HEADER } from './state.js';
+import { isSessionName, SESSION_ANSWER_HEADER, SESSION_HEADER, sessionName } from './state.js';
 import { openStore } from './store/index.js';
 import { counterSlots } from './store/plan.js';
-import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
+import { createSteps, orderInfoSteps, type CreateBudgets, type OperationSteps } from './steps.js';
+import { DEFAULT_SESSION } from './store/types.js';
 import { answered, framingStage, isControlPath, targetStage, type TargetedExchange } from './stages.js';
 import type { Target } from './target.js';
 import { requirePeers } from '../util/peer.js';
@@ -112,6 +114,15 @@ function answerOptions(
   sendEmpty(res, 204, { ...headers, Allow: allowHeader(allowed) });
 }
 
+/** The session a request names, or the default one (for an operation that does not read it). */
+function sessionOrDefault(req: IncomingMessage): string {
+  try {
+    return sessionName(req.headers[SESSION_HEADER]);
+  } catch {
+    return DEFAULT_SESSION;
+  }
+}
+
 /** An operation without a stateful handler: Prism answers it (its own security, validation and Prefer). */
 async function answerByPrism(
   prism: Fallback,
@@ -120,19 +131,25 @@ async function answerByPrism(
   res: ServerResponse,
   target: Target,
   bodyLimitBytes: number,
-  budget: BodyBudget,
+  budgets: CreateBudgets,
 ): Promise<void> {
   const url = new URL(`${target.pathname}${target.search}`, 'http://mock.invalid');
   let body: unknown;
   if (operation.requestBody) {
-    const text = (await readBody(req, bodyLimitBytes, () => budget.admit(req, res))).toString('utf8');
+    let held: BodyHold | undefined;
+    const text = (await readBody(req, bodyLimitBytes, () => (held = budgets.bodies.admit(req, res)))).toString('utf8');
     try {
       body = (req.headers['content-type'] ?? '').includes('json') && text !== '' ? (JSON.parse(text) as unknown) : text;
     } catch {
       body = text;
     }
+    held?.release();
   }
   const answer = await prism({ method: req.method ?? 'GET', path: url.pathname, query: queryOf(url), headers: flatHeaders(req), body });
+  // Prism's answer is made for this request: a large one counts against the answer budget until it is sent.
+  const size = Buffer.byteLength(answer.body);
+  const session = sessionOrDefault(req);
+  budgets.answers.take(session, size, () => `The answer of ${operation.operationId} in session "${session}"`).until(res);
   sendBody(res, answer.status, undefined, answer.body, answer.headers);
 }
 
@@ -173,10 +190,15 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     slots: new Map([...byResource].map(([resource, op]) => [resource, counterSlots(resource, op.model)])),
     log,
   });
-  const bodyBudget = new BodyBudget(config.maxBodyBytesInFlight);
+  const budgets: CreateBudgets = {
+    bodies: new BodyBudget(config.maxBodyBytesInFlight),
+    answers: new AnswerBudget(config.maxAnswerBytesInFlight),
+  };
   const createContext: CreateContext = { store, lots: fixtures.lots, log };
-  // Session fault rules live in this process (docs/faults.md): at most one session more than --max-sessions (the default one).
-  const faultRules = new FaultRules(config.maxSessions + 1);
+  // Session fault rules (docs/faults.md): in the shared store when there is one (every replica applies
+  // them), else in this process; at most one session more than --max-sessions (the default one).
+  const faultRules: FaultRuleStore = store.faultRules?.(config.maxSessions + 1) ?? new FaultRules(config.maxSessions + 1);
+  await faultRules.ready;
   const faultStage: FaultStageContext = { rules: faultRules, log, quiet: config.quiet };
   const faultAdmin: FaultAdmin = { rules: faultRules, operations: [] };
   const adminContext: AdminContext = {
@@ -184,7 +206,8 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     orderNumbers,
     lots: [...fixtures.lots.values()].map(({ lot, orderNumber }) => ({ id: lot.id, lotNumber: lot.lotNumber, orderNumber })),
     resources: [...byResource.keys()],
-    model: JSON.stringify(modelView(api, ADMIN_PREFIX, [...byResource.keys()])),
+    model: Buffer.from(JSON.stringify(modelView(api, ADMIN_PREFIX, [...byResource.keys()]))),
+    answers: budgets.answers,
     faults: faultAdmin,
     tokens: config.tokens.length > 0 ? 'listed' : 'any',
     log,
@@ -206,7 +229,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     if (operation.operationId === api.orderInfo.operationId) {
       steps.set(operation, orderInfoSteps(bodies, operation.pathParams[0] ?? 'number'));
     } else if (createOp) {
-      steps.set(operation, createSteps(createContext, createOp, config.bodyLimitBytes, bodyBudget));
+      steps.set(operation, createSteps(createContext, createOp, config.bodyLimitBytes, budgets));
     } else {
       fallbackOperations.push(operation);
     }
@@ -273,15 +296,9 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
         // Prism answers an operation without a stateful handler (its own security, validation and Prefer).
         const fallback = fallbacks.get(route.operation);
         if (fallback)
-          return answerByPrism(
-            fallback,
-            route.operation,
-            x.req,
-            x.res,
-            fromModel(x.target, 'target'),
-            config.bodyLimitBytes,
-            bodyBudget,
-          ).then(answered);
+          return answerByPrism(fallback, route.operation, x.req, x.res, fromModel(x.target, 'target'), config.bodyLimitBytes, budgets).then(
+            answered,
+          );
         x.step = fromModel(steps.get(route.operation), `handler of ${route.operation.operationId}`);
         return undefined;
       },
@@ -313,13 +330,23 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       name: 'prefer, faults and latency',
       run(x) {
         const operation = fromModel(x.operation, 'route');
-        x.injection = chooseInjection(faultRules, x.req.headers.prefer, x.req.headers[SESSION_HEADER], operation.operationId);
+        // A rule is taken only when the request names neither code= nor fault= (so choosePreference, which
+        // refuses only a bad code=, cannot refuse a request whose rule was taken).
+        const injection = chooseInjection(faultRules, x.req.headers.prefer, x.req.headers[SESSION_HEADER], operation.operationId);
         x.preference = choosePreference(
           preferred.get(operation) ?? new Map<string, PreferredAnswer>(),
           x.req.headers.prefer,
           operation.operationId,
         );
-        return config.latencyMs > 0 ? sleep(config.latencyMs).then(() => undefined) : undefined;
+        const latency = config.latencyMs > 0 ? sleep(config.latencyMs).then(() => undefined) : undefined;
+        // A rule kept in the shared store is looked up there (only for a session that holds one).
+        if (injection instanceof Promise)
+          return injection.then((chosen) => {
+            x.injection = chosen;
+            return latency;
+          });
+        x.injection = injection;
+        return latency;
       },
     },
     {

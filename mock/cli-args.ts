@@ -37,7 +37,10 @@ Options:
   --max-records-per-session N   records one session keeps (default 10000)
   --max-recorded-bytes N        bytes of recorded JSON, all sessions (default 134217728 = 128 MiB)
   --max-body-bytes-in-flight N  bytes of request bodies over 64 KiB held at once, from the first byte
-                                until answered, all connections (default 33554432 = 32 MiB)
+                                until parsed and checked, all connections (default 33554432 = 32 MiB)
+  --max-answer-bytes-in-flight N  bytes of answers over 64 KiB held for clients that have not read them
+                                (slow readers, dripping faults), all connections; one session at most
+                                half (default 100663296 = 96 MiB)
   --max-connections N           open connections (default 1024)
   --quiet              no log line per request
   --proxy URL          validating proxy: forward every API request to URL, answer unchanged, judge each exchange
@@ -73,6 +76,7 @@ const OPTIONS = {
   'max-records-per-session': { type: 'string' },
   'max-recorded-bytes': { type: 'string' },
   'max-body-bytes-in-flight': { type: 'string' },
+  'max-answer-bytes-in-flight': { type: 'string' },
   'max-connections': { type: 'string' },
   quiet: { type: 'boolean' },
   proxy: { type: 'string' },
@@ -179,6 +183,8 @@ export function parseMockArgs(args: string[], env: Record<string, string | undef
     config.maxRecordedBytes = integer('max-recorded-bytes', values['max-recorded-bytes'], 1024, 64 * GiB);
   if (values['max-body-bytes-in-flight'] !== undefined)
     config.maxBodyBytesInFlight = integer('max-body-bytes-in-flight', values['max-body-bytes-in-flight'], 1024, 64 * GiB);
+  if (values['max-answer-bytes-in-flight'] !== undefined)
+    config.maxAnswerBytesInFlight = integer('max-answer-bytes-in-flight', values['max-answer-bytes-in-flight'], 1024, 64 * GiB);
   if (values['max-connections'] !== undefined) config.maxConnections = integer('max-connections', values['max-connections'], 1, 1_000_000);
   if (values.quiet) config.quiet = true;
   const proxy = proxyConfig(values);

@@ -46,6 +46,8 @@ export interface MockConfig {
   maxRecordedBytes: number;
   /** Most request-body bytes being read at once, all connections together; 503 past it. */
   maxBodyBytesInFlight: number;
+  /** Most answer bytes over 64 KiB held for clients that have not read them, all connections (one session at most half); 503 past it. */
+  maxAnswerBytesInFlight: number;
   /** Most open connections; a connection past it gets a 503 and is closed. */
   maxConnections: number;
   /** Server timeouts in milliseconds; unset means the defaults of `SERVER_LIMITS` (mock/server.ts). */
@@ -73,6 +75,7 @@ export const DEFAULT_CONFIG: MockConfig = {
   maxRecordsPerSession: 10_000,
   maxRecordedBytes: 128 * 1024 * 1024,
   maxBodyBytesInFlight: 32 * 1024 * 1024,
+  maxAnswerBytesInFlight: 96 * 1024 * 1024,
   maxConnections: 1024,
 };
 

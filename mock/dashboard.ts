@@ -68,7 +68,8 @@ export interface DashboardOptions {
 }
 
 const fileCache = new Map<string, Promise<Buffer>>();
-const contractCache = new Map<string, string>();
+/** The contract as JSON, one copy for every reader (a slow reader costs no copy of its own). */
+const contractCache = new Map<string, Buffer>();
 
 function load(file: string): Promise<Buffer> {
   let cached = fileCache.get(file);
@@ -81,10 +82,10 @@ function load(file: string): Promise<Buffer> {
   return cached;
 }
 
-function contractJson(path: string): string {
+function contractJson(path: string): Buffer {
   let json = contractCache.get(path);
   if (json === undefined) {
-    json = JSON.stringify(readContract(path));
+    json = Buffer.from(JSON.stringify(readContract(path)));
     contractCache.set(path, json);
   }
   return json;

@@ -1,7 +1,8 @@
 /**
  * `/__mock/faults`: the session fault rules of `fault-rules.ts` over HTTP, per `X-Mock-Session`.
  *
- * - `GET /__mock/faults`: the session's live rules, the fault catalogue, the operations and the bounds;
+ * - `GET /__mock/faults`: the session's live rules, where rules live (this process or the shared
+ *   store), the fault catalogue, the operations and the bounds;
  * - `POST /__mock/faults` (`application/json`): adds a rule, 201 with the rule;
  * - `DELETE /__mock/faults`: removes every rule of the session; `DELETE /__mock/faults/{id}`: one.
  *
@@ -11,7 +12,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkJsonContentType, parseJson, readBody } from './body.js';
 import { checkAdminToken } from './control-guard.js';
-import { checkRuleInput, ruleView, RULE_LIMITS, type FaultRules } from './fault-rules.js';
+import { checkRuleInput, ruleView, RULE_LIMITS, type FaultRule, type FaultRuleStore } from './fault-rules.js';
 import { FAULT_LIMITS, FAULTS, type FaultKindName } from './faults.js';
 import { problem } from './problems.js';
 import { sendEmpty, sendJson } from './respond.js';
@@ -23,7 +24,7 @@ export const FAULTS_PATH = '/faults';
 const RULE_BODY_LIMIT = 16 * 1024;
 
 export interface FaultAdmin {
-  rules: FaultRules;
+  rules: FaultRuleStore;
   /** The operationIds the fault stage serves (a rule may name these). */
   operations: string[];
 }
@@ -36,10 +37,11 @@ export function faultAdminAllowed(rest: string): string[] | undefined {
 }
 
 /** What `GET /__mock/faults` answers. */
-function listing(admin: FaultAdmin, session: string) {
+function listing(admin: FaultAdmin, session: string, rules: FaultRule[]) {
   return {
     session,
-    rules: admin.rules.list(session).map(ruleView),
+    rules: rules.map(ruleView),
+    where: admin.rules.where,
     faults: (Object.keys(FAULTS) as FaultKindName[]).map((kind) => ({ kind, ...FAULTS[kind] })),
     operations: admin.operations,
     limits: { ...RULE_LIMITS, ...FAULT_LIMITS },
@@ -56,25 +58,25 @@ export function handleFaultAdmin(
   adminToken: string | undefined,
 ): void | Promise<void> {
   const method = req.method ?? 'GET';
-  if (method === 'GET' || method === 'HEAD') return sendJson(res, 200, listing(admin, session));
+  if (method === 'GET' || method === 'HEAD')
+    return Promise.resolve(admin.rules.list(session)).then((rules) => sendJson(res, 200, listing(admin, session, rules)));
   checkAdminToken(req, adminToken, `${method} /__mock/faults`);
   if (method === 'POST') {
     checkJsonContentType(req.headers['content-type']);
-    return readBody(req, RULE_BODY_LIMIT).then((bytes) => {
-      const rule = admin.rules.add(session, checkRuleInput(parseJson(bytes), admin.operations));
-      sendJson(res, 201, ruleView(rule), { Location: `/__mock${FAULTS_PATH}/${rule.id}` });
-    });
+    return readBody(req, RULE_BODY_LIMIT)
+      .then((bytes) => admin.rules.add(session, checkRuleInput(parseJson(bytes), admin.operations)))
+      .then((rule) => sendJson(res, 201, ruleView(rule), { Location: `/__mock${FAULTS_PATH}/${rule.id}` }));
   }
-  if (rest === FAULTS_PATH) {
-    admin.rules.clear(session);
-    return sendEmpty(res, 204);
-  }
+  if (rest === FAULTS_PATH) return Promise.resolve(admin.rules.clear(session)).then(() => sendEmpty(res, 204));
   const id = rest.slice(FAULTS_PATH.length + 1);
-  if (!/^\d{1,9}$/.test(id) || !admin.rules.remove(session, Number(id))) {
-    throw problem(
+  const notFound = () =>
+    problem(
       'notFound',
       `The session "${session}" has no fault rule ${JSON.stringify(id.slice(0, 20))} (it may have expired or been used up); GET /__mock/faults lists its rules.`,
     );
-  }
-  return sendEmpty(res, 204);
+  if (!/^\d{1,9}$/.test(id)) throw notFound();
+  return Promise.resolve(admin.rules.remove(session, Number(id))).then((removed) => {
+    if (!removed) throw notFound();
+    sendEmpty(res, 204);
+  });
 }

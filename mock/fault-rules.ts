@@ -3,9 +3,10 @@
  * fault", each isolated in its `X-Mock-Session` and bounded (it ends after its count or its time,
  * whichever comes first; a session holds a bounded number, and so does the process).
  *
- * Rules live in this process, not in the store: with `--store redis://...` each replica has its own
- * (docs/faults.md says why). They are not journaled either: a restart forgets them, as it forgets
- * every other time-bounded thing.
+ * Where they live is a `FaultRuleStore`: this process (`FaultRules`, below: memory or the journal's
+ * mock; not journaled, a restart forgets them as it forgets every other time-bounded thing), or the
+ * shared store (`store/redis-fault-rules.ts` with `--store redis://...`: every replica applies every
+ * rule, each request counted once across replicas).
  */
 import { isObject } from '../contract/document.js';
 import type { FieldError } from '../contract/schemas.js';
@@ -63,6 +64,52 @@ export function ruleView(rule: FaultRule): FaultRuleView {
   };
 }
 
+/** Where the rules live, as `GET /__mock/faults` says it. */
+export interface RulesPlace {
+  kind: 'process' | 'redis';
+  /** In words: who sees the rules, how long they last. */
+  detail: string;
+}
+
+/**
+ * The rules of every session, wherever they live. Reads and changes may wait (the shared store);
+ * `empty` and, for a session that holds no rule, `take` answer at once, so a request pays nothing
+ * while no rule could apply to it.
+ */
+export interface FaultRuleStore {
+  readonly where: RulesPlace;
+  /** True when no session holds a rule: the request path then costs nothing more. */
+  readonly empty: boolean;
+  /** The live rules of a session, oldest first. */
+  list(session: string): FaultRule[] | Promise<FaultRule[]>;
+  /** Adds a rule; throws a 429 `fault-rules-full` past a bound. */
+  add(session: string, input: FaultRuleInput): FaultRule | Promise<FaultRule>;
+  /** Removes one rule of the session; false when it has no such rule. */
+  remove(session: string, id: number): boolean | Promise<boolean>;
+  /** Removes every rule of the session; answers how many there were. */
+  clear(session: string): number | Promise<number>;
+  /** The rule that faults this request, counted as used (the oldest live rule of the session naming the operation, or naming none). */
+  take(session: string, operationId: string): FaultRule | undefined | Promise<FaultRule | undefined>;
+  /** Resolves once the rules can be used (the shared store: subscribed to the announcements of changes). */
+  readonly ready?: Promise<void>;
+}
+
+/** The 429 of a session that holds its most rules. */
+export function sessionRulesFull(session: string, held: number) {
+  return problem(
+    'faultRulesFull',
+    `The session "${session}" holds ${held} fault rules, its most; DELETE /__mock/faults (all) or /__mock/faults/{id} (one) first.`,
+  );
+}
+
+/** The 429 of a rule in a new session when as many sessions as allowed hold rules. */
+export function sessionsWithRulesFull(maxSessions: number) {
+  return problem(
+    'faultRulesFull',
+    `${maxSessions} sessions hold fault rules, the most (--max-sessions, plus the default session); add the rule in one of them, or clear theirs.`,
+  );
+}
+
 const MEMBERS = ['fault', 'operations', 'count', 'seconds'];
 
 /** A whole number in [min, max], or the error of `pointer`. */
@@ -116,8 +163,13 @@ export function checkRuleInput(body: unknown, operationIds: readonly string[]): 
   return { fault, operations, ...(count !== undefined ? { count } : {}), seconds };
 }
 
-/** The rules of every session of this process. */
-export class FaultRules {
+/** The rules of every session, kept in this process. */
+export class FaultRules implements FaultRuleStore {
+  readonly where: RulesPlace = {
+    kind: 'process',
+    detail:
+      'in this mock process: they apply to the requests it serves (another replica sharing its --store does not see them), and a restart forgets them',
+  };
   private readonly sessions = new Map<string, FaultRule[]>();
   private nextId = 1;
 
@@ -149,18 +201,8 @@ export class FaultRules {
   /** Adds a rule; throws a 429 `fault-rules-full` past a bound. */
   add(session: string, input: FaultRuleInput): FaultRule {
     const rules = this.list(session);
-    if (rules.length >= RULE_LIMITS.maxRulesPerSession) {
-      throw problem(
-        'faultRulesFull',
-        `The session "${session}" holds ${rules.length} fault rules, its most; DELETE /__mock/faults (all) or /__mock/faults/{id} (one) first.`,
-      );
-    }
-    if (rules.length === 0 && this.liveSessions() >= this.maxSessions) {
-      throw problem(
-        'faultRulesFull',
-        `${this.maxSessions} sessions hold fault rules, the most (--max-sessions, plus the default session); add the rule in one of them, or clear theirs.`,
-      );
-    }
+    if (rules.length >= RULE_LIMITS.maxRulesPerSession) throw sessionRulesFull(session, rules.length);
+    if (rules.length === 0 && this.liveSessions() >= this.maxSessions) throw sessionsWithRulesFull(this.maxSessions);
     const rule: FaultRule = { ...input, id: this.nextId++, hits: 0, expiresAt: this.now() + input.seconds * 1000 };
     this.sessions.set(session, [...rules, rule]);
     return rule;

@@ -275,4 +275,18 @@ describe('mock fault injection: each fault over HTTP (Prefer: fault=)', function
     const code404 = await get('code=404');
     assert.equal(code404.status, 404, 'a documented code answers as before');
   });
+
+  it('refuses a fault with trailing text or inner spaces (400 invalid-fault, no X-Mock-Fault), and a code with trailing text', async () => {
+    for (const prefer of ['fault=delay: 10', 'fault=delay:2000 x', 'fault=status:503 junk', 'fault = "drip:10 "']) {
+      const answer = await get(prefer);
+      assert.equal(answer.status, 400, prefer);
+      assert.equal(answer.headers.get('x-mock-fault'), null, prefer);
+      const body = (await answer.json()) as { type: string; detail: string };
+      assert.equal(body.type, 'https://goods.example/problems/invalid-fault', prefer);
+      assert.match(body.detail, /^Prefer: fault=".*" is not a fault: .*Faults: /, prefer);
+    }
+    const code = await get('code=404 junk');
+    assert.equal(code.status, 400);
+    assert.equal(((await code.json()) as { type: string }).type, 'https://goods.example/problems/invalid-prefer');
+  });
 });

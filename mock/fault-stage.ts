@@ -12,7 +12,7 @@
  * Every answer that exists carries `X-Mock-Fault: <fault>; prefer` or `X-Mock-Fault: <fault>; rule=<id>`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FaultRules } from './fault-rules.js';
+import type { FaultRule, FaultRuleStore } from './fault-rules.js';
 import { delayMs, faultText, INJECTED_STATUSES, FAULT_LIMITS, parseFault, preferredFault, truncatedLength, type Fault } from './faults.js';
 import { preferredCode } from './prefer.js';
 import { problem } from './problems.js';
@@ -32,7 +32,7 @@ export interface Injection {
 }
 
 export interface FaultStageContext {
-  rules: FaultRules;
+  rules: FaultRuleStore;
   log: (line: string) => void;
   /** No log line per fault (a create recorded with a damaged answer is logged all the same). */
   quiet: boolean;
@@ -54,13 +54,14 @@ function sessionOf(header: string | string[] | undefined): string | undefined {
  * The fault of a request that passed security and validation, or undefined. Its own `Prefer: fault=`
  * comes first; a request that names a `code=` or a `fault=` never uses a session rule. Throws a 400
  * `invalid-fault` for a fault the catalogue does not allow, or for `code=` and `fault=` together.
+ * Answers at once unless a rule of the session has to be looked up in the shared store.
  */
 export function chooseInjection(
-  rules: FaultRules,
+  rules: FaultRuleStore,
   prefer: string | string[] | undefined,
   sessionHeader: string | string[] | undefined,
   operationId: string,
-): Injection | undefined {
+): Injection | undefined | Promise<Injection | undefined> {
   const header = headerText(prefer);
   const asked = preferredFault(header);
   if (asked !== undefined) {
@@ -74,7 +75,12 @@ export function chooseInjection(
   }
   if (rules.empty || preferredCode(header) !== undefined) return undefined;
   const session = sessionOf(sessionHeader);
-  const rule = session === undefined ? undefined : rules.take(session, operationId);
+  if (session === undefined) return undefined;
+  const rule = rules.take(session, operationId);
+  return rule instanceof Promise ? rule.then((taken) => injectionOf(taken, session)) : injectionOf(rule, session);
+}
+
+function injectionOf(rule: FaultRule | undefined, session: string): Injection | undefined {
   if (!rule) return undefined;
   return {
     fault: rule.fault,

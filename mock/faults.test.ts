@@ -112,6 +112,26 @@ describe('mock/faults: the fault catalogue and its grammar', () => {
     assert.equal(preferredFault('FAULT = delay:100-200'), 'delay:100-200');
     assert.equal(preferredFault('fault='), '');
     assert.equal(preferredFault('fault=drop, fault=reset'), 'drop', 'the first one counts');
+    assert.equal(preferredFault('faults=drop, x-fault=reset'), undefined, 'only the preference named fault');
+  });
+
+  it('keeps trailing text and inner spaces in the value, so a value with more than the grammar is refused, not ignored', () => {
+    const cases: [string, string, RegExp][] = [
+      ['fault=delay: 10', 'delay: 10', /delay must be whole milliseconds/],
+      ['fault=delay:2000 x', 'delay:2000 x', /delay must be whole milliseconds/],
+      ['fault=status:503 junk', 'status:503 junk', /status must be one of/],
+      ['fault="status:503 "', 'status:503 ', /status must be one of/],
+      ['fault=drop now', 'drop now', /the fault must be one of/],
+      ['respond-async, fault', '', /the fault must be one of/],
+    ];
+    for (const [header, value, reason] of cases) {
+      assert.equal(preferredFault(header), value, header);
+      assert.throws(
+        () => parseFault(value, 'Prefer: fault='),
+        (error: unknown) => error instanceof ProblemError && error.kind === PROBLEMS.invalidFault && reason.test(error.detail),
+        header,
+      );
+    }
   });
 
   it('cuts a truncated body short of its end, half by default', () => {

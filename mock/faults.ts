@@ -11,6 +11,7 @@
  *           / "truncate" / "truncate:" BYTES
  *           / "drip:" BYTES-PER-SECOND
  */
+import { preferenceValue } from './prefer-header.js';
 import { problem, type ProblemName } from './problems.js';
 
 /** The server errors a `status` fault answers, and the catalogue's problem of each. */
@@ -216,14 +217,12 @@ export function faultText(fault: Fault): string {
   }
 }
 
-/** The `fault=` of a Prefer header (RFC 7240: `fault=drop` or quoted, `fault="status:503"`), or undefined. */
+/**
+ * The `fault=` of a Prefer header (RFC 7240: `fault=drop` or quoted, `fault="status:503"`), or undefined.
+ * Trailing text stays part of the value (`delay:2000 x`), so `parseFault` refuses it.
+ */
 export function preferredFault(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  for (const part of header.split(/[,;]/)) {
-    const match = /^\s*fault\s*=\s*(?:"([^"]*)"|(\S*))\s*$/i.exec(part);
-    if (match) return match[1] ?? match[2] ?? '';
-  }
-  return undefined;
+  return preferenceValue(header, 'fault');
 }
 
 /** How many bytes of a `length`-byte body a `truncate` fault sends: always fewer than all of them. */

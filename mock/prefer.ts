@@ -8,23 +8,20 @@
 import type { JsonValue, OperationSpec } from '../contract/document.js';
 import { REALM } from './auth.js';
 import { INJECTED_STATUSES } from './faults.js';
+import { preferenceValue } from './prefer-header.js';
 import { problem } from './problems.js';
 
 export interface PreferredAnswer {
   status: number;
   contentType?: string;
-  body: string;
+  /** The contract's example, serialized once: one copy for every answer. */
+  body: Buffer;
   headers: Record<string, string>;
 }
 
-/** The `code` a Prefer header asks for, or undefined. */
+/** The `code` a Prefer header asks for, or undefined; trailing text stays part of it (`404 x` is no documented status). */
 export function preferredCode(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  for (const part of header.split(/[,;]/)) {
-    const match = /^\s*code\s*=\s*"?([^"\s]*)"?\s*$/i.exec(part);
-    if (match) return match[1] ?? '';
-  }
-  return undefined;
+  return preferenceValue(header, 'code');
 }
 
 /** Precomputes the answer of every documented status of an operation. */
@@ -39,7 +36,7 @@ export function preferredAnswers(operation: OperationSpec): Map<string, Preferre
     answers.set(response.status, {
       status: Number(response.status),
       ...(contentType !== undefined && example !== undefined ? { contentType } : {}),
-      body: example === undefined ? '' : JSON.stringify(example),
+      body: Buffer.from(example === undefined ? '' : JSON.stringify(example)),
       headers,
     });
   }

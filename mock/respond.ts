@@ -35,6 +35,56 @@ export function sendBody(
   res.end(body);
 }
 
+/**
+ * Sends an answer made of `parts` (a listing page: its records and the JSON between them) with
+ * backpressure: a part is written only once the connection took the ones before it ('drain'), and the
+ * answer drops each part when it has written it, so a client that does not read holds in the mock only
+ * what it has not been sent yet. `written(bytes)` is called as each part is handed to the connection
+ * (the answer's budget gives back its share). `parts` is emptied as it goes.
+ */
+export function streamBody(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  parts: (Buffer | string)[],
+  headers: Record<string, string>,
+  written: (bytes: number) => void,
+): void {
+  if (res.headersSent || res.destroyed) return;
+  let length = 0;
+  for (const part of parts) length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+  res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': length });
+  if (res.req.method === 'HEAD') {
+    parts.length = 0;
+    res.end();
+    return;
+  }
+  let next = 0;
+  const pump = (): void => {
+    while (next < parts.length) {
+      if (res.destroyed) {
+        parts.length = 0;
+        return;
+      }
+      const part = parts[next] ?? '';
+      parts[next] = '';
+      next += 1;
+      const size = typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+      if (!res.write(part, () => written(size))) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    parts.length = 0;
+    res.end();
+  };
+  res.once('close', () => {
+    res.off('drain', pump);
+    parts.length = 0;
+  });
+  pump();
+}
+
 export function sendJson(res: ServerResponse, status: number, value: unknown, headers?: Record<string, string>): void {
   sendBody(res, status, 'application/json', JSON.stringify(value), headers);
 }

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import type { JsonObject } from '../contract/document.js';
 import { listen, type RunningServer } from '../test/support/http.js';
+import { AnswerBudget } from './answer-budget.js';
 import { BodyBudget } from './body-budget.js';
 import { orderBodies, orderInfo, type CreateContext } from './handlers.js';
 import { ProblemError, PROBLEMS, type ProblemBody } from './problems.js';
@@ -17,6 +18,7 @@ import { createSteps, orderInfoSteps, type OperationSteps } from './steps.js';
 import type { Store } from './store/types.js';
 import type { MemoryStore } from './store/memory.js';
 import { bundledContract, rawRequest, type RawAnswer } from './testing.js';
+import { until } from '../support/wait.js';
 
 const bundled = bundledContract();
 const { model, fixtures } = bundled;
@@ -100,6 +102,7 @@ describe('mock/steps', () => {
   });
 
   describe(`createSteps (${createId})`, () => {
+    const budgets = (bodies = new BodyBudget(1 << 20), answers = new AnswerBudget(1 << 20)) => ({ bodies, answers });
     let store: MemoryStore;
     const lines: string[] = [];
     let ctx: CreateContext;
@@ -112,7 +115,7 @@ describe('mock/steps', () => {
     after(() => store.close());
     beforeEach(async () => {
       await store.reset('default');
-      steps = createSteps(ctx, op, LIMIT, new BodyBudget(1 << 20));
+      steps = createSteps(ctx, op, LIMIT, budgets());
       params = {};
     });
 
@@ -189,12 +192,59 @@ describe('mock/steps', () => {
     });
 
     it('503 mock-busy (Retry-After, Connection: close) when the body budget cannot hold the body', async () => {
-      steps = createSteps(ctx, op, LIMIT, new BodyBudget(64, 16));
+      steps = createSteps(ctx, op, LIMIT, budgets(new BodyBudget(64, 16)));
       const answer = await post(VALID);
       const body = problemOf(answer, 503, PROBLEMS.busy);
       assert.match(body.detail, /holds 64 bytes of request bodies at once/);
       assert.equal(answer.headers['retry-after'], '1');
       assert.equal(answer.headers['connection'], 'close');
+    });
+
+    it("gives the body's share back once it is parsed and checked; the create's input and answer count against its session's answer budget", async () => {
+      // Bodies and answers count from 512 bytes on; a store that waits shows what is held while the create is decided.
+      const bodies = new BodyBudget(16 * 1024, 512);
+      const answers = new AnswerBudget(16 * 1024, 512);
+      let created!: () => void;
+      const createCalled = new Promise<void>((resolve) => (created = resolve));
+      let go!: () => void;
+      const gate = new Promise<void>((resolve) => (go = resolve));
+      const slow: Store = Object.create(store) as Store;
+      slow.create = (session, plan) => {
+        created();
+        return gate.then(() => store.create(session, plan));
+      };
+      steps = createSteps({ ...ctx, store: slow }, op, LIMIT, budgets(bodies, answers));
+      const long = createModel.members.find((m) => m.required && m.type === 'string')?.name ?? '';
+      const sent = JSON.stringify({ ...(JSON.parse(VALID) as JsonObject), [long]: 'x'.repeat(2000) });
+      const answer = post(sent, { 'Content-Type': 'application/json', 'X-Mock-Session': 'held' });
+      await createCalled;
+      assert.equal(bodies.held, 0, 'the body budget holds nothing once the body is parsed and checked');
+      assert.equal(answers.held, Buffer.byteLength(sent), "the create's share: its body's size");
+      assert.equal(answers.room('held'), 8 * 1024 - Buffer.byteLength(sent), "within its session's half");
+      assert.equal(answers.room('other'), 8 * 1024, 'another session keeps its half');
+      go();
+      const done = await answer;
+      assert.equal(done.status, op.status);
+      await until(() => answers.held === 0, { what: 'the answer hold released', timeoutMs: 2000 });
+    });
+
+    it("503 mock-busy when the session's answers cannot hold a large create: nothing recorded, another session served", async () => {
+      const answers = new AnswerBudget(8 * 1024, 512);
+      // The session holds its half (4 KiB) already: a slow reader's answer, say.
+      const slowReader = answers.take('full', 4 * 1024, () => 'a slow answer');
+      steps = createSteps(ctx, op, LIMIT, budgets(new BodyBudget(1 << 20, 512), answers));
+      const long = createModel.members.find((m) => m.required && m.type === 'string')?.name ?? '';
+      const sent = JSON.stringify({ ...(JSON.parse(VALID) as JsonObject), [long]: 'x'.repeat(1500) });
+      const refused = await post(sent, { 'Content-Type': 'application/json', 'X-Mock-Session': 'full' });
+      const body = problemOf(refused, 503, PROBLEMS.busy);
+      assert.match(body.detail, /session "full" holds 4096 bytes of answers its clients have not read yet/);
+      assert.match(body.detail, /--max-answer-bytes-in-flight/);
+      assert.equal(refused.headers['retry-after'], '1');
+      const page = await store.list('full', op.resource, { after: 0, limit: 10, maxBytes: 1 << 20 });
+      assert.equal(page.records.length, 0, 'nothing recorded');
+      assert.equal((await post(sent, { 'Content-Type': 'application/json', 'X-Mock-Session': 'other' })).status, op.status);
+      slowReader.release(4 * 1024);
+      assert.equal((await post(sent, { 'Content-Type': 'application/json', 'X-Mock-Session': 'full' })).status, op.status);
     });
 
     it('logs a create recorded whose answer could not be sent; the record stays', async () => {
@@ -209,7 +259,7 @@ describe('mock/steps', () => {
       };
       let logged!: (line: string) => void;
       const line = new Promise<string>((resolve) => (logged = resolve));
-      steps = createSteps({ store: slow, lots: fixtures.lots, log: logged }, op, LIMIT, new BodyBudget(1 << 20));
+      steps = createSteps({ store: slow, lots: fixtures.lots, log: logged }, op, LIMIT, budgets());
       // A long member makes the record longer than the 300 characters the line shows of it.
       const long = createModel.members.find((m) => m.required && m.type === 'string')?.name ?? '';
       const sent = JSON.stringify({ ...(JSON.parse(VALID) as JsonObject), [long]: 'x'.repeat(400) });

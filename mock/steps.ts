@@ -5,7 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject } from '../contract/document.js';
-import type { BodyBudget } from './body-budget.js';
+import type { AnswerBudget, AnswerHold } from './answer-budget.js';
+import type { BodyBudget, BodyHold } from './body-budget.js';
 import { checkJsonContentType, parseJson, readBody } from './body.js';
 import { checkCreateBody, create, orderInfo, type CreateContext, type CreateOperation } from './handlers.js';
 import { problem } from './problems.js';
@@ -43,13 +44,21 @@ export function orderInfoSteps(bodies: Map<string, Buffer>, param: string): Oper
 interface CreateInput {
   session: string;
   body: JsonObject;
+  /** The create's share of the answer budget: its parsed input, then its answer. */
+  answer: AnswerHold;
+}
+
+/** The budgets a create's bytes count against: its body while it is read, then its input and answer. */
+export interface CreateBudgets {
+  bodies: BodyBudget;
+  answers: AnswerBudget;
 }
 
 export function createSteps(
   ctx: CreateContext,
   op: CreateOperation,
   bodyLimitBytes: number,
-  budget: BodyBudget,
+  budgets: CreateBudgets,
 ): OperationSteps<CreateInput> {
   return {
     // Plain promise chains rather than async functions: a create is the mock's hottest path, and each
@@ -57,13 +66,21 @@ export function createSteps(
     validate(req, _params, res) {
       const session = sessionName(req.headers[SESSION_HEADER]);
       checkJsonContentType(req.headers['content-type']);
-      return readBody(req, bodyLimitBytes, () => budget.admit(req, res)).then((bytes) => ({
-        session,
-        body: checkCreateBody(op, parseJson(bytes), ctx.lots),
-      }));
+      let held: BodyHold | undefined;
+      return readBody(req, bodyLimitBytes, () => (held = budgets.bodies.admit(req, res))).then((bytes) => {
+        const body = checkCreateBody(op, parseJson(bytes), ctx.lots);
+        // Parsed and checked: the create is decided. From here what it holds (its parsed input, then its
+        // answer until the client has it) counts against its session's share of the answer budget, and
+        // the body's share goes back: a slow answer or a fault never holds what others' bodies need.
+        const answer = budgets.answers.take(session, bytes.length, () => `The create of ${op.resource} in session "${session}"`).until(res);
+        held?.release();
+        return { session, body, answer };
+      });
     },
     handle(input, res) {
       return create(ctx, op, input.session, input.body).then((json) => {
+        // The answer's exact size (a large one only: a small body's answer stays free).
+        if (input.answer.bytes > 0) input.answer.resize(Buffer.byteLength(json));
         sendBody(res, op.status, 'application/json', json);
         // Recorded, but the answer did not go out (the client left while the store worked): the record
         // stays (a create is never undone once another request may have seen it), and the log says so.

@@ -72,4 +72,34 @@ describe('mock/target', () => {
       );
     }
   });
+
+  it('refuses a dot or a separator hidden from one decoding: double percent-encoding and overlong UTF-8, wherever the path points', () => {
+    for (const sent of [
+      '/api/a/%252e%252e/%252e%252e/x',
+      '/api/%252E%252E/x',
+      '/api/%25252e%25252e/x',
+      '/api/..%252f../x',
+      '/api/..%255c../x',
+      '/api/..%c0%af../x',
+      '/api/..%C0%AE/x',
+      '/api/%c0%ae%c0%ae/x',
+      '/api/..%c1%9c../x',
+      '/api/..%e0%80%af../x',
+      '/api/..%f0%80%80%af../x',
+      '/api/%25c0%25af/x',
+      'http://127.0.0.1:4010/api/%252e%252e/x',
+    ]) {
+      assert.throws(
+        () => rebuilt(sent),
+        (error: unknown) =>
+          error instanceof ProblemError &&
+          error.kind.status === 400 &&
+          error.kind.type.endsWith('/invalid-path') &&
+          /hides a dot or a separator from one decoding/.test(error.detail),
+        sent,
+      );
+    }
+    // A percent sign, a valid multi-byte character, or a lone high byte stay as sent.
+    for (const sent of ['/a/100%25/b', '/a/%25zz', '/a/%C3%A4', '/a/%e2%82%ac', '/a/%ff']) assert.equal(rebuilt(sent), sent, sent);
+  });
 });

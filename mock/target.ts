@@ -47,6 +47,14 @@ const DOT_DOT = /^(?:\.|%2e){2}$/i;
 /** What a path with a dot segment (read strictly or leniently) or a fragment contains: without it, nothing is removed. */
 const MAY_CLIMB = /[.\\#]|%(?:2e|2f|5c)/i;
 
+/**
+ * A dot or a separator hidden from one decoding, which an upstream that decodes twice or decodes leniently
+ * reads as `.`, `/` or `\`: double percent-encoding (`%252e`, `%25252f`, `%25c0`), and overlong UTF-8
+ * (`%c0%ae` is `.`, `%c0%af` is `/`, also in three and four bytes), which no valid request contains.
+ */
+const HIDDEN =
+  /%25(?:25)*(?:2e|2f|5c|c0|c1|e0|f0)|%c[01]%[89ab][0-9a-f]|%e0%[89][0-9a-f]%[89ab][0-9a-f]|%f0%8[0-9a-f]%[89ab][0-9a-f]%[89ab][0-9a-f]/i;
+
 /** What an upstream may also take for a segment separator: `\`, and `/` or `\` percent-encoded. */
 const LENIENT_SEPARATOR = /\/|\\|%2f|%5c/i;
 
@@ -66,14 +74,26 @@ function climbsLeniently(path: string): boolean {
   return false;
 }
 
+/** A path as a problem's detail shows it: printable ASCII, at most 200 characters. */
+function shownPath(path: string): string {
+  return path.replace(/[^\x21-\x7e]/g, '?').slice(0, 200);
+}
+
 /**
  * The origin-form target the proxy forwards (below the `--proxy` URL's path): the path with its dot
  * segments removed (RFC 3986 §5.2.4), every other segment as sent, and the query as sent; a fragment
  * is dropped. Throws a 400 `invalid-path` problem when the path leaves its root (`/..`, `/a/../..`,
  * `/%2e%2e/`), also when it would under a lenient upstream's reading (`/..%2F..`, `/..;/..`, `\`):
- * the root stands for the `--proxy` URL's path, which no forwarded request may leave.
+ * the root stands for the `--proxy` URL's path, which no forwarded request may leave. A path that hides a
+ * dot or a separator from one decoding (`%252e%252e`, `..%c0%af..`) is refused wherever it points.
  */
 export function proxiedTarget(target: Target): string {
+  if (HIDDEN.test(target.pathname)) {
+    throw problem(
+      'invalidPath',
+      `The path ${shownPath(target.pathname)} hides a dot or a separator from one decoding (double percent-encoding such as %252e, or overlong UTF-8 such as %c0%af); the proxy forwards no such path: send "." and "/" as they are.`,
+    );
+  }
   // Most paths have no `.`, `\`, `#`, `%2e`, `%2f` or `%5c`: no dot segment, read any way; kept as sent.
   if (!MAY_CLIMB.test(target.pathname)) {
     const hash = target.search.indexOf('#');
@@ -101,10 +121,9 @@ export function proxiedTarget(target: Target): string {
   const normalised = `/${kept.join('/')}`;
   // The path as sent and as forwarded: either, read leniently, must stay below the root.
   if (outside || climbsLeniently(path) || climbsLeniently(normalised)) {
-    const shown = path.replace(/[^\x21-\x7e]/g, '?').slice(0, 200);
     throw problem(
       'invalidPath',
-      `The path ${shown} leaves the root of the proxied paths (".." or "%2e%2e" segments); the proxy forwards only paths below its --proxy URL.`,
+      `The path ${shownPath(path)} leaves the root of the proxied paths (".." or "%2e%2e" segments); the proxy forwards only paths below its --proxy URL.`,
     );
   }
   return `${normalised}${search}`;

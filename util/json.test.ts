@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseJsonText } from './json.js';
+import { nestsDeeperThan, parseJsonText } from './json.js';
 
 describe('util/json: parseJsonText', () => {
   it('answers the value of JSON text, and the parser message for anything else', () => {
@@ -8,5 +8,26 @@ describe('util/json: parseJsonText', () => {
     const broken = parseJsonText('{"a":');
     assert.equal(broken.ok, false);
     assert.match(broken.ok ? '' : broken.reason, /JSON/);
+  });
+
+  it('measures nesting outside strings only', () => {
+    assert.equal(nestsDeeperThan('[[1]]', 2), false);
+    assert.equal(nestsDeeperThan('[[1]]', 1), true);
+    assert.equal(nestsDeeperThan('{"a":[{"b":{}}]}', 4), false);
+    assert.equal(nestsDeeperThan('{"a":[{"b":{}}]}', 3), true);
+    assert.equal(nestsDeeperThan('["[[[[", "\\"[[[", {}]', 2), false, 'brackets in strings, escaped quotes');
+    assert.equal(nestsDeeperThan('[],[],[],[]', 1), false, 'siblings do not add up');
+  });
+
+  it('refuses, before parsing, text past its limits: 900,000 nested levels, or more characters than allowed', () => {
+    const limits = { maxLength: 2_000_000, maxDepth: 128, what: 'the answer' };
+    const deep = `${'['.repeat(900_000)}${']'.repeat(900_000)}`;
+    assert.deepEqual(parseJsonText(deep, limits), { ok: false, reason: 'the answer nests deeper than 128 levels: not parsed' });
+    const edge = `${'['.repeat(128)}${']'.repeat(128)}`;
+    assert.equal(parseJsonText(edge, limits).ok, true, 'exactly the limit parses');
+    assert.deepEqual(parseJsonText(`"${'x'.repeat(2_000_000)}"`, limits), {
+      ok: false,
+      reason: 'the answer is longer than 2,000,000 characters: not parsed',
+    });
   });
 });

@@ -1,11 +1,47 @@
 /**
  * Parsing JSON text that may be broken (answers, request bodies, files): one helper instead of a
- * try/catch around `JSON.parse` in every place that must tell "not JSON" apart.
+ * try/catch around `JSON.parse` in every place that must tell "not JSON" apart. Text from a party that
+ * may be hostile (a server's answer) is parsed within limits, checked before parsing: its length and
+ * how deep its arrays and objects nest (a million nested `[` would otherwise be a million arrays, and
+ * every walk over them a million frames).
  */
 import { messageOf } from './errors.js';
 
-/** The parsed value, or why the text is not JSON (the parser's message). */
-export function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+/** What text is parsed at most, and how the text is named in the reason it is refused (`the answer`). */
+export interface JsonLimits {
+  /** The longest text parsed, in UTF-16 code units (at most that many bytes of UTF-8). */
+  maxLength: number;
+  /** The deepest nesting of arrays and objects parsed (`[[1]]` nests 2 levels). */
+  maxDepth: number;
+  what: string;
+}
+
+/** True when arrays and objects in `text` nest deeper than `maxDepth` (strings skipped; stops at the first level past it). */
+export function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      depth++;
+      if (depth > maxDepth) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** The parsed value, or why the text is not JSON (the parser's message) or is past `limits` (checked first). */
+export function parseJsonText(text: string, limits?: JsonLimits): { ok: true; value: unknown } | { ok: false; reason: string } {
+  if (limits !== undefined) {
+    if (text.length > limits.maxLength)
+      return { ok: false, reason: `${limits.what} is longer than ${limits.maxLength.toLocaleString('en')} characters: not parsed` };
+    if (nestsDeeperThan(text, limits.maxDepth))
+      return { ok: false, reason: `${limits.what} nests deeper than ${limits.maxDepth} levels: not parsed` };
+  }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {

@@ -21,6 +21,7 @@ import { PROFILE, SPEC } from '../../judgments/rules.js';
 import type { Cases } from '../cases.js';
 import type { CheckContext } from '../context.js';
 import { baseBody, derivationOf, ensureMarker, LOT_CAP, memberClasses, writable, type CorpusBody, type Derivation } from '../data.js';
+import { childPointer } from '../../util/json-pointer.js';
 import { CheckSkipped } from '../failure.js';
 import type { Exchange } from '../http.js';
 import { MEDIA_TYPES_ACCEPTED } from '../values/catalogue.js';
@@ -59,7 +60,7 @@ async function overCorpus(
   if (options.extra) {
     const generated = await generatedCreate(ctx, op);
     await t.run(
-      `generated body (seed ${ctx.config.seed})`,
+      generatedCaseName(ctx.config.seed),
       async () => {
         const { body, exchange } = await generated();
         ctx.sent(exchange);
@@ -69,6 +70,9 @@ async function overCorpus(
     );
   }
 }
+
+/** The name of the seeded extra case (the one case whose body depends on the seed). */
+export const generatedCaseName = (seed: number): string => `generated body (seed ${seed})`;
 
 /** The budget key of the seeded extra create of `op` (planned by the three spec checks that judge it). */
 const generatedKey = (op: CreateOperationId): string => `extra/${op}`;
@@ -212,35 +216,15 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
       id: `${op}.ids-unique`,
       level: 'strict',
       operations: [op],
-      title: 'the creates of the run get different ids',
+      title: `the creates of the run get different ids (${SEQUENCE_MIN} creates at least, over two lots at least)`,
       rule: PROFILE.responses,
       write: true,
-      cases: ['the ids of every corpus create'],
+      cases: [`the ids of every corpus create, plus creates up to ${SEQUENCE_MIN} over two lots at least`],
+      extraWrites: async (ctx) => (await sequenceExtras(ctx, op)).map((e) => e.key),
       async run(ctx, t) {
-        const corpus = await ctx.corpus(op);
-        await t.run('the ids of every corpus create', async () => {
-          const seen = new Map<string, string>();
-          for (const index of corpus.keys()) {
-            const { exchange, body } = await ctx.corpusCreate(op, index);
-            ctx.sent(exchange); // not sent (a time-out of the operation, the deadline): not run, as it blocks
-            if (!exchange.answer || !is2xx(exchange.answer.status)) continue;
-            const value = answerObject(exchange);
-            if (!value) continue; // not a JSON object: the shape checks report it
-            const id = JSON.stringify(value[idMember]);
-            const earlier = seen.get(id);
-            if (earlier !== undefined)
-              ctx.verdict(exchange, [
-                {
-                  rule: this.rule,
-                  pointer: '/id',
-                  expected: 'a new id per create',
-                  reason: `id ${id} was already answered for "${earlier}"`,
-                },
-              ]);
-            seen.set(id, body.name);
-          }
-          if (seen.size < 2) throw new CheckSkipped('fewer than two 2xx creates to compare');
-        });
+        await t.run(`the ids of every corpus create, plus creates up to ${SEQUENCE_MIN} over two lots at least`, () =>
+          judgeGeneratedUnique(ctx, op, idMember, () => true, this.rule, false),
+        );
       },
     },
     {
@@ -279,7 +263,7 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
         for (const media of MEDIA_TYPES_ACCEPTED)
           await t.judge(
             `Content-Type ${media.contentType} (${media.name})`,
-            () => ctx.extraCreate(`media/${op}/${media.contentType}`, op, first?.body ?? {}, media.contentType),
+            () => ctx.extraCreate(`media/${op}/${media.contentType}`, op, first?.body ?? {}, { contentType: media.contentType }),
             (e) => judgeCreateAnswered(e).map((v) => ({ ...v, rule: this.rule })),
           );
       },
@@ -291,81 +275,122 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
 }
 
 /**
- * The creates without `member` the sequence check adds to the corpus: one for each of the first two
- * lots that no corpus create without it names, until there are two at least (values unique per lot
- * only, a counter per lot, are caught by creates naming two lots). Known from the corpus alone.
+ * At least this many creates let the server generate each member it generates (its id, each
+ * `x-default-sequence` member): more than a small block size, so a counter that repeats after a few
+ * values, an id block or a cache of a few entries shows a repeated value.
  */
-async function sequenceExtras(
-  ctx: CheckContext,
-  op: CreateOperationId,
-  member: MemberModel,
-): Promise<{ key: string; name: string; body: JsonObject }[]> {
+export const SEQUENCE_MIN = 12;
+
+/** The members the server generates for a create: `x-default-sequence` members (when omitted). */
+const sequenceMembers = (op: CreateOperationId, ctx: CheckContext): MemberModel[] =>
+  writable(ctx.model.create(op)).filter((m) => m.defaultSequence);
+
+/**
+ * The creates the uniqueness checks add to the corpus, the same for every seed (known from the corpus
+ * and the lots alone): each omits every sequence member, so that with the corpus creates that let
+ * the server generate a member (every create for the id; those omitting it for a sequence member)
+ * each generated member is generated SEQUENCE_MIN times at least, over two lots at least (a counter
+ * kept per lot repeats across lots). They name the first two lots in turn, starting with one the
+ * corpus names least for the least-covered member.
+ */
+function sequenceExtras(ctx: CheckContext, op: CreateOperationId): Promise<{ key: string; name: string; body: JsonObject }[]> {
+  return ctx.memo(`sequence-extras/${op}`, () => planSequenceExtras(ctx, op));
+}
+
+async function planSequenceExtras(ctx: CheckContext, op: CreateOperationId): Promise<{ key: string; name: string; body: JsonObject }[]> {
   const corpus = await ctx.corpus(op);
-  const without = corpus.filter((b) => !(member.name in b.body));
-  const lotsNamed = new Set(without.map((b) => b.lot.id));
-  let count = without.length;
+  const lotMember = writable(ctx.model.create(op)).find((m) => m.namesLot);
+  const lots = (await ctx.lots()).slice(0, 2);
+  const sequences = sequenceMembers(op, ctx);
+  const generating: CorpusBody[][] = [corpus, ...sequences.map((m) => corpus.filter((b) => !(m.name in b.body)))];
+  // The fewest creates of any generated member, and the lots they name.
+  const fewest = generating.reduce((a, b) => (b.length < a.length ? b : a));
+  const named = new Map(lots.map((lot) => [lot.id, fewest.filter((b) => b.lot.id === lot.id).length]));
   const extras: { key: string; name: string; body: JsonObject }[] = [];
-  for (const lot of (await ctx.lots()).slice(0, 2)) {
-    if (lotsNamed.has(lot.id) && count >= 2) continue;
+  let count = fewest.length;
+  const missingLot = (): boolean => [...named.values()].some((n) => n === 0);
+  while (lots.length > 0 && (count < SEQUENCE_MIN || missingLot())) {
+    // The lot named least so far (the first of them on a tie).
+    const lot = lots.reduce((a, b) => ((named.get(b.id) ?? 0) < (named.get(a.id) ?? 0) ? b : a));
     const from = corpus.find((b) => b.lot.id === lot.id) ?? corpus[0];
     const body = { ...(from?.body ?? {}) };
-    delete body[member.name];
-    ensureMarker(ctx.derivation(op), body, ctx.config.runMarker, [member.name]);
-    extras.push({ key: `sequence/${op}/${lot.id}`, name: `one more create, lot ${lot.id}`, body });
-    lotsNamed.add(lot.id);
+    if (lotMember) body[lotMember.name] = lot.id;
+    for (const m of sequences) delete body[m.name];
+    ensureMarker(
+      ctx.derivation(op),
+      body,
+      ctx.config.runMarker,
+      sequences.map((m) => m.name),
+    );
+    extras.push({ key: `sequence/${op}/${extras.length}`, name: `one more create, lot ${lot.id} (${extras.length + 1})`, body });
+    named.set(lot.id, (named.get(lot.id) ?? 0) + 1);
     count++;
   }
   return extras;
 }
 
+/**
+ * Judges the values of `member` in the 2xx answers to the corpus creates that `generates` keeps and
+ * to the extra creates (sent at once): each a new value (a sequence member's: a non-empty string).
+ */
+async function judgeGeneratedUnique(
+  ctx: CheckContext,
+  op: CreateOperationId,
+  member: string,
+  generates: (body: CorpusBody) => boolean,
+  rule: string,
+  nonEmptyString: boolean,
+): Promise<void> {
+  const corpus = await ctx.corpus(op);
+  // Every create is started before any is judged (they are sent at once above --concurrency 1).
+  const pending = [
+    ...[...corpus.entries()]
+      .filter(([, body]) => generates(body))
+      .map(([index, body]) => ({ name: body.name, exchange: ctx.corpusCreate(op, index).then((c) => c.exchange) })),
+    ...(await sequenceExtras(ctx, op)).map((e) => ({ name: e.name, exchange: ctx.extraCreate(e.key, op, e.body) })),
+  ];
+  const sent = await Promise.allSettled(pending.map((p) => p.exchange));
+  const seen = new Map<string, string>();
+  for (const [index, { name }] of pending.entries()) {
+    const outcome = sent[index];
+    if (outcome?.status === 'rejected') throw outcome.reason;
+    const exchange = outcome?.value;
+    if (!exchange) continue;
+    ctx.sent(exchange); // not sent (a time-out of the operation, the deadline): not run, as it blocks
+    if (!exchange.answer || !is2xx(exchange.answer.status)) continue;
+    const answer = answerObject(exchange);
+    if (!answer) continue; // not a JSON object: the shape checks report it
+    const value = answer[member];
+    const key = JSON.stringify(value);
+    const earlier = seen.get(key);
+    if ((nonEmptyString && (typeof value !== 'string' || value.length === 0)) || earlier !== undefined)
+      ctx.verdict(exchange, [
+        {
+          rule,
+          pointer: childPointer('', member),
+          expected: `a generated ${member} not answered before`,
+          reason: `${member} is ${key}${earlier !== undefined ? ` (already answered for "${earlier}")` : ''}`,
+        },
+      ]);
+    seen.set(key, name);
+  }
+  if (seen.size < 2) throw new CheckSkipped(`fewer than two 2xx creates that let the server generate ${member}`);
+}
+
 /** Generated values of an `x-default-sequence` member are unique. */
 function sequenceCheck(op: CreateOperationId, member: MemberModel): Check {
+  const name = `every create omitting ${member.name} (corpus, plus creates up to ${SEQUENCE_MIN} over two lots at least)`;
   return {
     id: `${op}.${member.name.replace(/_/g, '-')}-unique`,
     level: 'strict',
     operations: [op],
-    title: `generated ${member.name} values are unique`,
+    title: `generated ${member.name} values are unique (${SEQUENCE_MIN} at least, over two lots at least)`,
     rule: PROFILE.defaults,
     write: true,
-    cases: [`every create omitting ${member.name} (corpus, plus one more for each of the first two lots none of them names)`],
-    extraWrites: async (ctx) => (await sequenceExtras(ctx, op, member)).map((e) => e.key),
+    cases: [name],
+    extraWrites: async (ctx) => (await sequenceExtras(ctx, op)).map((e) => e.key),
     async run(ctx, t) {
-      await t.run(`every create omitting ${member.name}`, async () => {
-        const corpus = await ctx.corpus(op);
-        // Every create is started before any is judged (they are sent at once above --concurrency 1).
-        const pending = [
-          ...[...corpus.entries()]
-            .filter(([, body]) => !(member.name in body.body))
-            .map(([index, body]) => ({ name: body.name, exchange: ctx.corpusCreate(op, index).then((c) => c.exchange) })),
-          ...(await sequenceExtras(ctx, op, member)).map((e) => ({ name: e.name, exchange: ctx.extraCreate(e.key, op, e.body) })),
-        ];
-        const sent = await Promise.allSettled(pending.map((p) => p.exchange));
-        const seen = new Map<string, string>();
-        for (const [index, { name }] of pending.entries()) {
-          const outcome = sent[index];
-          if (outcome?.status === 'rejected') throw outcome.reason;
-          const exchange = outcome?.value;
-          if (!exchange) continue;
-          ctx.sent(exchange);
-          if (!exchange.answer || !is2xx(exchange.answer.status)) continue;
-          const answer = answerObject(exchange);
-          if (!answer) continue; // not a JSON object: the shape checks report it
-          const value = answer[member.name];
-          const key = JSON.stringify(value);
-          const earlier = seen.get(key);
-          if (typeof value !== 'string' || value.length === 0 || earlier !== undefined)
-            ctx.verdict(exchange, [
-              {
-                rule: this.rule,
-                pointer: `/${member.name}`,
-                expected: `a generated ${member.name} not answered before`,
-                reason: `${member.name} is ${key}${earlier !== undefined ? ` (already answered for "${earlier}")` : ''}`,
-              },
-            ]);
-          seen.set(key, name);
-        }
-        if (seen.size < 2) throw new CheckSkipped(`fewer than two 2xx creates without ${member.name}`);
-      });
+      await t.run(name, () => judgeGeneratedUnique(ctx, op, member.name, (body) => !(member.name in body.body), this.rule, true));
     },
   };
 }

@@ -7,6 +7,7 @@ import type { OpenApiDocument } from '../../contract/document.js';
 import { authChecks } from './auth.js';
 import { createChecks } from './create.js';
 import { orderInfoChecks } from './order-info.js';
+import { pathChecks } from './paths.js';
 import { requestErrorChecks } from './request-errors.js';
 import { BUNDLED, sourceOf, type CheckSource } from './helpers.js';
 import { serverChecks } from './server.js';
@@ -21,6 +22,7 @@ export function checksOf(source: CheckSource): Check[] {
     ...authChecks(source),
     ...createChecks(source),
     ...requestErrorChecks(source),
+    ...pathChecks(source),
     ...serverChecks(source),
   ];
 }

@@ -46,7 +46,7 @@ export async function unknownLotId(ctx: CheckContext, op: CreateOperationId): Pr
 }
 
 /** The valid body the invalid ones are derived from: the first corpus body (fixed, seed-independent), every marker member set. */
-async function validBody(ctx: CheckContext, op: CreateOperationId): Promise<JsonObject> {
+export async function validBody(ctx: CheckContext, op: CreateOperationId): Promise<JsonObject> {
   const [first] = await ctx.corpus(op);
   return withMarkers(ctx.derivation(op), { ...(first?.body ?? {}) }, `${ctx.config.runMarker}-invalid`);
 }
@@ -165,7 +165,7 @@ function textCheck(
   title: string,
   rule: string,
   status: number,
-  cases: (valid: JsonObject) => { label: string; text: string; contentType?: string }[],
+  cases: (valid: JsonObject) => { label: string; text: string; contentType?: string | null }[],
 ): Check {
   return {
     id: `${op}.${name}`,
@@ -179,13 +179,25 @@ function textCheck(
       for (const c of cases(await validBody(ctx, op))) {
         await t.judge(
           c.label,
-          () => ctx.sendToCreate(op, c.text, ctx.bearer(), c.contentType),
+          () => ctx.sendToCreate(op, c.text, ctx.bearer(), c.contentType === undefined ? {} : { contentType: c.contentType }),
           (e) => judgeRefused(e, ctx.judge, this.rule, status),
         );
       }
     },
   };
 }
+
+/**
+ * How a body past the limit is framed: with Content-Length (a server may refuse it unread) and in
+ * chunked transfer coding (RFC 9112 §7.1: no length is known before the body is read, so a server
+ * that checks only Content-Length reads and accepts it).
+ */
+const TOO_LARGE_FRAMINGS = [
+  { name: 'with Content-Length', chunked: false },
+  { name: 'chunked (no Content-Length)', chunked: true },
+] as const;
+
+const CHUNKED_CASE = 'a valid body (the first corpus body) in chunked transfer coding, no Content-Length';
 
 /** Valid bodies between common server limits and the contract's limit: each answered 2xx (none when no member can carry the padding). */
 function bodySizeChecks(source: CheckSource, op: CreateOperationId, limit: number): Check[] {
@@ -237,12 +249,12 @@ function badRequestChecks(source: CheckSource, op: CreateOperationId): Check[] {
       source,
       op,
       'unsupported-media-type-415',
-      'a JSON text sent under another media type (one that nearly matches included) is answered 415',
+      'a JSON text sent under another media type (one that nearly matches included), or with no Content-Type at all, is answered 415',
       PROFILE.mediaType,
       415,
       (valid) =>
         MEDIA_TYPES_REFUSED.map((media) => ({
-          label: `Content-Type ${media.contentType}`,
+          label: media.contentType === null ? media.name : `Content-Type ${media.contentType}`,
           text: JSON.stringify(valid),
           contentType: media.contentType,
         })),
@@ -263,25 +275,45 @@ function badRequestChecks(source: CheckSource, op: CreateOperationId): Check[] {
             id: `${op}.payload-too-large-413`,
             level: 'strict' as const,
             operations: [op],
-            title: `a body over ${limit} bytes is answered 413`,
+            title: `a body over ${limit} bytes is answered 413, framed by Content-Length or chunked`,
             rule: PROFILE.tooLarge,
             write: true,
-            cases: [`a valid body padded past ${limit} bytes`],
+            cases: TOO_LARGE_FRAMINGS.map((f) => `a valid body padded past ${limit} bytes, ${f.name}`),
             async run(ctx: CheckContext, t: Cases) {
               const body = await validBody(ctx, op);
               const member =
                 writable(ctx.model.create(op)).find((m) => m.type === 'string' && m.required) ??
                 writable(ctx.model.create(op)).find((m) => m.type === 'string');
               const pad = `${ctx.config.runMarker}-${'x'.repeat(limit)}`;
-              await t.judge(
-                `a valid body padded past ${limit} bytes`,
-                () => ctx.sendToCreate(op, { ...body, [member?.name ?? UNKNOWN_MEMBER]: pad }),
-                (e) => judgeRefused(e, ctx.judge, PROFILE.tooLarge, 413),
-              );
+              for (const framing of TOO_LARGE_FRAMINGS)
+                await t.judge(
+                  `a valid body padded past ${limit} bytes, ${framing.name}`,
+                  () =>
+                    ctx.sendToCreate(op, { ...body, [member?.name ?? UNKNOWN_MEMBER]: pad }, ctx.bearer(), { chunked: framing.chunked }),
+                  (e) => judgeRefused(e, ctx.judge, PROFILE.tooLarge, 413),
+                );
             },
           },
         ]
       : []),
+    {
+      id: `${op}.chunked-body-2xx`,
+      level: 'strict',
+      operations: [op],
+      title: 'a valid body in chunked transfer coding (no Content-Length) is answered 2xx',
+      rule: PROFILE.bodyAccepted,
+      write: true,
+      cases: [CHUNKED_CASE],
+      extraWrites: () => Promise.resolve([`chunked/${op}`]),
+      async run(ctx, t) {
+        const [first] = await ctx.corpus(op);
+        await t.judge(
+          CHUNKED_CASE,
+          () => ctx.extraCreate(`chunked/${op}`, op, first?.body ?? {}, { chunked: true }),
+          (e) => judgeCreateAnswered(e).map((v) => ({ ...v, rule: this.rule })),
+        );
+      },
+    },
     ...bodySizeChecks(source, op, limit),
     {
       id: `${op}.unknown-lot-422`,

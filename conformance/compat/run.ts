@@ -6,6 +6,7 @@
 import { checkSuitePeers } from '../peers.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ContractProblem } from '../../contract/soundness.js';
 import { loadContract, type RunContract } from '../contract-option.js';
 import { StartError } from '../start-error.js';
 import type { CompatConfig, CompatReporter } from './args.js';
@@ -25,7 +26,13 @@ function load(which: 'OLD' | 'NEW', path: string): RunContract {
     return loadContract(path);
   } catch (error) {
     if (error instanceof StartError)
-      throw new StartError(`the ${which} contract: ${error.reason}`, `pass a readable OpenAPI 3.1 contract (.yaml or .json) as ${which}`);
+      throw new StartError(
+        `the ${which} contract: ${error.reason}`,
+        error.cause instanceof ContractProblem
+          ? `correct the ${which} contract there`
+          : `pass a readable OpenAPI 3.1 contract (.yaml or .json) as ${which}`,
+        { cause: error.cause },
+      );
     throw error;
   }
 }

@@ -2,7 +2,7 @@
  * For every registered check, the faults of the reference server that make it fail: the table the
  * suite's tests run (`faults.test.ts`). `alsoFails` lists checks a fault cannot help breaking too.
  */
-import { CREATE_IDS as CREATE_OPERATIONS, OPERATION_IDS } from '../checks/helpers.js';
+import { CREATE_IDS as CREATE_OPERATIONS, MODEL, OPERATION_IDS } from '../checks/helpers.js';
 
 export interface FaultCase {
   check: string;
@@ -12,8 +12,18 @@ export interface FaultCase {
 
 const AUTH = ['missing', 'non-bearer', 'rejected'] as const;
 
-/** Behaviours a correct server may have (a case-insensitive or space-trimming order lookup, as database collations do): they fail nothing. */
-export const ALLOWED_VARIATIONS = ['order-case-insensitive', 'order-trimmed'];
+/** A sample counter kept per lot: the fault the uniqueness check must catch under any seed (`faults.test.ts` runs it under five). */
+export const SEQUENCE_PER_LOT = 'sequence-per-lot';
+
+/** The path-variant checks (order info and every create). */
+const PATH_CHECKS = [MODEL.orderInfo.operationId, ...CREATE_OPERATIONS].map((op) => `${op}.path-variants-404`);
+
+/**
+ * Behaviours a correct server may have: they fail nothing. A case-insensitive or space-trimming order
+ * lookup (as database collations do); date-times in forms RFC 3339 allows and narrow validators refuse
+ * (`+05:30` with nine fraction digits, a lower-case `t` and `z`).
+ */
+export const ALLOWED_VARIATIONS = ['order-case-insensitive', 'order-trimmed', 'date-time-rfc-edges'];
 
 export const FAULT_CASES: FaultCase[] = [
   { check: 'getOrderInfo.valid-request-2xx', faults: ['order-always-404'] },
@@ -65,6 +75,8 @@ export const FAULT_CASES: FaultCase[] = [
     { check: `${op}.read-only-ignored`, faults: [`keep-read-only:${op}`] },
     { check: `${op}.charset-accepted`, faults: [`charset-415:${op}`] },
     { check: `${op}.unsupported-media-type-415`, faults: [`accept-text-plain:${op}`] },
+    // A body with no Content-Type at all parsed as JSON.
+    { check: `${op}.unsupported-media-type-415`, faults: [`no-content-type-json:${op}`] },
     { check: `${op}.malformed-json-400`, faults: [`malformed-422:${op}`] },
     { check: `${op}.non-object-json-400`, faults: [`non-object-422:${op}`] },
     { check: `${op}.unknown-lot-422`, faults: [`unknown-lot-400:${op}`] },
@@ -90,12 +102,20 @@ export const FAULT_CASES: FaultCase[] = [
       // A create's several-problems body holds one problem of this class too.
       alsoFails: [`${op}.several-problems-400`],
     },
+    // Unknown members: a pointer not escaped (~1, ~0); near misses of real members bound to them (aliasing).
+    { check: `${op}.unknown-member-400`, faults: [`pointer-unescaped:${op}`] },
+    { check: `${op}.unknown-member-400`, faults: [`member-aliases:${op}`] },
     {
       check: `${op}.unknown-member-400`,
       faults: [`allow-unknown:${op}`],
       // A create's several-problems body holds one problem of this class too.
       alsoFails: [`${op}.several-problems-400`],
     },
+  ]),
+  // Framing: the limit checked against Content-Length only (a chunked body past it read and accepted); a chunked body read with its framing.
+  ...CREATE_OPERATIONS.flatMap((op) => [
+    { check: `${op}.payload-too-large-413`, faults: [`chunked-no-limit:${op}`] },
+    { check: `${op}.chunked-body-2xx`, faults: [`chunked-raw:${op}`] },
   ]),
   { check: 'createLotTransfer.payload-too-large-413', faults: ['no-size-limit'], alsoFails: ['createTestSample.payload-too-large-413'] },
   { check: 'createTestSample.payload-too-large-413', faults: ['no-size-limit'], alsoFails: ['createLotTransfer.payload-too-large-413'] },
@@ -115,13 +135,29 @@ export const FAULT_CASES: FaultCase[] = [
   { check: 'createLotTransfer.echo', faults: ['ignore-sent-true:createLotTransfer'] },
   { check: 'createLotTransfer.valid-request-2xx', faults: ['reject-large-number:createLotTransfer'] },
   ...CREATE_OPERATIONS.map((op) => ({ check: `${op}.valid-request-2xx`, faults: [`reject-non-ascii:${op}`] })),
+  // Date-times RFC 3339 refuses and lenient validators accept: an offset without its colon, a space for T, no seconds, hour 24.
+  { check: 'createLotTransfer.strict-shape', faults: ['date-time-no-colon:createLotTransfer'] },
+  { check: 'createTestSample.strict-shape', faults: ['date-time-space:createTestSample'] },
+  { check: 'createTestSample.strict-shape', faults: ['date-time-no-seconds:createTestSample'] },
+  { check: 'createLotTransfer.strict-shape', faults: ['date-time-hour-24:createLotTransfer'] },
+  // Near misses of a path: a trailing slash redirected to the path (307), letter case ignored, any version served, slashes merged.
+  { check: 'createLotTransfer.path-variants-404', faults: ['path-trailing-slash-redirect:createLotTransfer'] },
+  { check: 'getOrderInfo.path-variants-404', faults: ['path-case-insensitive:getOrderInfo'] },
+  { check: 'createTestSample.path-variants-404', faults: ['path-any-version:createTestSample'] },
+  { check: 'createLotTransfer.path-variants-404', faults: ['path-merge-slashes:createLotTransfer'] },
+  { check: 'getOrderInfo.path-variants-404', faults: ['path-trailing-slash-redirect:getOrderInfo'] },
   { check: 'createTestSample.sample-number-unique', faults: ['constant-sequence'] },
-  { check: 'server.unknown-path-404', faults: ['unknown-path-400'] },
+  // Sequences long enough to expose counters: one kept per lot, one repeating after five values; ids counted per lot.
+  { check: 'createTestSample.sample-number-unique', faults: [SEQUENCE_PER_LOT] },
+  { check: 'createTestSample.sample-number-unique', faults: ['sequence-cycle-5'] },
+  ...CREATE_OPERATIONS.map((op) => ({ check: `${op}.ids-unique`, faults: [`id-per-lot:${op}`] })),
+  // Near misses of the operations' paths are unknown paths too.
+  { check: 'server.unknown-path-404', faults: ['unknown-path-400'], alsoFails: PATH_CHECKS },
   { check: 'server.problem-details', faults: ['problem-no-type'] },
   // Content codings: a coding the request did not list, a body that does not decode as labelled, raw DEFLATE; compressed unasked.
   { check: 'server.content-coding', faults: ['coding-not-listed'] },
   { check: 'server.content-coding', faults: ['br-not-compressed'] },
   { check: 'server.content-coding', faults: ['deflate-raw'] },
   { check: 'server.content-coding-asked', faults: ['coding-unasked'] },
-  { check: 'server.no-5xx', faults: ['unknown-path-500'], alsoFails: ['server.unknown-path-404'] },
+  { check: 'server.no-5xx', faults: ['unknown-path-500'], alsoFails: ['server.unknown-path-404', ...PATH_CHECKS] },
 ];

@@ -18,6 +18,7 @@ import { loadFixtures, type FixtureSet } from '../../contract/fixtures.js';
 import { inlineSchema, type CreateOperationId, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
 import type { KeywordError, KeywordValidator } from '../../contract/schemas.js';
 import { judgeContexts } from '../../judgments/context.js';
+import { unescapeToken } from '../../util/json-pointer.js';
 import { breakingValues } from '../values/derive.js';
 
 export const REFERENCE_TOKEN = 'reference-token';
@@ -110,6 +111,26 @@ function brokenAnswer(basis: Basis, faults: readonly string[], op: OperationId, 
   return out;
 }
 
+/**
+ * Date-time forms of the hand-written faults, from an ISO string (`toISOString`, ending in `Z`): each
+ * one RFC 3339 §5.6 refuses and a lenient validator accepts. Faults `<name>:<operation>`.
+ */
+const DATE_TIME_FAULTS: Record<string, (iso: string) => string> = {
+  'date-time-no-colon': (iso) => iso.replace('Z', '+0000'),
+  'date-time-space': (iso) => iso.replace('T', ' '),
+  'date-time-no-seconds': (iso) => `${iso.slice(0, 16)}Z`,
+  'date-time-hour-24': (iso) => `${iso.slice(0, 11)}24:00:00Z`,
+};
+
+/** Forms RFC 3339 allows that a narrow validator refuses (the variation `date-time-rfc-edges`), one per server-assigned date-time in turn. */
+const DATE_TIME_EDGES: ((iso: string) => string)[] = [(iso) => `${iso.slice(0, 19)}.123456789+05:30`, (iso) => iso.toLowerCase()];
+
+/** A member name with letter case, `_` and `-` ignored (how a loosely binding framework compares names). */
+const loose = (name: string): string => name.toLowerCase().replace(/[_-]/g, '');
+
+/** The request's body comes in chunked transfer coding (RFC 9112 §7.1). */
+const chunkedBody = (req: http.IncomingMessage): boolean => /\bchunked\b/i.test(req.headers['transfer-encoding'] ?? '');
+
 /** The codings the reference server compresses with. */
 const KNOWN_CODINGS = ['gzip', 'deflate', 'br'];
 
@@ -135,6 +156,38 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   const CREATE = new Map(model.creates.map((op) => [op.path, op.operationId as CreateOperationId]));
   const ids = new Map<string, number>();
   let sequence = 0;
+  const sequences = new Map<string, number>();
+
+  /** Each operation's path, matched as written or after a normalization (`norm`, applied to both sides). */
+  const routes = [
+    { op: model.orderInfo.operationId, prefix: INFO, param: true },
+    ...model.creates.map((c) => ({ op: c.operationId, prefix: c.path, param: false })),
+  ].map((r) => ({
+    ...r,
+    matches: (path: string, norm: (p: string) => string = (p) => p): boolean => {
+      const p = norm(path);
+      // The prefix normalized as the start of a path (a parameter after it), not as a path of its own.
+      const prefix = r.param ? norm(`${r.prefix}x`).slice(0, -1) : norm(r.prefix);
+      return r.param ? p.startsWith(prefix) && p.length > prefix.length && !p.slice(prefix.length).includes('/') : p === prefix;
+    },
+    /** The operation's own path for `path` (its parameter, the last segment, kept as sent). */
+    served: (path: string): string => (r.param ? `${r.prefix}${path.replace(/\/+$/, '').split('/').pop() ?? ''}` : r.prefix),
+  }));
+  /**
+   * Faults of routing, each `<name>:<operation>`: a near miss of the operation's path redirected to it
+   * (a trailing slash, 307) or served as it (letter case ignored, any version segment, slashes merged).
+   */
+  const nearMiss = (path: string): { served: string; redirect: boolean } | undefined => {
+    const loosely: [string, (p: string) => string, boolean][] = [
+      ['path-trailing-slash-redirect', (p) => p.replace(/\/$/, ''), true],
+      ['path-case-insensitive', (p) => p.toLowerCase(), false],
+      ['path-any-version', (p) => p.replace(/\/v\d+(?=\/)/gi, '/v*'), false],
+      ['path-merge-slashes', (p) => p.replace(/\/{2,}/g, '/'), false],
+    ];
+    for (const [fault, norm, redirect] of loosely)
+      for (const route of routes) if (has(fault, route.op) && route.matches(path, norm)) return { served: route.served(path), redirect };
+    return undefined;
+  };
 
   /**
    * Answers `text`, compressed when the request asks for it (the coding of highest weight it lists
@@ -290,8 +343,15 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     if (overLimit) return problem(res, 413, `the body is larger than ${LIMIT} bytes`);
     const type = (req.headers['content-type'] ?? '').toLowerCase();
     const [mediaType, ...params] = type.split(';').map((s) => s.trim());
-    const json = mediaType === 'application/json' || has('accept-text-plain', op);
+    // Faults: text/plain taken for JSON; a body with no Content-Type at all parsed as JSON.
+    const json =
+      mediaType === 'application/json' ||
+      has('accept-text-plain', op) ||
+      (req.headers['content-type'] === undefined && has('no-content-type-json', op));
     if (!json || (params.length > 0 && has('charset-415', op))) return problem(res, 415, 'send application/json');
+    // Fault: a chunked body read with its framing (chunk sizes and the last chunk) left in.
+    if (chunkedBody(req) && has('chunked-raw', op))
+      bytes = Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n0\r\n\r\n')]);
     let body: unknown;
     try {
       body = JSON.parse(bytes.toString('utf8'));
@@ -307,6 +367,15 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       });
     const members = model.create(op).members;
     const lotMember = members.find((m) => m.namesLot)?.name ?? '';
+    // Fault: member names bound loosely (case-insensitive, _ and - ignored), as aliasing frameworks do:
+    // a near miss of a member is taken for it (dropped when the member is there too).
+    if (has('member-aliases', op))
+      for (const key of Object.keys(body)) {
+        const member = members.find((m) => m.name !== key && loose(m.name) === loose(key));
+        if (!member) continue;
+        if (!(member.name in body)) body[member.name] = body[key] ?? null;
+        delete body[key];
+      }
     let errors: KeywordError[] = validators.get(op)?.(body) ?? [];
     if (ignored.size > 0) errors = errors.filter((e) => !ignored.has(`${op}|${e.pointer}|${e.keyword}`));
     if (has('no-required', op)) errors = errors.filter((e) => e.detail !== 'is required');
@@ -315,6 +384,9 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     if (has('wrong-type-pointer-root', op))
       errors = errors.map((e) => (e.detail.startsWith('must be of type') ? { ...e, pointer: '' } : e));
     if (has('first-problem-only', op)) errors = errors.slice(0, 1);
+    // Fault: an unknown member's pointer built from its name unescaped (`/a/b` for a member "a/b", not `/a~1b`).
+    if (has('pointer-unescaped', op))
+      errors = errors.map((e) => (e.detail.startsWith('is not a member') ? { ...e, pointer: `/${unescapeToken(e.pointer.slice(1))}` } : e));
     if (has('store-wrong-type', op)) errors = errors.filter((e) => !e.detail.startsWith('must be of type'));
     // Faults of a value class: a large number, a string with non-ASCII characters refused.
     for (const m of members) {
@@ -344,7 +416,17 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
         : { errors: [{ pointer: `/${lotMember}`, detail: `no lot has the id ${JSON.stringify(lotId)}` }] };
       return problem(res, has('unknown-lot-400', op) ? 400 : 422, 'unknown lot', extra);
     }
-    const now = has('created-format', op) ? new Date().toString() : new Date().toISOString();
+    const iso = new Date().toISOString();
+    const broken = Object.keys(DATE_TIME_FAULTS).find((name) => has(name, op));
+    let stamps = 0;
+    const now = (): string =>
+      has('created-format', op)
+        ? new Date().toString()
+        : broken !== undefined
+          ? (DATE_TIME_FAULTS[broken]?.(iso) ?? iso)
+          : has('date-time-rfc-edges')
+            ? (DATE_TIME_EDGES[stamps++ % DATE_TIME_EDGES.length]?.(iso) ?? iso)
+            : iso;
     const keep = has('keep-read-only', op);
     const lotValue: JsonObject = { ...lot.lot };
     const record: JsonObject = { ...body };
@@ -352,17 +434,29 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       if (m.readOnly) {
         if (keep && m.name in body) continue;
         if (m.type === 'integer') {
-          ids.set(op, (ids.get(op) ?? 0) + 1);
-          record[m.name] = has('constant-id', op) ? 1 : (ids.get(op) ?? 1);
-        } else record[m.name] = now;
+          // Fault: ids counted per lot (each lot's records numbered from 1).
+          const key = has('id-per-lot', op) ? `${op}|${JSON.stringify(lotId)}` : op;
+          ids.set(key, (ids.get(key) ?? 0) + 1);
+          record[m.name] = has('constant-id', op) ? 1 : (ids.get(key) ?? 1);
+        } else record[m.name] = now();
         continue;
       }
       if (m.name in body && !(m.defaultFrom && has('ignore-sent-default-from', op))) continue;
       if (m.defaultFrom) record[m.name] = lotValue[m.defaultFrom.member] ?? null;
-      else if (m.defaultSequence)
-        record[m.name] =
-          `${m.defaultSequence.prefix}${String(has('constant-sequence') ? 1 : ++sequence).padStart(m.defaultSequence.width, '0')}`;
-      else if (m.default !== undefined)
+      else if (m.defaultSequence) {
+        // Faults of a sequence: one value; a counter kept per lot; a counter repeating after five values.
+        const perLot = `${op}|${m.name}|${JSON.stringify(lotId)}`;
+        if (has('sequence-per-lot')) sequences.set(perLot, (sequences.get(perLot) ?? 0) + 1);
+        else sequence++;
+        const n = has('constant-sequence')
+          ? 1
+          : has('sequence-per-lot')
+            ? (sequences.get(perLot) ?? 1)
+            : has('sequence-cycle-5')
+              ? ((sequence - 1) % 5) + 1
+              : sequence;
+        record[m.name] = `${m.defaultSequence.prefix}${String(n).padStart(m.defaultSequence.width, '0')}`;
+      } else if (m.default !== undefined)
         record[m.name] = !has('wrong-default', op) ? m.default : typeof m.default === 'boolean' ? !m.default : 'OPEN';
     }
     // Fault of a value class: a boolean sent true is answered false.
@@ -375,8 +469,15 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const chunks: Buffer[] = [];
     let size = 0;
-    // Faults of the body limit: none at all, or a common server default (100 KiB) below the profile's.
-    const limit = has('no-size-limit') ? Infinity : has('limit-100kb') ? 100 * 1024 : LIMIT;
+    // Faults of the body limit: none at all, or a common server default (100 KiB) below the profile's;
+    // the limit checked against Content-Length only, so a chunked body is read whole.
+    const op = CREATE.get((req.url ?? '/').split('?')[0] ?? '/');
+    const limit =
+      has('no-size-limit') || (op !== undefined && chunkedBody(req) && has('chunked-no-limit', op))
+        ? Infinity
+        : has('limit-100kb')
+          ? 100 * 1024
+          : LIMIT;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= limit) chunks.push(chunk);
@@ -390,7 +491,10 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
   const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler) : http.createServer(handler);
   const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, chunks: Buffer[], size: number, limit: number): void => {
     {
-      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      let path = (req.url ?? '/').split('?')[0] ?? '/';
+      const variant = routes.some((r) => r.matches(path)) ? undefined : nearMiss(path);
+      if (variant?.redirect === true) return finish(res, 307, { location: variant.served }, '');
+      if (variant) path = variant.served;
       const op = CREATE.get(path);
       if (path.startsWith(INFO) && path.length > INFO.length && !path.slice(INFO.length).includes('/'))
         orderInfo(req, res, path.slice(INFO.length));

@@ -17,6 +17,11 @@ describe('the self-test (--self-test)', function () {
     assert.ok(has('ignore|createLotTransfer|/amount|exclusiveMinimum'));
     assert.ok(has('ignore|createTestSample|/fk_user_id|required'));
     assert.ok(has('ignore|createLotTransfer|/conformance_unknown_member|unevaluatedProperties'));
+    // Unknown members whose pointer needs escaping, near misses of real members.
+    assert.ok(has('ignore|createLotTransfer|/conformance~1unknown|unevaluatedProperties'));
+    assert.ok(has('ignore|createTestSample|/conformance~0unknown|unevaluatedProperties'));
+    assert.ok(has('ignore|createTestSample|/fkUserId|unevaluatedProperties'));
+    assert.ok(has('ignore|createLotTransfer|/fk-lot-id|unevaluatedProperties'));
     assert.ok(has('answer|getOrderInfo|/lots/0/createdAt|format'));
     assert.ok(has('answer|createTestSample|/id|type'));
     // A keyword of the specification is judged at spec; a profile keyword at strict.
@@ -26,7 +31,9 @@ describe('the self-test (--self-test)', function () {
   });
 
   it('the bundled contract: the reference server passes at both levels and every generated fault is killed (100%)', async () => {
+    const cpu = process.cpuUsage();
     const result = await runSelfTest(document);
+    const used = process.cpuUsage(cpu);
     assert.ok(result.reference.spec.passed, result.reference.spec.failed.join(', '));
     assert.ok(result.reference.strict.passed, result.reference.strict.failed.join(', '));
     assert.deepEqual(
@@ -35,7 +42,7 @@ describe('the self-test (--self-test)', function () {
     );
     assert.ok(result.total > 200, `${result.total} faults`);
     figure('self-test-faults', result.total);
-    figure('self-test-seconds', result.durationMs / 1000);
+    figure('self-test-cpu-seconds', (used.user + used.system) / 1e6);
     assert.equal(result.killed, result.total);
     assert.equal(selfTestExitCode(result), 0);
     const text = renderSelfTest(result, 'bundled');

@@ -7,6 +7,7 @@ import { readContract } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
 import { CHECKS } from '../checks/index.js';
 import { resolveConformanceConfig } from '../config.js';
+import type { CheckResult } from '../report/results.js';
 import { runConformance } from '../run.js';
 import { FAULT_CASES } from '../self-test/faults.js';
 import { REFERENCE_TOKEN, startReferenceServer } from '../self-test/reference-server.js';
@@ -16,26 +17,34 @@ const document = readContract();
 /** The seeds the table is run under. */
 export const SEEDS = [7, 1234, 987654] as const;
 
-/** Runs already made (faults, level, seed → verdicts). */
-const runs = new Map<string, Promise<Map<string, string>>>();
+/** Five seeds: the correct server's cases and the per-lot counter's verdict are compared under each. */
+export const FIVE_SEEDS = [...SEEDS, 42, 2_026_112] as const;
 
-/** Check id → status of a run against the reference server with `faults` (each distinct run made once). */
-export function verdicts(faults: readonly string[], level: Level, seed: number): Promise<Map<string, string>> {
+/** Runs already made (faults, level, seed → the checks' results). */
+const runs = new Map<string, Promise<CheckResult[]>>();
+
+/** The checks' results of a run against the reference server with `faults` (each distinct run made once). */
+export function results(faults: readonly string[], level: Level, seed: number): Promise<CheckResult[]> {
   const key = `${faults.join(',')}|${level}|${seed}`;
   let run = runs.get(key);
   if (!run) {
-    run = freshVerdicts(faults, level, seed);
+    run = freshResults(faults, level, seed);
     runs.set(key, run);
   }
   return run;
 }
 
-async function freshVerdicts(faults: readonly string[], level: Level, seed: number): Promise<Map<string, string>> {
+/** Check id → status of a run against the reference server with `faults` (each distinct run made once). */
+export async function verdicts(faults: readonly string[], level: Level, seed: number): Promise<Map<string, string>> {
+  return new Map((await results(faults, level, seed)).map((c) => [c.id, c.status]));
+}
+
+async function freshResults(faults: readonly string[], level: Level, seed: number): Promise<CheckResult[]> {
   const server = await startReferenceServer(faults);
   try {
     const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level, seed, outputDir: 'reports/test' });
     const { verdict } = await runConformance(config, { write: () => undefined, document });
-    return new Map(verdict.checks.map((c) => [c.id, c.status]));
+    return verdict.checks;
   } finally {
     await server.close();
   }

@@ -187,7 +187,18 @@ export const MEDIA_TYPES_ACCEPTED: readonly MediaTypeClass[] = [
   },
 ];
 
-export const MEDIA_TYPES_REFUSED: readonly MediaTypeClass[] = [
+/** A media type a correct server refuses: a Content-Type value, or `null` for a body sent without one. */
+export interface RefusedMediaType extends Omit<MediaTypeClass, 'contentType'> {
+  contentType: string | null;
+}
+
+export const MEDIA_TYPES_REFUSED: readonly RefusedMediaType[] = [
+  {
+    name: 'no Content-Type at all',
+    contentType: null,
+    reason:
+      'a server that parses every body as JSON; without a Content-Type a recipient may only assume application/octet-stream or sniff (RFC 9110 §8.3), and the profile asks for application/json',
+  },
   { name: 'text/plain', contentType: 'text/plain', reason: 'another media type' },
   { name: 'form', contentType: 'application/x-www-form-urlencoded', reason: "a browser form's media type" },
   { name: 'XML', contentType: 'application/xml', reason: 'another structured media type' },

@@ -1,6 +1,9 @@
 /** Values derived from a schema: boundary values and catalogue classes fitted to it; one breaking value per keyword, at its pointer. */
 import assert from 'node:assert/strict';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import type { JsonObject, JsonValue } from '../../contract/document.js';
+import { addRfcFormats } from '../../contract/formats.js';
 import { VALUE_CATALOGUE } from './catalogue.js';
 import { breakingValues, fit, toLength, typesOf, validCandidates } from './derive.js';
 
@@ -104,5 +107,27 @@ describe('values derived from a schema', () => {
     // Each breaking value is the whole instance with the member replaced.
     const pattern = breakingValues(schema, { a: 'ab' }).find((b) => b.pointer === '/a' && b.keyword === 'pattern');
     assert.ok(pattern && typeof pattern.value === 'object' && pattern.value !== null && !Array.isArray(pattern.value));
+  });
+
+  it('format samples sit at the edges of the RFC grammar (all valid); its near misses break it (each refused, each a case)', () => {
+    const ajv = new Ajv2020({ strict: true });
+    addFormatsModule.default(ajv);
+    addRfcFormats(ajv);
+    for (const format of ['date', 'date-time', 'time', 'uri', 'uri-reference', 'email', 'uuid', 'ipv4', 'ipv6']) {
+      const schema = { type: 'string', format };
+      const validate = ajv.compile(schema);
+      const samples = validCandidates(schema, 1).filter((c) => c.name.startsWith(`${format} `));
+      assert.ok(samples.length > 0, `${format}: samples`);
+      for (const c of samples) assert.ok(validate(c.value), `${format}: ${JSON.stringify(c.value)} is valid`);
+      const misses = breakingValues(schema, 'x').filter((b) => b.keyword === 'format');
+      assert.ok(misses.length > 0, `${format}: near misses`);
+      for (const b of misses) assert.ok(!validate(b.value), `${format}: ${JSON.stringify(b.value)} is refused`);
+    }
+    const dateTime = breakingValues({ type: 'string', format: 'date-time' }, 'x').map((b) => b.value);
+    for (const miss of ['2026-11-21T10:00:00+0000', '2026-11-21 10:00:00Z', '2026-11-21T10:00Z', '2026-11-21T24:00:00Z'])
+      assert.ok(dateTime.includes(miss), miss);
+    const valid = values({ type: 'string', format: 'date-time' });
+    for (const edge of ['2026-11-21T09:30:00+05:30', '2026-11-21T09:30:00.123456789Z', '2026-11-21t09:30:00z'])
+      assert.ok(valid.includes(edge), edge);
   });
 });

@@ -103,29 +103,51 @@ export function fit(schema: JsonObject, value: JsonValue): JsonValue {
   return value;
 }
 
-/** Valid strings of each common `format`, at its edges (a leap day, an offset, fractional seconds). */
+/**
+ * Valid strings of each common `format`, at the edges of its RFC grammar (a leap day, an offset with
+ * minutes, nine fraction digits, the lower-case `z` and `t` RFC 3339 allows): a server that judges by
+ * a narrower approximation refuses them.
+ */
 const FORMAT_SAMPLES: Record<string, string[]> = {
   date: ['2024-02-29', '1970-01-01', '9999-12-31'],
-  'date-time': ['2024-02-29T23:59:59.999+14:00', '1970-01-01T00:00:00Z'],
-  time: ['23:59:59Z', '00:00:00+01:00'],
+  'date-time': [
+    '2024-02-29T23:59:59.999+14:00',
+    '1970-01-01T00:00:00Z',
+    '2026-11-21T09:30:00+05:30',
+    '2026-11-21T09:30:00.123456789Z',
+    '2026-11-21t09:30:00z',
+  ],
+  time: ['23:59:59Z', '00:00:00+01:00', '09:30:00.123456789+05:30'],
   email: ['first.last+tag@example.com'],
   uuid: ['ffffffff-ffff-4fff-bfff-ffffffffffff', '00000000-0000-4000-8000-000000000000'],
   uri: ['https://example.com/a/b?c=d#e', 'urn:isbn:0451450523'],
-  'uri-reference': ['../a/b?c=d', 'https://example.com/x'],
+  'uri-reference': ['../a/b?c=d', 'https://example.com/x', ''],
   hostname: ['a.example', 'xn--bcher-kva.example'],
   ipv4: ['255.255.255.255', '0.0.0.0'],
   ipv6: ['::1', '2001:db8::ff00:42:8329'],
 };
 
-/** Strings that are not of a format. */
+/**
+ * Strings that are not of a format: the near misses of its RFC grammar first (each one a form a
+ * lenient validator or a default serializer produces: `+0000` without its colon, a space for `T`, no
+ * seconds, hour 24, no offset), then plainly other strings.
+ */
 const NOT_FORMAT: Record<string, string[]> = {
-  date: ['2026-13-45', '21.11.2026', '2026-11-21T10:00:00Z'],
-  'date-time': ['2026-11-21 10:00', '2026-11-21', '2026-11-21T25:00:00Z'],
-  time: ['25:61:00', '10:00'],
+  date: ['2026-02-29', '2026-1-05', '20261121', '2026-13-45', '21.11.2026', '2026-11-21T10:00:00Z'],
+  'date-time': [
+    '2026-11-21T10:00:00+0000',
+    '2026-11-21 10:00:00Z',
+    '2026-11-21T10:00Z',
+    '2026-11-21T24:00:00Z',
+    '2026-11-21T10:00:00+05',
+    '2026-11-21T10:00:00',
+    '2026-11-21',
+  ],
+  time: ['10:00:00+0000', '10:00Z', '24:00:00Z', '10:00:00', '25:61:00'],
   email: ['no-at-sign', 'a@'],
   uuid: ['not-a-uuid', '12345'],
-  uri: ['no scheme', '//host/only'],
-  'uri-reference': ['\\\\back slash'],
+  uri: ['no scheme', '//host/only', 'https://example.com/a"b'],
+  'uri-reference': ['a"b', '%zz', '\\\\back slash'],
   hostname: ['-bad-.example', 'a b'],
   ipv4: ['256.0.0.1', '1.2.3'],
   ipv6: ['::g', '1:2'],
@@ -279,6 +301,56 @@ const ALLOWS: Record<string, string[]> = {
 /** The member name of an unknown member (no contract has it). */
 export const UNKNOWN_MEMBER = 'conformance_unknown_member';
 
+/** An unknown member a body gets: a made-up name, or a near miss of a real member (`of`). */
+export interface UnknownMember {
+  name: string;
+  label: string;
+  /** The real member it nearly spells (its value is sent under the near miss). */
+  of?: string;
+}
+
+/** `fk_lot_id` → `fkLotId`. */
+const camelCase = (name: string): string => name.replace(/[_-]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+/** `fkLotId` → `fk_lot_id`. */
+const snakeCase = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+/**
+ * The unknown members of an object whose schema refuses them, from its property names: a made-up
+ * name; names whose JSON Pointer needs escaping (`/` → `~1`, `~` → `~0`, RFC 6901 §3); and near misses
+ * of each real member that aliasing frameworks accept as it: another case style (`fk_lot_id` →
+ * `fkLotId`, `fkLotId` → `fk_lot_id`), a dash for an underscore (`fk-lot-id`), and one member in
+ * upper case (case-insensitive binding). A near miss that is itself a member is left out.
+ */
+export function unknownMembers(properties: readonly string[]): UnknownMember[] {
+  const known = new Set(properties);
+  const out: UnknownMember[] = [
+    { name: UNKNOWN_MEMBER, label: `unknown member ${UNKNOWN_MEMBER}` },
+    { name: 'conformance/unknown', label: 'unknown member "conformance/unknown" (its pointer escapes / as ~1)' },
+    { name: 'conformance~unknown', label: 'unknown member "conformance~unknown" (its pointer escapes ~ as ~0)' },
+  ];
+  const nearMiss = (of: string, name: string, how: string): void => {
+    if (name === of || known.has(name) || out.some((u) => u.name === name)) return;
+    out.push({ name, of, label: `near miss of ${of}: ${name} (${how})` });
+  };
+  for (const name of properties) {
+    if (name.includes('_')) {
+      nearMiss(name, camelCase(name), 'another case style');
+      nearMiss(name, name.replace(/_/g, '-'), 'a dash for an underscore');
+    } else if (/[a-z0-9][A-Z]/.test(name)) nearMiss(name, snakeCase(name), 'another case style');
+  }
+  const cased = properties.find((name) => name.toUpperCase() !== name && !known.has(name.toUpperCase()));
+  if (cased !== undefined) nearMiss(cased, cased.toUpperCase(), 'another letter case');
+  return out;
+}
+
+const isReadOnly = (schema: JsonValue | undefined): boolean => isObject(schema) && schema['readOnly'] === true;
+
+/** The value sent under a near miss of a member: the member's own value in the body, else its first valid class. */
+function memberValue(schema: JsonValue | undefined, value: JsonValue | undefined): JsonValue {
+  if (value !== undefined) return value;
+  return (isObject(schema) ? validCandidates(schema, 1)[0]?.value : undefined) ?? 'x';
+}
+
 /**
  * Values breaking each keyword of `schema` (at `pointer`), given a valid instance `valid` to vary.
  * Objects recurse into their properties (a missing required member, an unknown member, each
@@ -387,13 +459,18 @@ function objectBreaking(schema: JsonObject, valid: JsonValue | undefined, pointe
     delete copy[name];
     out.push({ keyword: 'required', name: `${name} missing`, pointer: childPointer(pointer, name), value: copy });
   }
-  if (schema['unevaluatedProperties'] === false || schema['additionalProperties'] === false)
-    out.push({
-      keyword: schema['unevaluatedProperties'] === false ? 'unevaluatedProperties' : 'additionalProperties',
-      name: `unknown member ${UNKNOWN_MEMBER}`,
-      pointer: childPointer(pointer, UNKNOWN_MEMBER),
-      value: { ...valid, [UNKNOWN_MEMBER]: 'x' },
-    });
+  if (schema['unevaluatedProperties'] === false || schema['additionalProperties'] === false) {
+    const keyword = schema['unevaluatedProperties'] === false ? 'unevaluatedProperties' : 'additionalProperties';
+    // Server-assigned members last: the letter-case near miss is then of a member the client writes.
+    const names = Object.keys(properties).sort((a, b) => Number(isReadOnly(properties[a])) - Number(isReadOnly(properties[b])));
+    for (const unknown of unknownMembers(names))
+      out.push({
+        keyword,
+        name: unknown.label,
+        pointer: childPointer(pointer, unknown.name),
+        value: { ...valid, [unknown.name]: unknown.of === undefined ? 'x' : memberValue(properties[unknown.of], valid[unknown.of]) },
+      });
+  }
   for (const [name, sub] of Object.entries(properties)) {
     if (!isObject(sub)) continue;
     for (const b of breakingValues(sub, valid[name], childPointer(pointer, name), depth + 1))

@@ -663,7 +663,7 @@ describe('validating proxy: request targets rebuilt, never forwarded as sent', (
     });
   }
 
-  it('refuses absolute-form targets for other servers, paths that leave the --proxy path, CONNECT and forbidden framing; forwards only rebuilt origin-form targets', async () => {
+  it('refuses absolute-form targets for other servers, paths that leave the --proxy path or hide a dot from one decoding, CONNECT and forbidden framing; forwards only rebuilt origin-form targets', async () => {
     const upstream = await recordingUpstream();
     const proxy = await proxyTo(`${upstream.url}/api`);
     try {
@@ -685,6 +685,8 @@ describe('validating proxy: request targets rebuilt, never forwarded as sent', (
         ['..%2f', get('/manualProduction/..%2f..%2fadmin'), 400, 'invalid-path'],
         ['backslashes', get('/manualProduction\\..\\..\\admin'), 400, 'invalid-path'],
         ['..;', get('/manualProduction/..;/..;/admin'), 400, 'invalid-path'],
+        ['double-encoded dot segments', get('/api/a/%252e%252e/%252e%252e/x'), 400, 'invalid-path'],
+        ['overlong UTF-8 slash', get('/api/..%c0%af../x'), 400, 'invalid-path'],
         ['OPTIONS *', 'OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', 400, 'invalid-path'],
         ['CONNECT', 'CONNECT 127.0.0.2:9999 HTTP/1.1\r\nHost: 127.0.0.2:9999\r\n\r\n', 400, 'bad-request'],
         ['no version', `GET ${order}\r\nHost: ${own}\r\n\r\n`, 400, 'bad-request'],

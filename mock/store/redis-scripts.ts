@@ -60,3 +60,152 @@ redis.call('HSET', KEYS[2], '#bytes', 0, '#records', 0)
 for i = 3, #KEYS do redis.call('DEL', KEYS[i]) end
 return 1
 `;
+
+/**
+ * The session fault rules (`/__mock/faults`) kept in Redis, so that every replica applies every rule
+ * and a request is counted once across replicas. Keys: `<prefix>:faults:next` (the last rule id given),
+ * `<prefix>:faults:sessions` (sorted set: each session holding live rules, scored by when its last one
+ * ends, ms), `<prefix>:faults:s:<session>` (hash: `<id>` the rule as JSON `{fault, operations, count?,
+ * seconds}`, `<id>#hits` the requests it faulted, `<id>#until` when it ends, ms; it expires with its
+ * last rule). Time is Redis's own clock (`TIME`), one clock for every replica.
+ *
+ * Every script first drops the session's used-up and expired rules; each answers, last, when the
+ * session's last live rule ends (0: it holds none), which the replicas keep to know, without asking
+ * Redis, that a session holds no rule.
+ */
+const FAULT_RULES_PRELUDE = `
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+-- The live rules of the session's hash, oldest first; the others are deleted.
+local function live_rules(key, now)
+  local flat = redis.call('HGETALL', key)
+  local meta = {}
+  for i = 1, #flat, 2 do
+    local id, name = string.match(flat[i], '^(%d+)#(%a+)$')
+    if id then
+      meta[id] = meta[id] or {}
+      meta[id][name] = tonumber(flat[i + 1])
+    end
+  end
+  local rules = {}
+  for i = 1, #flat, 2 do
+    local id = flat[i]
+    if string.match(id, '^%d+$') then
+      local rule = cjson.decode(flat[i + 1])
+      local m = meta[id] or {}
+      local hits = m.hits or 0
+      local ends = m['until'] or 0
+      if ends > now and (rule.count == nil or hits < rule.count) then
+        rules[#rules + 1] = { id = id, json = flat[i + 1], hits = hits, ends = ends, count = rule.count, operations = rule.operations or {} }
+      else
+        redis.call('HDEL', key, id, id .. '#hits', id .. '#until')
+      end
+    end
+  end
+  table.sort(rules, function(a, b) return tonumber(a.id) < tonumber(b.id) end)
+  return rules
+end
+-- Keeps the session's entry in the sessions set (and the hash's expiry) equal to its live rules; answers when the last ends.
+local function settle(sessions, key, session, rules)
+  if #rules == 0 then
+    redis.call('ZREM', sessions, session)
+    redis.call('DEL', key)
+    return 0
+  end
+  local last = 0
+  for _, rule in ipairs(rules) do
+    if rule.ends > last then last = rule.ends end
+  end
+  redis.call('ZADD', sessions, last, session)
+  redis.call('PEXPIREAT', key, last)
+  return last
+end
+local function flatten(rules)
+  local out = {}
+  for _, rule in ipairs(rules) do
+    out[#out + 1] = rule.id
+    out[#out + 1] = rule.json
+    out[#out + 1] = rule.hits
+    out[#out + 1] = rule.ends
+  end
+  return out
+end
+`;
+
+/**
+ * KEYS: next id, sessions, the session's hash. ARGV: session, the rule's JSON, seconds, most rules per
+ * session, most sessions holding rules. Answers {0, id, ends, last} or {1, held} (the session holds its
+ * most) or {2, sessions} (as many sessions as allowed hold rules).
+ */
+export const FAULT_ADD_SCRIPT = `${FAULT_RULES_PRELUDE}
+local now = now_ms()
+local rules = live_rules(KEYS[3], now)
+if #rules >= tonumber(ARGV[4]) then return {1, #rules} end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+if #rules == 0 then
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  local holding = redis.call('ZCARD', KEYS[2])
+  if holding >= tonumber(ARGV[5]) then return {2, holding} end
+end
+local id = tostring(redis.call('INCR', KEYS[1]))
+local ends = now + tonumber(ARGV[3]) * 1000
+redis.call('HSET', KEYS[3], id, ARGV[2], id .. '#hits', 0, id .. '#until', ends)
+rules[#rules + 1] = { id = id, json = ARGV[2], hits = 0, ends = ends }
+return {0, tonumber(id), ends, settle(KEYS[2], KEYS[3], ARGV[1], rules)}
+`;
+
+/**
+ * KEYS: sessions, the session's hash. ARGV: session, operationId. Takes the oldest live rule naming the
+ * operation (or none) and counts it used: answers {id, json, hits, ends, last}, or {0, '', 0, 0, last}.
+ */
+export const FAULT_TAKE_SCRIPT = `${FAULT_RULES_PRELUDE}
+local rules = live_rules(KEYS[2], now_ms())
+for i, rule in ipairs(rules) do
+  local match = #rule.operations == 0
+  for _, operation in ipairs(rule.operations) do
+    if operation == ARGV[2] then match = true end
+  end
+  if match then
+    local hits = redis.call('HINCRBY', KEYS[2], rule.id .. '#hits', 1)
+    if rule.count ~= nil and hits >= rule.count then
+      redis.call('HDEL', KEYS[2], rule.id, rule.id .. '#hits', rule.id .. '#until')
+      table.remove(rules, i)
+    end
+    return {tonumber(rule.id), rule.json, hits, rule.ends, settle(KEYS[1], KEYS[2], ARGV[1], rules)}
+  end
+end
+return {0, '', 0, 0, settle(KEYS[1], KEYS[2], ARGV[1], rules)}
+`;
+
+/** KEYS: sessions, the session's hash. ARGV: session. Answers {last, id, json, hits, ends, ...} (the live rules, oldest first). */
+export const FAULT_LIST_SCRIPT = `${FAULT_RULES_PRELUDE}
+local rules = live_rules(KEYS[2], now_ms())
+local out = flatten(rules)
+table.insert(out, 1, settle(KEYS[1], KEYS[2], ARGV[1], rules))
+return out
+`;
+
+/** KEYS: sessions, the session's hash. ARGV: session, id. Answers {removed 1/0, last}. */
+export const FAULT_REMOVE_SCRIPT = `${FAULT_RULES_PRELUDE}
+local rules = live_rules(KEYS[2], now_ms())
+local removed = 0
+for i, rule in ipairs(rules) do
+  if rule.id == ARGV[2] then
+    redis.call('HDEL', KEYS[2], rule.id, rule.id .. '#hits', rule.id .. '#until')
+    table.remove(rules, i)
+    removed = 1
+    break
+  end
+end
+return {removed, settle(KEYS[1], KEYS[2], ARGV[1], rules)}
+`;
+
+/** KEYS: sessions, the session's hash. ARGV: session. Removes every rule of the session; answers {how many were live, 0}. */
+export const FAULT_CLEAR_SCRIPT = `${FAULT_RULES_PRELUDE}
+local rules = live_rules(KEYS[2], now_ms())
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('DEL', KEYS[2])
+return {#rules, 0}
+`;

@@ -27,6 +27,7 @@ import { mockFull, sessionFull, tooManySessions } from './limit-problems.js';
 import { planSegments } from './plan.js';
 import { CREATE_SCRIPT, RESET_SCRIPT } from './redis-scripts.js';
 import { DEFAULT_SESSION, type ListPage, type RecordPlan, type Store, type StoreHealth, type StoreLimits } from './types.js';
+import { RedisFaultRules, type RedisFaultPort } from './redis-fault-rules.js';
 import { messageOf } from '../../util/errors.js';
 import { displayUrl } from './describe.js';
 
@@ -65,6 +66,18 @@ function printable(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 120);
 }
 
+/** What every connection of the store shares. */
+function connectionOptions() {
+  return {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    // Reconnect forever, at most every half second: the mock recovers by itself.
+    retryStrategy: (times: number) => Math.min(50 * times, 500),
+    lazyConnect: true,
+  };
+}
+
 const SHA1 = new Map<string, string>();
 
 /** The SHA-1 of a script (for EVALSHA), computed once per script. */
@@ -94,19 +107,15 @@ export class RedisStore implements Store {
   private downSince: Date | undefined;
   /** Set by `close()`: connections closing then are not an outage. */
   private closing = false;
+  /** The connection the fault rules' announcements arrive on (`faultRules()`). */
+  private subscriber: Redis | undefined;
+  private readonly connectionOptions = connectionOptions();
 
   private constructor(private readonly options: RedisStoreOptions) {
     this.where = displayUrl(options.url);
     this.outcomeWaitMs = options.outcomeWaitMs ?? 30_000;
     this.readTimeoutMs = options.commandTimeoutMs ?? 2000;
-    const common = {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      connectTimeout: 2000,
-      // Reconnect forever, at most every half second: the mock recovers by itself.
-      retryStrategy: (times: number) => Math.min(50 * times, 500),
-      lazyConnect: true,
-    };
+    const common = this.connectionOptions;
     this.redis = new Redis(options.url, { ...common, commandTimeout: this.readTimeoutMs });
     this.writer = new Redis(options.url, { ...common, autoResendUnfulfilledCommands: false });
     for (const connection of [this.redis, this.writer]) {
@@ -365,10 +374,94 @@ export class RedisStore implements Store {
     }
   }
 
+  /** A command's failure as the store's problem, in the project's words (never the client library's). */
+  private async inWords<T>(command: Promise<T>): Promise<T> {
+    try {
+      return await command;
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+  }
+
+  /**
+   * The session fault rules kept here, shared by every replica (`redis-fault-rules.ts`), on the two
+   * connections of the store and a third that receives the announcements of changes.
+   */
+  faultRules(maxSessions: number): RedisFaultRules {
+    const port: RedisFaultPort = {
+      where: this.where,
+      prefix: this.options.prefix,
+      read: async (source, keys, args) => {
+        try {
+          return await this.script(this.redis, source, keys, args);
+        } catch (error) {
+          throw this.unavailable(error);
+        }
+      },
+      use: (source, keys, args) => {
+        if (this.writer.status !== 'ready') return Promise.reject(this.unavailable(new NotConnected('not connected')));
+        let timer: NodeJS.Timeout | undefined;
+        return Promise.race([
+          this.script(this.writer, source, keys, args).catch((error: unknown) => {
+            throw this.unavailable(error);
+          }),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new OutcomeUnknown(`no answer within ${this.readTimeoutMs / 1000} s`)), this.readTimeoutMs);
+          }),
+        ]).finally(() => clearTimeout(timer));
+      },
+      change: async (source, keys, args, what, look) => {
+        try {
+          return await this.change(source, keys, args, (_reply, error) =>
+            this.options.log(
+              `store ${this.where}: ${what}, answered 504 store-outcome-unknown, ${error === undefined ? 'was made' : `failed (${messageOf(error)})`}`,
+            ),
+          );
+        } catch (error) {
+          if (error instanceof OutcomeUnknown) throw this.outcomeUnknown(error, what, look);
+          throw this.unavailable(error);
+        }
+      },
+      publish: (channel, message) => this.inWords(this.writer.publish(channel, message)),
+      subscribe: (channel, onMessage, ready) => {
+        // Subscribed again on every (re)connection, then `ready`: what was missed meanwhile is read again.
+        const subscriber = new Redis(this.options.url, { ...this.connectionOptions, autoResubscribe: false });
+        this.subscriber = subscriber;
+        // Its outages are the store's (logged by the two other connections).
+        subscriber.on('error', () => undefined);
+        subscriber.on('message', (from: string, message: string) => {
+          if (from === channel) onMessage(message);
+        });
+        return new Promise<void>((resolve) => {
+          subscriber.on('ready', () => {
+            subscriber.subscribe(channel).then(
+              () => ready().then(resolve, resolve),
+              (error: unknown) => this.note(`fault rules: not subscribed to their announcements (${messageOf(error)}); retrying`),
+            );
+          });
+          subscriber.connect().catch(() => resolve());
+        });
+      },
+      acknowledge: async (key) => {
+        await this.inWords(this.writer.multi().rpush(key, '1').pexpire(key, 10_000).exec());
+      },
+      acknowledged: (key) => this.inWords(this.redis.llen(key)),
+      holding: async (key) => {
+        const flat = await this.inWords(this.redis.zrangebyscore(key, '-inf', '+inf', 'WITHSCORES'));
+        const holding: [string, number][] = [];
+        for (let i = 0; i + 1 < flat.length; i += 2) holding.push([flat[i] ?? '', Number(flat[i + 1])]);
+        return holding;
+      },
+      closing: () => this.closing,
+      log: (line) => this.options.log(line),
+    };
+    return new RedisFaultRules(port, maxSessions);
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     await Promise.all(
-      [this.redis, this.writer].map(async (connection) => {
+      [this.redis, this.writer, ...(this.subscriber ? [this.subscriber] : [])].map(async (connection) => {
         try {
           await connection.quit();
         } catch {

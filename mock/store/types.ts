@@ -5,6 +5,7 @@
  * Every method is async (Redis is); every failure a client can act on is a thrown ProblemError.
  */
 import type { JsonValue } from '../../contract/document.js';
+import type { FaultRuleStore } from '../fault-rules.js';
 
 /** A member whose value the store allocates: the next id, or the next number of a sequence. */
 export interface CounterSlot {
@@ -75,6 +76,11 @@ export interface Store {
   /** Clears the records of a session; its counters stay, so ids are never reused. */
   reset(session: string): Promise<void>;
   health(): Promise<StoreHealth>;
+  /**
+   * The session fault rules kept in this store, shared by every replica (`--store redis://...`);
+   * absent: the rules live in each mock process. `maxSessions`: most sessions holding rules at once.
+   */
+  faultRules?(maxSessions: number): FaultRuleStore;
   close(): Promise<void>;
 }
 

@@ -9,6 +9,7 @@ import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { treeMemory } from '../../support/proc-memory.js';
 import { burst, reconcile, tally } from './support/burst.js';
+import { RSS_CEILING } from './support/ceiling.js';
 import { exactSizeSample } from './support/corpus-bodies.js';
 import { CREATE_PATHS, ONE_MIB, ORDER_PATH } from './support/corpus-types.js';
 import { startMockProcess, type MockProcess } from './support/mock-process.js';
@@ -17,11 +18,6 @@ import { until } from '../../support/wait.js';
 
 const TOKEN = 'flood-token';
 const MiB = 1024 * 1024;
-/**
- * The stated ceiling of the mock's peak resident memory under each flood with the default limits
- * (128 MiB of recorded JSON, 32 MiB of bodies held, 1,024 connections); see docs/mock.md, "Limits".
- */
-export const RSS_CEILING = 512 * MiB;
 
 /** A normal client: order info (and with `createLot`, a small create) every 50 ms while a flood runs; answers the statuses it got. */
 function normalClient(mock: MockProcess, createLot?: number) {

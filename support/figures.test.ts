@@ -76,6 +76,8 @@ describe('support/figures: the figures the docs state', () => {
     assert.equal(rounded({ round: 10 }, 264.9), 260);
     assert.equal(rounded({ round: 10 }, 3), 10, 'at least one step');
     assert.equal(rounded({}, 27.6), 28);
+    assert.equal(rounded({ round: 0.1 }, 0.2987), 0.3);
+    assert.equal(renderFigure(rounded({ round: 0.1 }, 0.2987)), '0.3');
   });
 
   it('figure(): within the tolerance passes; off, it fails saying how to record it; a recorded figure is not compared; FIGURES=record writes it', () => {

@@ -94,7 +94,9 @@ export function recording(env: NodeJS.ProcessEnv = process.env): boolean {
 /** Rounds to the figure's `round` (a multiple of it; at least one step). */
 export function rounded(figure: Pick<Figure, 'round'>, measured: number): number {
   const step = figure.round ?? 1;
-  return Math.max(step, Math.round(measured / step) * step);
+  // As many decimals as the step has (0.1: one), so 3 × 0.1 is 0.3.
+  const decimals = (String(step).split('.')[1] ?? '').length;
+  return Number(Math.max(step, Math.round(measured / step) * step).toFixed(decimals));
 }
 
 /**

@@ -13,7 +13,10 @@ import { ANSWER_LIMITS } from '../judgments/answer.js';
 import { ACCEPT_ENCODING } from '../judgments/content-coding.js';
 import { judgeContexts } from '../judgments/context.js';
 import type { JudgeContext, Violation } from '../judgments/exchange.js';
-import type { ConformanceConfig } from './config.js';
+import { basicCredentials, BASIC_USER } from './checks/auth.js';
+import { DEFAULT_REJECTED_TOKEN, type ConformanceConfig } from './config.js';
+import { curlOf, type ReproduceOptions } from './reproduce.js';
+import { withoutUserinfo } from '../redaction/redactor.js';
 import {
   carriesMarker,
   createCorpus,
@@ -151,7 +154,16 @@ export class CheckContext {
       concurrency: options.config.concurrency,
       headers: { 'x-mock-session': options.config.mockSession },
     });
-    this.expect = new Expect([options.config.token]);
+    const { config } = options;
+    const reproduce: ReproduceOptions = {
+      baseUrl: withoutUserinfo(options.baseUrl),
+      token: config.token,
+      rejectedToken: config.rejectedToken,
+      rejectedTokenIsDefault: config.rejectedToken === DEFAULT_REJECTED_TOKEN,
+      basic: { credential: basicCredentials(config.token), user: BASIC_USER },
+      ...(config.caPath !== undefined ? { caPath: config.caPath } : {}),
+    };
+    this.expect = new Expect([config.token], (request, before) => curlOf(request, reproduce, before));
     this.judge = judgeContexts(options.document)[options.config.level];
     this.contracts = this.judge.contracts;
     this.model = this.judge.model;
@@ -185,8 +197,13 @@ export class CheckContext {
 
   /** Sends any request (not counted as a write). */
   async send(request: HttpRequest): Promise<Exchange> {
-    const exchange = await this.http.send(request);
-    if (request.method === 'POST' && exchange.answer && exchange.answer.status >= 200 && exchange.answer.status < 300) this.postsAccepted++;
+    return this.counted(await this.http.send(request));
+  }
+
+  /** Counts a POST answered 2xx (a record the server says it created). */
+  private counted(exchange: Exchange): Exchange {
+    const { request, answer } = exchange;
+    if (request.method === 'POST' && answer && answer.status >= 200 && answer.status < 300) this.postsAccepted++;
     return exchange;
   }
 
@@ -200,12 +217,22 @@ export class CheckContext {
     path = this.path(this.model.orderInfo.operationId, number),
     plain = false,
   ): Promise<Exchange> {
-    return this.send({
+    return this.send(this.orderRequest(number, headers, path, plain));
+  }
+
+  /** The request `getOrder` sends. */
+  orderRequest(
+    number: string,
+    headers: Record<string, string> = this.bearer(),
+    path = this.path(this.model.orderInfo.operationId, number),
+    plain = false,
+  ): HttpRequest {
+    return {
       operation: this.model.orderInfo.operationId,
       method: this.model.orderInfo.method,
       path,
       headers: { accept: 'application/json', ...(plain ? {} : { 'accept-encoding': ACCEPT_ENCODING }), ...headers },
-    });
+    };
   }
 
   /**
@@ -220,17 +247,49 @@ export class CheckContext {
     headers: Record<string, string> = this.bearer(),
     framing: RequestFraming = {},
   ): Promise<Exchange> {
+    return this.send(this.createRequest(id, body, headers, framing));
+  }
+
+  /** The request `sendToCreate` sends (skipped with --read-only). */
+  createRequest(
+    id: CreateOperationId,
+    body: Buffer | JsonObject | unknown[] | string,
+    headers: Record<string, string> = this.bearer(),
+    framing: RequestFraming = {},
+  ): HttpRequest {
     if (this.config.readOnly) throw new CheckSkipped('--read-only: no POST request is sent', 'read-only');
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
     const contentType = framing.contentType === undefined ? 'application/json' : framing.contentType;
-    return this.send({
+    return {
       operation: id,
       method: this.model.get(id).method,
       path: framing.path ?? this.path(id),
       headers: { ...(contentType === null ? {} : { 'content-type': contentType }), accept: 'application/json', ...headers },
       body: bytes,
       ...(framing.chunked === true ? { chunked: true } : {}),
+    };
+  }
+
+  /**
+   * Sends `request` on a connection that has just carried an authenticated request (the GET of the
+   * main order with the token, on the same kept-alive connection), as a client that keeps its
+   * connection sends its next request: a server that keeps authentication per connection shows it
+   * here. The authenticated GET is a request of the run like any other (the whole-run checks judge it).
+   */
+  async afterAuthenticated(request: HttpRequest): Promise<Exchange> {
+    return this.http.sequence(async (send) => {
+      const primer = this.orderRequest(this.config.orderNumber, this.bearer(), undefined, true);
+      const first = await send(primer);
+      const exchange = await send(request);
+      exchange.after = `${primer.method} ${primer.path} with the token${first.answer ? ` (answered ${first.answer.status})` : ''}`;
+      exchange.before = [primer];
+      return this.counted(exchange);
     });
+  }
+
+  /** Sends `request` on a new connection of its own (as the first request of a new client). */
+  async fresh(request: HttpRequest): Promise<Exchange> {
+    return this.counted(await this.http.fresh(request));
   }
 
   /**

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { checkSuitePeers, SUITE_PEERS } from './peers.js';
 import { StartError } from './start-error.js';
 
-describe('conformance/peers: the suite needs mocha and pactum', () => {
+describe('conformance/peers: the suite needs mocha', () => {
   it('passes when they are installed (here: as dev dependencies)', () => {
-    assert.deepEqual([...SUITE_PEERS], ['mocha', 'pactum']);
+    assert.deepEqual([...SUITE_PEERS], ['mocha']);
     checkSuitePeers();
   });
 

@@ -18,7 +18,7 @@ import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
 import { loadCa } from './ca-option.js';
 import { checkSuitePeers } from './peers.js';
-import { certificateProblem, configurationProblem } from './configuration.js';
+import { certificateProblem, configurationHints, configurationProblem } from './configuration.js';
 import { CheckContext } from './context.js';
 import { markerMembers } from './data.js';
 import { resourceOf, type CreateOperationId } from '../contract/operations-model.js';
@@ -217,7 +217,8 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       if (credential !== undefined && credential !== config.token) built.push(credential);
     }
   const secrets = credentialsOf(config);
-  const redactor = createRedactor(secrets.length > 0 ? [...secrets, ...built] : secrets);
+  // Built from a token that is no secret (the in-process mock's documented token), they are none either.
+  const redactor = createRedactor(secrets.includes(config.token) ? [...secrets, ...built] : secrets);
   const write = redactingWriter(options.write ?? ((text: string) => void process.stdout.write(text)), redactor);
   const startedAt = new Date();
   // Read once, before anything starts: a contract that cannot be read or used stops the run (exit 2).
@@ -225,6 +226,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
   const document = contract.document;
   const ca = config.caPath !== undefined ? loadCa(config.caPath) : undefined;
   const target = await startServerUnderTest(config);
+  let closeConnections = (): Promise<void> => Promise.resolve();
   try {
     await probeListening(new URL(target.url), Math.min(config.timeoutMs, 5000));
     const deadline = config.deadlineMs === undefined ? undefined : startedAt.getTime() + config.deadlineMs;
@@ -235,6 +237,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       ...(deadline !== undefined ? { deadline } : {}),
       ...(ca !== undefined ? { ca: ca.certificates } : {}),
     });
+    closeConnections = () => ctx.http.close();
     for (const secret of redactor.secrets) ctx.expect.addSecret(secret);
     const checks = checksOfLevel(options.checks ?? checksFor(document), config.level);
     const outputDir = resolve(config.outputDir);
@@ -302,11 +305,12 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       operationsTested: [...new Set(results.filter((r) => r.status === 'passed' || r.status === 'failed').flatMap((r) => r.operations))],
       leftOut,
       unchecked,
-      hints: hintsOf(ctx, config),
+      hints: [...configurationHints(main, ctx.http.history, config), ...hintsOf(ctx, config)],
       coverage: coverageTable(results),
       writes: ctx.writes,
       recordsCreated: ctx.postsAccepted,
       requests: sent.length,
+      traffic: ctx.http.traffic,
       ...(config.baseUrl !== undefined ? mockSessionOf(ctx, config, shown) : {}),
       checks: results,
     };
@@ -320,6 +324,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     }));
     return { exitCode, verdict, files, requests };
   } finally {
+    await closeConnections();
     await target.close();
   }
 }

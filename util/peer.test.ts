@@ -21,8 +21,8 @@ describe('util/peer: optional peer dependencies', () => {
 
   it('installCommand: the versions the package is developed with (devDependencies), a bare name when it has none', () => {
     assert.equal(
-      installCommand(['mocha', 'pactum']),
-      `npm install -D mocha@${manifest.devDependencies['mocha'] ?? '?'} pactum@${manifest.devDependencies['pactum'] ?? '?'}`,
+      installCommand(['mocha', '@stoplight/prism-http']),
+      `npm install -D mocha@${manifest.devDependencies['mocha'] ?? '?'} @stoplight/prism-http@${manifest.devDependencies['@stoplight/prism-http'] ?? '?'}`,
     );
     assert.equal(installCommand(['no-such-package-for-peer-test']), 'npm install -D no-such-package-for-peer-test');
     assert.equal(
@@ -32,7 +32,7 @@ describe('util/peer: optional peer dependencies', () => {
   });
 
   it('requirePeers: nothing when every one resolves; else one error naming each missing one and the command', () => {
-    requirePeers(['mocha', 'pactum'], 'the test');
+    requirePeers(['mocha', '@stoplight/prism-http'], 'the test');
     assert.throws(
       () => requirePeers(['mocha', 'no-such-a-for-peer-test', 'no-such-b-for-peer-test'], 'the test'),
       (error: unknown) => {

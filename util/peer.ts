@@ -1,6 +1,6 @@
 /**
  * Optional peer dependencies: packages that only some commands need (the conformance suite's runner
- * and HTTP library; Prism, for contract operations without a stateful handler), declared in
+ * (mocha); Prism, for contract operations without a stateful handler), declared in
  * `peerDependencies` as optional so that installing the mock and the client does not pull them
  * (docs/package.md). Before such a command loads one, it asks `requirePeers`, which throws one error
  * naming every missing package and the one command that installs them, with the versions this package

@@ -1,7 +1,8 @@
 /**
  * Bearer authentication on every operation: no 2xx without accepted credentials (spec), 401 + the
  * Bearer challenge (strict). Every way credentials can be missing, presented under another scheme,
- * malformed or rejected is a case of its class.
+ * malformed or rejected is a case of its class; each class is sent both on a kept-alive connection
+ * right after an authenticated request and on fresh connections (`afterAuthenticated`).
  */
 import { is2xx } from '../../judgments/answer.js';
 import { bearerChallenge, judgeNoAccessWithout, judgeUnauthorized, type CredentialClass } from '../../judgments/auth.js';
@@ -9,7 +10,7 @@ import type { OperationId } from '../../contract/operations-model.js';
 import { PROFILE, SPEC } from '../../judgments/rules.js';
 import type { ConformanceConfig } from '../config.js';
 import type { CheckContext } from '../context.js';
-import type { Exchange } from '../http.js';
+import type { Exchange, HttpRequest } from '../http.js';
 import type { CheckSource } from './helpers.js';
 import type { Check } from './types.js';
 
@@ -20,9 +21,12 @@ const TITLES: Record<CredentialClass, string> = {
   malformed: 'a malformed bearer credential containing the token',
 };
 
+/** The user of the Basic credentials the non-Bearer class sends (the token is the password). */
+export const BASIC_USER = 'conformance';
+
 /** The Basic credentials sent by the non-Bearer class (redacted in reports). */
 export function basicCredentials(token: string): string {
-  return Buffer.from(`conformance:${token}`).toString('base64');
+  return Buffer.from(`${BASIC_USER}:${token}`).toString('base64');
 }
 
 interface CredentialCase {
@@ -104,23 +108,36 @@ export function anyTokenHint(history: readonly Exchange[], config: Pick<Conforma
   return undefined;
 }
 
+/**
+ * Where a credential case goes out, as real clients send: the first case of each class (and every
+ * other one after it) on a kept-alive connection that has just carried an authenticated request (a
+ * server that keeps authentication per connection then serves it), the others on a fresh connection
+ * (the first request of a new client). Fixed by the case's place in its class, never by the seed.
+ */
+export function afterAuthenticated(index: number): boolean {
+  return index % 2 === 0;
+}
+
 /** One request per (operation, case), shared by the spec and the strict check. */
-function request(ctx: CheckContext, op: OperationId, credentials: CredentialCase): Promise<Exchange> {
+function request(ctx: CheckContext, op: OperationId, credentials: CredentialCase, index: number): Promise<Exchange> {
   return ctx.memo(`auth/${op}/${credentials.name}`, async () => {
     const headers: Record<string, string> = credentials.authorization === undefined ? {} : { authorization: credentials.authorization };
+    let sent: HttpRequest;
     if (ctx.model.isCreate(op)) {
       const [first] = await ctx.corpus(op);
-      return ctx.sendToCreate(op, first?.body ?? {}, headers);
+      sent = ctx.createRequest(op, first?.body ?? {}, headers);
+    } else if (op === ctx.model.orderInfo.operationId) sent = ctx.orderRequest(ctx.config.orderNumber, headers);
+    else {
+      // Any other operation of the contract: its method and path (parameters filled in); credentials are judged before anything else.
+      const model = ctx.model.get(op);
+      sent = {
+        operation: op,
+        method: model.method,
+        path: ctx.model.pathOf(op, Object.fromEntries(model.pathParams.map((p) => [p, ctx.config.orderNumber]))),
+        headers: { accept: 'application/json', ...headers },
+      };
     }
-    if (op === ctx.model.orderInfo.operationId) return ctx.getOrder(ctx.config.orderNumber, headers);
-    // Any other operation of the contract: its method and path (parameters filled in); credentials are judged before anything else.
-    const model = ctx.model.get(op);
-    return ctx.send({
-      operation: op,
-      method: model.method,
-      path: ctx.model.pathOf(op, Object.fromEntries(model.pathParams.map((p) => [p, ctx.config.orderNumber]))),
-      headers: { accept: 'application/json', ...headers },
-    });
+    return afterAuthenticated(index) ? ctx.afterAuthenticated(sent) : ctx.fresh(sent);
   });
 }
 
@@ -143,20 +160,20 @@ function check(source: CheckSource, op: OperationId, credentials: CredentialClas
       // any token is (the requests are memoized: each is sent once, and shared with the other level's check).
       const anyToken = async (): Promise<string | undefined> => {
         if (credentials !== 'rejected' || first === undefined) return undefined;
-        const send = (c: CredentialCase): Promise<Exchange | undefined> => request(ctx, op, c).catch(() => undefined);
+        const send = (c: CredentialCase): Promise<Exchange | undefined> => request(ctx, op, c, cases.indexOf(c)).catch(() => undefined);
         const rejected = await send(first);
         const answers: (Exchange | undefined)[] = [];
         for (const c of derived) answers.push(await send(c));
         return anyTokenNote(rejected, answers);
       };
-      for (const c of cases) {
+      for (const [index, c] of cases.entries()) {
         let note: string | undefined;
         await t.judge(
           c.name,
           async () => {
             // Said once per check: on the first token made from --token.
             if (c === derived[0]) note = await anyToken();
-            return request(ctx, op, c);
+            return request(ctx, op, c, index);
           },
           (e) =>
             (level === 'spec' ? judgeNoAccessWithout(e) : judgeUnauthorized(e, credentials)).map((v) =>

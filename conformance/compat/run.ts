@@ -50,7 +50,7 @@ export async function runCompat(config: CompatConfig): Promise<CompatResult> {
   const base = { old: old.judged, new: next.judged, level: config.level, failOn: config.failOn };
   let report: CompatReport;
   if (config.prove) {
-    // The proof runs each side's suite: its runner and HTTP library must be installed.
+    // The proof runs each side's suite: its runner must be installed.
     checkSuitePeers();
     const proven = await prove(
       { document: old.document, path: config.oldPath },

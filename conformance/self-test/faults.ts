@@ -53,6 +53,9 @@ export const FAULT_CASES: FaultCase[] = [
     { check: `${op}.auth-rejected-no-2xx`, faults: [`token-prefix-match:${op}`] },
     { check: `${op}.auth-malformed-no-2xx`, faults: [`token-first-word:${op}`] },
   ]),
+  // Connections as clients use them: a kept-alive connection that carried one authenticated request
+  // then serves a request with no credentials.
+  ...OPERATION_IDS.map((op) => ({ check: `${op}.auth-missing-no-2xx`, faults: [`auth-per-connection:${op}`] })),
   ...OPERATION_IDS.map((op) => ({
     check: `${op}.auth-missing-401`,
     faults: [`auth-no-challenge:${op}`],

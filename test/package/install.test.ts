@@ -12,7 +12,7 @@
  *
  * A second project, made with `npm init -y` as a frontend team's is, gets the tarball alone: what that
  * install adds (packages, MB) is measured and held under the goal, without the optional peer
- * dependencies (the suite's runner and HTTP library, Prism), whose absence the bins name in one line;
+ * dependencies (the suite's runner, Prism), whose absence the bins name in one line;
  * the client's documented example (docs/client.md) is compiled there as written.
  */
 import assert from 'node:assert/strict';
@@ -379,7 +379,7 @@ describe('the package installed into a user project (npm pack → npm install <t
   });
 
   describe('what installing it adds to a frontend project (npm init -y, then the tarball alone)', () => {
-    it(`adds the mock and the client within ${INSTALL_GOAL_MB} MB, without the optional peers: the suite's runner and HTTP library, Prism (figures install-packages, install-mb)`, () => {
+    it(`adds the mock and the client within ${INSTALL_GOAL_MB} MB, without the optional peers: the suite's runner, Prism (figures install-packages, install-mb)`, () => {
       const mb = freshTree.bytes / 1e6;
       const top = readdirSync(join(fresh, 'node_modules'))
         .flatMap((name) =>
@@ -423,7 +423,7 @@ describe('the package installed into a user project (npm pack → npm install <t
       assert.equal(code, 2, output);
       assert.equal(
         output.trim(),
-        `goods-conformance: the conformance suite needs ${SUITE_PEERS.join(' and ')}, optional peer dependencies of ${pkg.name} not installed with it; install them: npm install -D ${SUITE_PEER_SPECS.join(' ')}`,
+        `goods-conformance: the conformance suite needs ${SUITE_PEERS.join(' and ')}, ${SUITE_PEERS.length === 1 ? 'an optional peer dependency' : 'optional peer dependencies'} of ${pkg.name} not installed with it; install ${SUITE_PEERS.length === 1 ? 'it' : 'them'}: npm install -D ${SUITE_PEER_SPECS.join(' ')}`,
       );
     });
 

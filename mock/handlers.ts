@@ -8,6 +8,7 @@ import { resourceOf, type OperationModel, type OrderLinks } from '../contract/op
 import type { CompiledContract, Validator } from '../contract/schemas.js';
 import { isoNow } from './clock.js';
 import { problem } from './problems.js';
+import type { RecordRules } from './record-check.js';
 import { recordModel, type RecordModel } from './record-model.js';
 import { recordPlanner, type RecordPlanner } from './store/plan.js';
 import type { Store } from './store/types.js';
@@ -44,6 +45,8 @@ export interface CreateOperation {
   plan: RecordPlanner;
   /** The validator of the request body (readOnly members, when sent, are typed like in the answer). */
   validate: Validator;
+  /** What a stored record of the resource must be (its success schema, members and key): replay checks it. */
+  record: RecordRules;
 }
 
 /**
@@ -71,6 +74,13 @@ export function createOperation(
     model,
     plan: recordPlanner(resource, model),
     validate: compiled.validator(requestSchema),
+    record: {
+      resource,
+      schemaName: createModel.successSchema,
+      validate: compiled.validator(answerSchema),
+      members: model.fields.map((field) => field.name),
+      keyMember: model.fields.find((field) => field.rule.kind === 'id')?.name,
+    },
   };
 }
 

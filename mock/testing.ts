@@ -9,6 +9,8 @@ import { createMockServer, type MockServer } from './server.js';
 import type { MockConfig } from './config.js';
 import { MemoryStore } from './store/memory.js';
 import { counterSlots } from './store/plan.js';
+import type { CounterSlot } from './store/types.js';
+import { recordCheck, type RecordCheck } from './record-check.js';
 
 /** The bundled contract's paths, read from its operations model (the creates in contract order). */
 const MODEL = operationsModel(readContract());
@@ -69,6 +71,10 @@ export interface BundledContract {
   fixtures: FixtureSet;
   /** A create operation as the mock builds it (`app.ts`): resource, status, record model, planner, validator. */
   createOperation(id: CreateOperationId): CreateOperation;
+  /** The counter slots of every create's records, by resource (what the app gives its store). */
+  slots: Map<string, CounterSlot[]>;
+  /** The check of stored records against the bundled contract (what the app gives its store). */
+  check: RecordCheck;
   /** A fresh in-memory store knowing the counters of every create (limits generous unless given). */
   memoryStore(limits?: Partial<{ maxSessions: number; maxRecordsPerSession: number; maxRecordedBytes: number }>): Promise<MemoryStore>;
 }
@@ -82,19 +88,18 @@ export function bundledContract(): BundledContract {
     if (!spec) throw new Error(`${id}: no such operation in the bundled contract`);
     return createOperation(compiled, spec, model.create(id), model.order);
   };
+  const creates = model.createIds.map(createOperationOf);
+  const slots = new Map(creates.map((op) => [op.resource, counterSlots(op.resource, op.model)]));
   return {
     model,
     fixtures: loadFixtures(undefined, compiled),
     createOperation: createOperationOf,
+    slots,
+    check: recordCheck(creates.map((op) => op.record)),
     memoryStore: (limits = {}) =>
       MemoryStore.open({
         limits: { maxSessions: 10, maxRecordsPerSession: 1000, maxRecordedBytes: 1 << 20, ...limits },
-        slots: new Map(
-          model.createIds.map((id) => {
-            const op = createOperationOf(id);
-            return [op.resource, counterSlots(op.resource, op.model)];
-          }),
-        ),
+        slots,
         log: () => undefined,
       }),
   };

@@ -36,9 +36,19 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: {
       globals: Object.fromEntries(
-        ['window', 'document', 'location', 'history', 'fetch', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'console'].map(
-          (name) => [name, 'readonly'],
-        ),
+        [
+          'window',
+          'document',
+          'location',
+          'history',
+          'sessionStorage',
+          'fetch',
+          'URL',
+          'URLSearchParams',
+          'setTimeout',
+          'clearTimeout',
+          'console',
+        ].map((name) => [name, 'readonly']),
       ),
     },
   },

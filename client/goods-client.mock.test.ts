@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createMockServer, type MockServer } from '../mock/index.js';
 import { loadFixtures } from '../contract/fixtures.js';
-import { createGoodsClient, type LotTransfer, type TestSample } from './index.js';
+import { createGoodsClient, isValidationProblem, type LotTransfer, type TestSample } from './index.js';
 
 describe('typed client against the mock', () => {
   let mock: MockServer;
@@ -49,12 +49,19 @@ describe('typed client against the mock', () => {
 
     const invalid = await client.createLotTransfer({ fk_lot_id: 2001, source_scancode: '', target_scancode: 'T', amount: 0 });
     assert.equal(invalid.status, 400);
-    const pointers = invalid.error && 'errors' in invalid.error ? invalid.error.errors.map((e) => e.pointer).sort() : [];
-    assert.deepEqual(pointers, ['/amount', '/source_scancode']);
+    assert.ok(invalid.error && isValidationProblem(invalid.error), 'the 400 lists what was wrong');
+    assert.deepEqual(invalid.error.errors.map((e) => e.pointer).sort(), ['/amount', '/source_scancode']);
 
     const unknownLot = await client.createTestSample({ fk_lot_id: 999_999, fk_user_id: 1 });
     assert.equal(unknownLot.status, 422);
     assert.equal(unknownLot.error?.type, 'https://goods.example/problems/unknown-lot');
+    assert.ok(unknownLot.error && isValidationProblem(unknownLot.error), 'the 422 names the member too');
+    assert.deepEqual(
+      unknownLot.error.errors.map((e) => e.pointer),
+      ['/fk_lot_id'],
+    );
+    assert.ok(notFound.error && rejected.error);
+    for (const problem of [notFound.error, rejected.error]) assert.equal(isValidationProblem(problem), false, problem.type);
   });
 
   it('two sessions creating concurrently each see only their own records', async () => {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
-import { createGoodsClient } from './index.js';
+import { createGoodsClient, isValidationProblem, type Problem } from './index.js';
 import { listen, readBody, sendJson, type RunningServer } from '../test/support/http.js';
 
 interface Seen {
@@ -95,6 +95,17 @@ describe('typed client: requests and answers (recording server)', () => {
     assert.equal(result.data, undefined);
     assert.equal(result.status, 422);
     assert.deepEqual(result.error, problem);
+  });
+
+  it('isValidationProblem: true for a problem listing field errors (pointer and detail strings), false otherwise', () => {
+    const problem = { type: 'https://goods.example/problems/invalid-body', title: 'Invalid', status: 400, detail: 'd' };
+    // A problem as an answer may carry any `errors`: what the server sent.
+    const withErrors = (errors: unknown): Problem => Object.assign({ ...problem }, { errors });
+    assert.equal(isValidationProblem(withErrors([{ pointer: '/amount', detail: 'must be > 0' }])), true);
+    assert.equal(isValidationProblem(withErrors([])), true, 'an empty list is still a list');
+    assert.equal(isValidationProblem(problem), false);
+    for (const errors of ['x', [{ pointer: '/a' }], [{ pointer: 1, detail: 'd' }], [null]])
+      assert.equal(isValidationProblem(withErrors(errors)), false, JSON.stringify(errors));
   });
 
   it('describes an error answer that is not problem details as problem details, keeping the status and the body text', async () => {

@@ -100,6 +100,30 @@ function asProblem<E extends Problem>(body: unknown, response: Response): E | Pr
   };
 }
 
+/**
+ * True for a problem that lists what was wrong with the request body, member by member (the 400 of a
+ * create, and its 422 naming an unknown lot): `errors[].pointer` is a JSON Pointer into the body sent,
+ * `errors[].detail` what was wrong there:
+ *
+ * ```ts
+ * if (created.error && isValidationProblem(created.error)) for (const e of created.error.errors) show(e.pointer, e.detail);
+ * ```
+ */
+export function isValidationProblem(problem: Problem): problem is ValidationProblem {
+  return 'errors' in problem && Array.isArray(problem.errors) && problem.errors.every(isFieldError);
+}
+
+function isFieldError(value: unknown): value is FieldError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'pointer' in value &&
+    typeof value.pointer === 'string' &&
+    'detail' in value &&
+    typeof value.detail === 'string'
+  );
+}
+
 function isProblem(value: unknown): value is Problem {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;

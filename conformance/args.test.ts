@@ -90,6 +90,7 @@ describe('conformance command line', () => {
         outputDir: 'out',
         listChecks: false,
         selfTest: false,
+        mockSession: 'conformance',
         deadlineMs: 120_000,
         contractPath: 'api/openapi.yaml',
         caPath: 'certs/company-ca.pem',

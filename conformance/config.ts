@@ -66,6 +66,11 @@ export interface ConformanceConfig {
   /** Carried by every record the suite creates (scancodes, notes, sample numbers). */
   runMarker: string;
   /**
+   * Sent as `X-Mock-Session` with every request: against goods-mock the run's records go to this
+   * session, out of the default one a developer looks at; any other server ignores the header.
+   */
+  mockSession: string;
+  /**
    * Optional upper bound of the whole run, in milliseconds (`--deadline`); absent: none. Checks it
    * cuts off are reported `not-run` (reason `deadline`), never failed. `--timeout` is never shortened
    * except by this bound the user chose.
@@ -81,6 +86,13 @@ export interface ConformanceConfig {
 export const MOCK_TOKEN = 'conformance-token';
 /** The default `--rejected-token` (documented, so not treated as a secret). */
 export const DEFAULT_REJECTED_TOKEN = 'invalid';
+/**
+ * The mock session of the suite's records (`X-Mock-Session`). One name for every run, not one per run:
+ * a mock keeps every session it saw (`--max-sessions`, 100 by default; a reset empties a session but
+ * keeps it), so a name per run would use up a long-lived or shared mock's sessions. Runs tell their
+ * records apart by the run marker.
+ */
+export const MOCK_SESSION = 'conformance';
 /** The first fixture order: the default `--order-number` against the in-process mock. */
 export const MOCK_ORDER_NUMBER = 'ORD-2026-0001';
 
@@ -124,6 +136,7 @@ export function resolveConformanceConfig(partial: ConformanceConfigInput = {}): 
     outputDir: 'reports',
     listChecks: false,
     selfTest: false,
+    mockSession: MOCK_SESSION,
     ...stripUndefined(partial),
     runMarker,
   };

@@ -170,6 +170,7 @@ export class CheckContext {
       ...(options.ca !== undefined ? { ca: options.ca } : {}),
       sender: () => this.currentCheck,
       concurrency: options.config.concurrency,
+      headers: { 'x-mock-session': options.config.mockSession },
     });
     const { config } = options;
     const reproduce: ReproduceOptions = {

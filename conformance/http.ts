@@ -116,6 +116,8 @@ export interface HttpClientOptions {
   ca?: readonly string[];
   /** Most requests in flight at once (default 1). */
   concurrency?: number;
+  /** Headers sent with every request (lower-case names), under the request's own. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** What the run's traffic took beyond one request per exchange (the summary counts it). */
@@ -238,7 +240,9 @@ export class HttpClient {
     }
   }
 
-  private async sendVia(request: HttpRequest, via: Via): Promise<Exchange> {
+  private async sendVia(sent: HttpRequest, via: Via): Promise<Exchange> {
+    // The client's own headers go under the request's, and are kept with it (reports show what was sent).
+    const request = this.options.headers === undefined ? sent : { ...sent, headers: { ...this.options.headers, ...sent.headers } };
     const exchange: Exchange = { request, timedOut: false };
     this.history.push(exchange);
     // Blocked before waiting for a slot, or while waiting (a time-out, the deadline): not sent.

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { figure } from '../support/figures.js';
 import { resolveConformanceConfig } from './config.js';
 import type { Verdict } from './report/results.js';
 import { runConformance } from './run.js';
@@ -30,6 +31,8 @@ describe('conformance run against the in-process mock', () => {
     assert.equal(verdict.counts.total, verdict.checks.length);
     const cap = resolveConformanceConfig().maxWrites;
     assert.ok(verdict.writes > 0 && verdict.writes < cap, `writes ${verdict.writes} stay under the default cap ${cap}`);
+    figure('strict-valid-creates', verdict.writes);
+    figure('strict-requests', result.requests.length);
     assert.equal(verdict.requests, result.requests.length, 'the report counts every request the run sent');
     assert.ok(result.requests.length > verdict.counts.total, `${result.requests.length} requests for ${verdict.counts.total} checks`);
     assert.match(text, new RegExp(`\\(\\d+ cases, ${result.requests.length} requests, level strict\\)`));

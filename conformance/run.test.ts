@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import getPort from 'get-port';
 import { readContract } from '../contract/document.js';
-import { operationsModel, withOrder } from '../contract/operations-model.js';
+import { operationsModel, resourceOf, withOrder } from '../contract/operations-model.js';
 import { listen, type Loopback } from '../support/loopback.js';
 import type { Check } from './checks/types.js';
 import { resolveConformanceConfig, type ConformanceConfigInput } from './config.js';
@@ -61,10 +61,16 @@ describe('conformance/run: runConformance', function () {
   let baseUrl = '';
   let posts = 0;
   let output = '';
+  /** The X-Mock-Session of each request, and whether the server answers it back (as goods-mock does). */
+  const sessions: (string | undefined)[] = [];
+  let echoSession = false;
 
   before(async () => {
     server = await listen((req, res) => {
       req.resume();
+      const session = req.headers['x-mock-session'];
+      sessions.push(typeof session === 'string' ? session : undefined);
+      if (echoSession && typeof session === 'string') res.setHeader('X-Mock-Session', session);
       req.on('end', () => {
         if (req.method === 'POST') {
           posts++;
@@ -82,6 +88,8 @@ describe('conformance/run: runConformance', function () {
   beforeEach(() => {
     posts = 0;
     output = '';
+    sessions.length = 0;
+    echoSession = false;
   });
 
   const config = (input: ConformanceConfigInput = {}) =>
@@ -136,6 +144,44 @@ describe('conformance/run: runConformance', function () {
     assert.match(output, /exit code 1/);
   });
 
+  it('names its own mock session (X-Mock-Session: conformance) in every request; a server that answers it back gets the session, its listings and reset in the summary', async () => {
+    const writes = check(
+      'transfer.writes',
+      'rule W',
+      (ctx, t) => t.run('one', () => ctx.sendToCreate(transfers, {}).then(() => undefined)),
+      {
+        operation: transfers,
+        write: true,
+      },
+    );
+    const other = await runConformance(config(), { checks: [readsOrder, writes], write });
+    assert.deepEqual(sessions, ['conformance', 'conformance'], 'every request names the session');
+    assert.equal(other.verdict.mockSession, undefined, 'a server that ignores the header: nothing said');
+    assert.doesNotMatch(output, /mock session/);
+
+    echoSession = true;
+    const mock = await runConformance(config({ baseUrl: baseUrl.replace('http://', 'http://user:pw@') }), {
+      checks: [readsOrder, writes],
+      write,
+    });
+    const control = `${baseUrl}/__mock`;
+    assert.deepEqual(mock.verdict.mockSession, {
+      name: 'conformance',
+      listings: model.creates.map((op) => `${control}/${resourceOf(op)}`),
+      reset: `${control}/reset`,
+    });
+    assert.ok(output.includes(`mock session conformance: the records this run created are there, not in the default session`), output);
+    assert.ok(
+      output.includes(`  curl -H 'X-Mock-Session: conformance' ${control}/${resourceOf(model.creates[0] ?? model.orderInfo)}\n`),
+      output,
+    );
+    assert.ok(output.includes(`  curl -X POST -H 'X-Mock-Session: conformance' -H 'X-Mock-Reset: 1' ${control}/reset`), output);
+    assert.ok(!output.includes('user:pw'));
+
+    const inProcess = await runConformance(resolveConformanceConfig({ concurrency: 1, seed: 1 }), { checks: [readsOrder], write });
+    assert.equal(inProcess.verdict.mockSession, undefined, 'the in-process mock is gone after the run: nothing to list');
+  });
+
   it('--read-only: the write checks are left out (exit 0 when every other check passed); a not-run check makes it incomplete (exit 3)', async () => {
     const writes = check('transfer.writes', 'rule W', () => Promise.resolve(), { operation: transfers, write: true });
     const passed = await runConformance(config({ readOnly: true }), { checks: [readsOrder, writes], write });
@@ -184,6 +230,34 @@ describe('conformance/run: runConformance', function () {
         assert.ok(!text.includes('pa55word'), `${name} shows the password of the URL`);
       }
       assert.equal((JSON.parse(json) as { outcome: string }).outcome, 'failed');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("JUnit: a suite's time is the wall time of its checks, run at once (within the run's time, below their summed durations)", async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'run-test-'));
+    try {
+      // Three checks of one operation that each wait 200 ms: started together (--concurrency 8), so they overlap.
+      const waits = ['a', 'b', 'c'].map((name) =>
+        check(`order.waits-${name}`, 'rule W', (_ctx, t) => t.run('one', () => new Promise<void>((done) => setTimeout(done, 200)))),
+      );
+      const { verdict } = await runConformance(config({ reporters: ['console', 'junit'], outputDir: folder, concurrency: 8 }), {
+        checks: waits,
+        write,
+      });
+      const junit = await readFile(join(folder, 'junit.xml'), 'utf8');
+      const suiteTime = Number(/<testsuite [^>]*name="[^"]+"[^>]* time="([\d.]+)"/.exec(junit)?.[1]);
+      const starts = verdict.checks.map((c) => c.startedMs ?? -1);
+      assert.ok(
+        starts.every((start) => start >= 0),
+        'every check has its start',
+      );
+      const ends = verdict.checks.map((c) => (c.startedMs ?? 0) + c.durationMs);
+      assert.equal(suiteTime, (Math.max(...ends) - Math.min(...starts)) / 1000);
+      assert.ok(suiteTime <= verdict.durationMs / 1000, `the suite's ${suiteTime} s is within the run's ${verdict.durationMs} ms`);
+      const summed = verdict.checks.reduce((sum, c) => sum + c.durationMs, 0);
+      assert.ok(suiteTime < summed / 1000, `the suite's ${suiteTime} s is below the checks' summed ${summed} ms`);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

@@ -20,15 +20,17 @@ import { checksFor } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
 import { loadCa } from './ca-option.js';
+import { checkSuitePeers } from './peers.js';
 import { certificateProblem, configurationHints, configurationProblem } from './configuration.js';
 import { CheckContext } from './context.js';
 import { markerMembers } from './data.js';
+import { resourceOf } from '../contract/operations-model.js';
 import { inMemoryContract, loadContract } from './contract-option.js';
 import { coverageTable } from './coverage.js';
 import type { Exchange } from './http.js';
 import { writeReports } from './report/files.js';
 import { renderHeader, renderSummary } from './report/human.js';
-import { EXIT_CODES, type CheckResult, type ExitCode, type UncheckedRule, type Verdict } from './report/results.js';
+import { EXIT_CODES, type CheckResult, type ExitCode, type MockSession, type UncheckedRule, type Verdict } from './report/results.js';
 import { createRedactor, credentialsOf, redactingWriter, sanitizeVerdict, withoutUserinfo } from './secrets.js';
 import { StartError } from './start-error.js';
 import { checksOfLevel, runSuite } from './suite.js';
@@ -213,7 +215,26 @@ function hintsOf(ctx: CheckContext, config: ConformanceConfig): string[] {
   return hints;
 }
 
+/**
+ * The goods-mock session of the run's records: when a server answered the `X-Mock-Session` the suite
+ * sends back (goods-mock does; any other server ignores the header), where its records are and how to
+ * list and reset them. Nothing is sent to find out.
+ */
+function mockSessionOf(ctx: CheckContext, config: ConformanceConfig, target: string): { mockSession: MockSession } | Record<string, never> {
+  const echoed = ctx.http.history.some((exchange) => exchange.answer?.headers['x-mock-session'] === config.mockSession);
+  if (!echoed) return {};
+  const control = `${new URL(target).origin}/__mock`;
+  return {
+    mockSession: {
+      name: config.mockSession,
+      listings: ctx.model.creates.map((op) => `${control}/${resourceOf(op)}`),
+      reset: `${control}/reset`,
+    },
+  };
+}
+
 export async function runConformance(config: ConformanceConfig, options: RunOptions = {}): Promise<RunResult> {
+  checkSuitePeers();
   // Every credential the suite was given or builds from the token (other schemes, a prefix, another
   // letter case, the Basic credential) is known to the one redactor (secrets.ts); everything printed
   // or written goes through it.
@@ -277,7 +298,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
         await protocolMismatch(target.url, config.timeoutMs);
       }
     }
-    const run = await runSuite({ checks, ctx, write, color: options.color ?? false });
+    const run = await runSuite({ checks, ctx, write, color: options.color ?? false, startedAt: startedAt.getTime() });
     const results = run.results;
     const count = (status: CheckResult['status']): number => results.filter((r) => r.status === status).length;
     const counts = {
@@ -319,6 +340,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       recordsCreated: ctx.postsAccepted,
       requests: sent.length,
       traffic: ctx.http.traffic,
+      ...(config.baseUrl !== undefined ? mockSessionOf(ctx, config, shown) : {}),
       checks: results,
     };
     // The reports and the summary: sanitized (secrets.ts) and rendered as pure functions of the verdict.

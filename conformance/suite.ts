@@ -12,7 +12,7 @@
  * write (`WriteBudget`). The whole-server checks judge every answer of the run: they start after every
  * other check has ended, one after another.
  */
-import Mocha from 'mocha';
+import type Mocha from 'mocha';
 import type { Level } from '../contract/levels.js';
 import { aggregate, Cases, outcomeOf, type CaseOutcome } from './cases.js';
 import type { Check } from './checks/types.js';
@@ -20,8 +20,9 @@ import type { CheckContext } from './context.js';
 import { CheckNotRun, CheckSkipped } from './failure.js';
 import type { OperationGroup } from './http.js';
 import { failureDigest } from './report/failures.js';
-import { HumanReporter, type HumanReporterOptions } from './report/human.js';
+import { paint, renderCheckLine } from './report/human.js';
 import type { CheckResult } from './report/results.js';
+import { escapeControls } from './secrets.js';
 
 /** The checks of a level: `spec` runs the spec checks, `strict` runs all. */
 export function checksOfLevel(checks: readonly Check[], level: Level): Check[] {
@@ -38,6 +39,8 @@ export interface SuiteOptions {
   ctx: CheckContext;
   write: (text: string) => void;
   color: boolean;
+  /** The run's start (epoch ms): each result's `startedMs` counts from it (default: now). */
+  startedAt?: number;
 }
 
 /** Order of the groups: the operations, then the whole-server checks (they look at every answer). */
@@ -63,8 +66,11 @@ function precondition(check: Check, ctx: CheckContext): CheckSkipped | CheckNotR
   return undefined;
 }
 
-/** Runs one check to its result (every case ended); its requests are sent as its work (`ctx.as`). */
-export function runCheck(check: Check, ctx: CheckContext): Promise<CheckResult> {
+/**
+ * Runs one check to its result (every case ended); its requests are sent as its work (`ctx.as`).
+ * `runStart` (epoch ms) is what the result's `startedMs` counts from.
+ */
+export function runCheck(check: Check, ctx: CheckContext, runStart = Date.now()): Promise<CheckResult> {
   return ctx.as(check.id, async () => {
     const started = Date.now();
     const t = new Cases(ctx);
@@ -78,7 +84,7 @@ export function runCheck(check: Check, ctx: CheckContext): Promise<CheckResult> 
       }
       await t.settled();
     }
-    return toResult(check, t.outcomes, Date.now() - started);
+    return { ...toResult(check, t.outcomes, Date.now() - started), startedMs: Math.max(0, started - runStart) };
   });
 }
 
@@ -110,18 +116,48 @@ function toResult(check: Check, outcomes: readonly CaseOutcome[], durationMs: nu
   };
 }
 
-export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
+interface LiveReportOptions {
+  results: WeakMap<Mocha.Runnable, CheckResult>;
+  write: (text: string) => void;
+  color: boolean;
+}
+
+/** The live console report of a run, as a mocha reporter: a heading per operation, one entry per check (`renderCheckLine`). */
+function liveReporter(M: typeof Mocha): typeof Mocha.reporters.Base {
+  return class LiveReporter extends M.reporters.Base {
+    constructor(runner: Mocha.Runner, options: Mocha.MochaOptions) {
+      super(runner, options);
+      const opts = options.reporterOptions as LiveReportOptions;
+      const { write, color } = opts;
+      runner.on(M.Runner.constants.EVENT_SUITE_BEGIN, (suite: Mocha.Suite) => {
+        if (suite.parent !== undefined && !suite.parent.root) write(`\n${paint(color, 1, escapeControls(suite.title))}\n`);
+      });
+      const line = (test: Mocha.Runnable): void => {
+        const result = opts.results.get(test);
+        if (result) write(renderCheckLine(result, color));
+      };
+      runner.on(M.Runner.constants.EVENT_TEST_PASS, line);
+      runner.on(M.Runner.constants.EVENT_TEST_FAIL, line);
+      runner.on(M.Runner.constants.EVENT_TEST_PENDING, line);
+    }
+  };
+}
+
+export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
+  // mocha is an optional peer dependency (util/peer.ts): loaded for a run only.
+  const { default: Mocha } = await import('mocha');
   const results: CheckResult[] = [];
+  const runStart = options.startedAt ?? Date.now();
   const byTest = new WeakMap<Mocha.Runnable, CheckResult>();
-  const reporterOptions: HumanReporterOptions = { results: byTest, write: options.write, color: options.color };
-  const mocha = new Mocha({ reporter: HumanReporter, reporterOptions, timeout: 0, bail: false });
+  const reporterOptions: LiveReportOptions = { results: byTest, write: options.write, color: options.color };
+  const mocha = new Mocha({ reporter: liveReporter(Mocha), reporterOptions, timeout: 0, bail: false });
   const root = Mocha.Suite.create(mocha.suite, `goods conformance (${options.ctx.config.level})`);
   options.ctx.planWrites(options.checks);
   const started = new Map<Check, Promise<CheckResult>>();
   const start = (check: Check): Promise<CheckResult> => {
     let run = started.get(check);
     if (!run) {
-      run = runCheck(check, options.ctx);
+      run = runCheck(check, options.ctx, runStart);
       run.catch(() => undefined); // its `it` awaits it and reports a rejection
       started.set(check, run);
     }

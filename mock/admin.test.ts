@@ -24,6 +24,20 @@ describe('mock /__mock: inspection, reset and sessions', () => {
     assert.deepEqual(await (await fetch(`${server.url}/__mock/orders`)).json(), ['ORD-2026-0001', 'ORD-2026-0002', 'WE 2026-0003']);
   });
 
+  it('health says how tokens are checked (`any` without --token, `listed` with it), never a token', async () => {
+    const health = (await (await fetch(`${server.url}/__mock/health`)).json()) as { status: string; auth: unknown };
+    assert.equal(health.status, 'ok');
+    assert.deepEqual(health.auth, { tokens: 'any' });
+    const listed = await startMock({ tokens: ['health-secret-token'] });
+    try {
+      const text = await (await fetch(`${listed.url}/__mock/health`)).text();
+      assert.deepEqual((JSON.parse(text) as { auth: unknown }).auth, { tokens: 'listed' });
+      assert.ok(!text.includes('health-secret-token'));
+    } finally {
+      await listed.close();
+    }
+  });
+
   it('lists recorded objects in creation order exactly as answered, and reset clears them (fixtures stay)', async () => {
     const answered: unknown[] = [];
     for (let n = 1; n <= 3; n++) answered.push(await (await postJson(server, TRANSFERS_PATH, transfer(n))).json());

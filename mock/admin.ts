@@ -34,6 +34,12 @@ export interface AdminContext {
   /** The answer bytes held for clients that have not read them (`--max-answer-bytes-in-flight`): listing pages count. */
   answers: AnswerBudget;
   adminToken?: string;
+  /**
+   * How the mock checks bearer tokens, for `GET /__mock/health` (the dashboard says it on a 401): `listed`
+   * when it was started with `--token` (only those are accepted), `any` otherwise (any token but the
+   * `--reject-token` ones). The tokens themselves are never answered.
+   */
+  tokens: 'listed' | 'any';
   /** The session fault rules (`/__mock/faults`). */
   faults: FaultAdmin;
   /** The contract the dashboard shows (default: the bundled one). */
@@ -73,7 +79,7 @@ export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: 
   const session = sessionName(req.headers[SESSION_HEADER]);
   if (rest === '/health') {
     const store = await ctx.store.health();
-    return sendJson(res, store.up ? 200 : 503, { status: store.up ? 'ok' : 'store-down', store });
+    return sendJson(res, store.up ? 200 : 503, { status: store.up ? 'ok' : 'store-down', store, auth: { tokens: ctx.tokens } });
   }
   if (rest === '/orders') return sendJson(res, 200, ctx.orderNumbers);
   if (rest === '/lots') return sendJson(res, 200, ctx.lots);

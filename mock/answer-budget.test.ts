@@ -153,6 +153,7 @@ describe('mock/answer-budget: answers held for slow readers (--max-answer-bytes-
         model: Buffer.from('{}'),
         answers: budget,
         faults: { rules: new FaultRules(2), operations: [] },
+        tokens: 'any',
         log: () => undefined,
       };
       server = await listen((req, res) => {

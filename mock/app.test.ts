@@ -171,7 +171,10 @@ describe('mock/app: createMockApp', () => {
   });
 });
 
-describe('mock/app: contracts beyond the bundled one', () => {
+describe('mock/app: contracts beyond the bundled one', function () {
+  // The first operation Prism answers imports Prism (an optional peer, loaded when needed) inside the
+  // test: about 2 s of CPU, far more of wall time on a loaded machine.
+  this.timeout(90_000);
   let folder = '';
   beforeEach(async () => {
     folder = await mkdtemp(join(tmpdir(), 'mock-app-'));

@@ -27,14 +27,14 @@ import type { FaultAdmin } from './fault-admin.js';
 import { FaultRules, type FaultRuleStore } from './fault-rules.js';
 import { chooseInjection, inject, type FaultStageContext, type Injection } from './fault-stage.js';
 import { choosePreference, preferredAnswers, type Preference, type PreferredAnswer } from './prefer.js';
-import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
+import { createPrismFallback, flatHeaders, PRISM_PACKAGE, queryOf, type Fallback } from './prism-fallback.js';
 import { problem } from './problems.js';
 import { recordCheck, recordStamp } from './record-check.js';
 import { modelView } from './model-view.js';
 import { pipelineHandler, printable, type Stage } from './pipeline.js';
 import { sendBody, sendEmpty } from './respond.js';
 import { allowHeader, createRouter, routeRequest } from './router.js';
-import { SESSION_HEADER, sessionName } from './state.js';
+import { isSessionName, SESSION_ANSWER_HEADER, SESSION_HEADER, sessionName } from './state.js';
 import { openStore } from './store/index.js';
 import { counterSlots } from './store/plan.js';
 import { createSteps, orderInfoSteps, type CreateBudgets, type OperationSteps } from './steps.js';
@@ -44,6 +44,8 @@ import { actionSteps, deleteSteps, listSteps, readSteps, updateSteps } from './r
 import { DEFAULT_SESSION, type StoredResource } from './store/types.js';
 import { answered, framingStage, isControlPath, targetStage, type TargetedExchange } from './stages.js';
 import { parseTarget } from './target.js';
+import { requirePeers } from '../util/peer.js';
+import { createRedactor } from '../redaction/redactor.js';
 
 /** What the mock serves, as the server and the CLI banner tell it. */
 export interface ServedContent {
@@ -262,6 +264,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     model: Buffer.from(JSON.stringify(modelView(api, ADMIN_PREFIX, resources))),
     answers: budgets.answers,
     faults: faultAdmin,
+    tokens: config.tokens.length > 0 ? 'listed' : 'any',
     log,
     ...(config.contractPath !== undefined ? { contractPath: config.contractPath } : {}),
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
@@ -318,7 +321,14 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       if (changeCtx) steps = actionSteps(changeCtx);
     }
     if (steps === undefined) {
-      prism ??= await createPrismFallback(compiled.document);
+      if (prism === undefined) {
+        // Prism is an optional peer dependency (util/peer.ts): only a contract with such operations needs it.
+        requirePeers(
+          [PRISM_PACKAGE],
+          `the mock answers ${operation.operationId} (an operation without a resource role) with Prism, so it`,
+        );
+        prism = await createPrismFallback(compiled.document);
+      }
       steps = prismSteps(prism, operation, config.bodyLimitBytes, budgets);
       fallbackOperations.push(operation);
     }
@@ -354,6 +364,16 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
         if (x.method !== 'OPTIONS') return undefined;
         answerOptions(x.req, x.res, router.allowed(x.pathname), x.pathname, []);
         return 'answered';
+      },
+    },
+    {
+      // A valid session a request names is answered back: its client (the conformance suite) sees that
+      // this server keeps mock sessions, and which one holds what it created.
+      name: 'session echo',
+      run(x) {
+        const named = x.req.headers[SESSION_HEADER];
+        if (typeof named === 'string' && isSessionName(named)) x.res.setHeader(SESSION_ANSWER_HEADER, named);
+        return undefined;
       },
     },
     {
@@ -426,12 +446,16 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     },
   ];
 
+  // The access log shows targets with the tokens the mock knows (--token, --admin-token) and credential
+  // positions (`?access_token=...`) hidden: a token typed into a URL by mistake stays out of the log.
+  const redactor = createRedactor([...config.tokens, ...(config.adminToken !== undefined ? [config.adminToken] : [])]);
   const handle = pipelineHandler<MockExchange>({
     stages,
     exchange: (req, res) => newExchange(req, res),
     log,
     quiet: config.quiet,
     who: 'mock',
+    shownTarget: (req) => redactor.redact(req.url ?? ''),
   });
 
   return {

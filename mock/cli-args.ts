@@ -274,4 +274,14 @@ export function tryCommand(url: string, example: ExampleRead, token: string): st
   return `curl -H 'Authorization: ${carrier.scheme.charAt(0).toUpperCase()}${carrier.scheme.slice(1)} ${token}' ${target}`;
 }
 
+/**
+ * The dashboard's address; with `--token`, carrying the first token in its fragment (`#token=...`): a
+ * browser never sends the fragment, so the token reaches no request and no log, and the page keeps it
+ * for the tab and takes it out of the address bar. The start banner prints it.
+ */
+export function dashboardLink(url: string, tokens: readonly string[] | undefined): string {
+  const token = tokens?.[0];
+  return `${url}/__mock/${token === undefined ? '' : `#token=${encodeURIComponent(token)}`}`;
+}
+
 export { DEFAULT_CONFIG };

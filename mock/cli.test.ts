@@ -93,6 +93,31 @@ describe('goods-mock CLI (spawned process)', () => {
     assert.equal(await proc.exited, 0);
   });
 
+  it('--token: the banner prints the dashboard link with the token in its fragment, once; the request log never shows a token it knows', async () => {
+    const proc = run(['--port', '0', '--token', 'frontend-1', '--admin-token', 'admin-secret-2']);
+    running.push(proc);
+    const url = await started(proc);
+    const banner = proc.stdout();
+    assert.equal(
+      banner
+        .split('\n')
+        .filter((line) => line.startsWith('Dashboard: '))
+        .join('\n'),
+      `Dashboard: ${url}/__mock/#token=frontend-1`,
+    );
+    assert.equal(banner.split(`${url}/__mock/#token=frontend-1`).length - 1, 1, 'the link is printed once');
+    // Tokens typed into URLs by mistake: hidden in the log, known ones anywhere, unknown ones where credentials go.
+    for (const target of ['/__mock/?token=frontend-1', '/nope/frontend-1', '/nope?access_token=unknown-credential', '/x/admin-secret-2'])
+      await (await fetch(`${url}${target}`)).text();
+    await until(() => (proc.stderr().match(/ 404 /g) ?? []).length >= 3, { what: 'the request log lines' });
+    const log = proc.stderr();
+    for (const secret of ['frontend-1', 'admin-secret-2', 'unknown-credential'])
+      assert.ok(!log.includes(secret), `${secret} in the log:\n${log}`);
+    assert.match(log, /GET \/__mock\/\?token=<redacted> 200 /);
+    assert.match(log, /GET \/nope\/<redacted> 404 /);
+    assert.match(log, /GET \/nope\?access_token=<redacted> 404 /);
+  });
+
   it('names the store in the banner: memory, the journal and its file, Redis and its key prefix (a password never shown)', async () => {
     const memory = run(['--port', '0', '--quiet']);
     running.push(memory);
@@ -129,6 +154,11 @@ describe('goods-mock CLI (spawned process)', () => {
     const proc = run(['--port', '0', '--quiet']);
     running.push(proc);
     const url = await started(proc);
+    assert.match(
+      proc.stdout(),
+      new RegExp(`^Dashboard: ${url.replace(/[.]/g, '\\.')}/__mock/$`, 'm'),
+      'without --token, no token in the link',
+    );
     await (await fetch(`${url}/__mock/health`)).text();
     proc.child.process.kill('SIGINT');
     assert.equal(await proc.exited, 0);

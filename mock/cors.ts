@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Session';
-export const EXPOSED_HEADERS = 'WWW-Authenticate, Allow, Location, Content-Length, Retry-After, X-Mock-Fault';
+export const EXPOSED_HEADERS = 'WWW-Authenticate, Allow, Location, Content-Length, Retry-After, X-Mock-Fault, X-Mock-Session';
 
 export interface CorsPolicy {
   /** Allowed origins; `*` allows any. */

@@ -45,6 +45,9 @@ function serialize(body: unknown, contentType: string | undefined): string {
   return JSON.stringify(body);
 }
 
+/** Prism's package: an optional peer dependency (util/peer.ts), needed only when such an operation exists. */
+export const PRISM_PACKAGE = '@stoplight/prism-http';
+
 export async function createPrismFallback(doc: OpenApiDocument): Promise<Fallback> {
   const prism = await import('@stoplight/prism-http');
   const operations = await prism.getHttpOperationsFromSpec(structuredClone(doc));

@@ -10,6 +10,14 @@ export { DEFAULT_SESSION };
 export const SESSION_HEADER = 'x-mock-session';
 const SESSION_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** The X-Mock-Session header as answers carry it (the session a request named, answered back). */
+export const SESSION_ANSWER_HEADER = 'X-Mock-Session';
+
+/** True for a valid session name (1-64 of `A-Z a-z 0-9 . _ -`). */
+export function isSessionName(value: string): boolean {
+  return SESSION_NAME.test(value);
+}
+
 /** The session a request names: its X-Mock-Session header, or the default one. Throws a 400 problem. */
 export function sessionName(header: string | string[] | undefined): string {
   if (header === undefined) return DEFAULT_SESSION;

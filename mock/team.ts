@@ -61,6 +61,8 @@ interface Exit {
 
 interface Member extends TeamMember {
   process: ChildProcess;
+  /** Lines it wrote (stdout and stderr), passed on with its name. */
+  lines: number;
   exit: Promise<Exit>;
   exited: boolean;
   /** Set when it had to be killed with SIGKILL. */
@@ -108,14 +110,20 @@ function launch(name: string, command: string, args: string[], io: TeamIo, stdou
     member.exited = true;
     return how;
   });
-  const member: Member = { name, pid: child.pid ?? -1, process: child, exit, exited: false, killed: false, readers: new Set() };
+  // No pid: the program could not be started (its 'error' event follows, with the reason).
+  const member: Member = { name, pid: child.pid ?? -1, process: child, exit, exited: false, killed: false, readers: new Set(), lines: 0 };
   if (child.stdout) {
     createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => {
+      member.lines += 1;
       io[stdoutTo](`[${name}] ${line}`);
       for (const reader of member.readers) reader(line);
     });
   }
-  if (child.stderr) createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => io.err(`[${name}] ${line}`));
+  if (child.stderr)
+    createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => {
+      member.lines += 1;
+      io.err(`[${name}] ${line}`);
+    });
   return member;
 }
 
@@ -141,9 +149,26 @@ function ready(member: Member, pattern: RegExp, timeoutMs: number, signal?: Abor
     signal?.addEventListener('abort', aborted);
     if (signal?.aborted) aborted();
     void member.exit.then((exit) =>
-      finish(() => fail(new TeamStartError(`${member.name} ${describeExit(exit)} before it was ready (its output is above)`))),
+      finish(() =>
+        fail(
+          new TeamStartError(`${member.name} ${describeExit(exit)} before it was ready${member.lines > 0 ? ' (its output is above)' : ''}`),
+        ),
+      ),
     );
   });
+}
+
+/** Debian and Ubuntu, and macOS with Homebrew: the commands that install redis-server. */
+export const REDIS_INSTALL = 'sudo apt-get install redis-server (Debian, Ubuntu) or brew install redis (macOS)';
+
+/** Why the redis-server program could not be started, as one line with the fix. */
+export function notStarted(program: string, error: Error | undefined): string {
+  const code = error !== undefined && 'code' in error ? error.code : undefined;
+  const where = program.includes('/') ? program : `${program} (looked up in PATH)`;
+  if (code === 'ENOENT')
+    return `${where} was not found: goods-team-mock runs one Redis for its replicas; install it with ${REDIS_INSTALL}, or pass --redis-server PATH`;
+  if (code === 'EACCES') return `${where} is not executable; pass --redis-server PATH of a redis-server you may run`;
+  return `${where} could not be started (${error?.message ?? 'no reason given'}); pass --redis-server PATH of a redis-server`;
 }
 
 /** Starts Redis, then the replicas; resolves once every replica serves. Rejects with a TeamStartError after stopping what started. */
@@ -175,8 +200,14 @@ export async function startTeam(config: TeamConfig, io: TeamIo, options: TeamOpt
   };
   const stop = (why: string): Promise<number> => {
     stopping ??= (async () => {
+      // A member that could not be started (no pid) has nothing to stop; when none started, nothing is said.
+      const started = members.filter((member) => member.process.pid !== undefined);
+      if (started.length === 0) {
+        if (temporary) await rm(dir, { recursive: true, force: true });
+        return 1;
+      }
       io.err(`${PREFIX} ${why}; stopping the replicas, then Redis`);
-      const [redis, ...replicas] = members;
+      const [redis, ...replicas] = started;
       const results = await Promise.all(replicas.map(end));
       if (redis) results.push(await end(redis));
       if (temporary) await rm(dir, { recursive: true, force: true });
@@ -203,12 +234,13 @@ export async function startTeam(config: TeamConfig, io: TeamIo, options: TeamOpt
     const redisArgs = ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--logfile', ''];
     const redis = launch('redis', config.redisServer, redisArgs, io, 'err');
     members.push(redis);
+    if (redis.process.pid === undefined) throw new TeamStartError(notStarted(config.redisServer, (await redis.exit).error));
     io.err(`${PREFIX} starting Redis on ${redisUrl} (pid ${redis.pid}), folder ${dir}`);
     await ready(redis, /Ready to accept connections/, readyTimeoutMs, options.signal).catch((error: unknown) => {
       throw new TeamStartError(
         `Redis (${config.redisServer}) did not start: ${messageOf(error)}. ${
           config.redisPort !== undefined ? `Is port ${config.redisPort} free? ` : ''
-        }Install Redis (Debian: apt-get install redis-server) or pass --redis-server PATH.`,
+        }Pass --redis-server PATH to use another redis-server.`,
       );
     });
     const replicas = config.ports.map((port, i) =>
@@ -247,7 +279,8 @@ export async function startTeam(config: TeamConfig, io: TeamIo, options: TeamOpt
     };
   } catch (error) {
     failed = options.signal?.aborted !== true;
-    await stop(`could not start: ${messageOf(error)}`);
+    // The reason is the rejection's message (the CLI prints it once, last).
+    await stop('could not start');
     throw error instanceof TeamStartError ? error : new TeamStartError(messageOf(error));
   }
 }

@@ -45,6 +45,13 @@ describe('redaction: the shared redactor', () => {
     assert.equal(redactor.redact('{"echo":"conformance-tok…'), '{"echo":"<redacted>…');
     assert.equal(redactor.redact('"conforman" is not valid'), '"<redacted>" is not valid', 'a cut word is a piece');
     assert.equal(redactor.redact('ance-tok'), '<redacted>');
+    // A secret made of the token twice: its piece `n conformance` in a text is the end of another word
+    // and the word itself; a piece past the word is still hidden.
+    const doubled = createRedactor(['conformance-token conformance-token']);
+    for (const text of ['mock session conformance: the records', 'Token conformance', 'conformance-tokyo'])
+      assert.equal(doubled.redact(text), text);
+    assert.equal(doubled.redact('session conformance-tok…'), 'sessio<redacted>…', 'a cut piece after the word is hidden');
+    assert.equal(doubled.redact('"ken conformance"'), '"<redacted>"', 'letters of the secret not part of a word of the text');
     // A random token has no ordinary word: any 8 characters of it are hidden.
     assert.equal(createRedactor(['tok_Abc123/xyz+Q']).redact('Abc123/x'), '<redacted>');
     assert.equal(createRedactor(['passwordpassword']).redact('password'), '<redacted>', 'a one-word secret is no ordinary word');

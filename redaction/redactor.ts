@@ -395,14 +395,40 @@ function hidePieces(text: string, secrets: readonly string[], grams: ReadonlySet
 /** Neither a letter nor a digit: what separates the words of a secret (`-`, `_`, `.`, a space). */
 const SEPARATOR = /^[^\p{L}\p{N}]$/u;
 
+/** One letter (any script). */
+const LETTER = /^\p{L}$/u;
+
+/**
+ * The letters at an edge of a run that continue a word of the text beyond the run, when they are
+ * fewer than MIN_PARTIAL and in one case style: the `n` of `session conformance` against a secret
+ * holding `token conformance`. They end (or begin) another word of the text, not the secret's.
+ * Returns where the rest of the run starts (or ends), or undefined when the edge is not such letters.
+ */
+function edgeOfTextWord(text: string, start: number, end: number, side: 'start' | 'end'): number | undefined {
+  const outside = side === 'start' ? text.charAt(start - 1) : text.charAt(end);
+  if (!LETTER.test(outside)) return undefined;
+  let cut = side === 'start' ? start : end;
+  if (side === 'start') while (cut < end && LETTER.test(text.charAt(cut))) cut += 1;
+  else while (cut > start && LETTER.test(text.charAt(cut - 1))) cut -= 1;
+  const letters = side === 'start' ? text.slice(start, cut) : text.slice(cut, end);
+  // The whole run one word of the text: that word decides (the loop of insideWords).
+  if (cut === (side === 'start' ? end : start)) return undefined;
+  return letters.length < MIN_PARTIAL && PLAIN_WORD.test(letters) ? cut : undefined;
+}
+
 /**
  * `text[start, end)` lies inside occurrences of the `words` (lower-case; found in any letter case),
  * each written whole in the text, and the separators between or around them (`CONFORMANCE-` of
- * `CONFORMANCE-UNKNOWN`).
+ * `CONFORMANCE-UNKNOWN`). Letters at an edge of the run that belong to a longer word of the text
+ * (`sessio|n conformance`) are that word's, not the secret's (edgeOfTextWord).
  */
 function insideWords(text: string, start: number, end: number, words: readonly string[]): boolean {
   if (words.length === 0) return false;
   let covered = start;
+  const from = edgeOfTextWord(text, start, end, 'start');
+  if (from !== undefined && insideWords(text, from, end, words)) return true;
+  const to = edgeOfTextWord(text, start, end, 'end');
+  if (to !== undefined && insideWords(text, start, to, words)) return true;
   while (covered < end) {
     if (SEPARATOR.test(text.charAt(covered))) {
       covered += 1;

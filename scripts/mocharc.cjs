@@ -21,7 +21,8 @@ const RECORD = join(ROOT, 'docs', 'generated', 'test-time.json');
 
 /**
  * What `npm run test:quick` leaves out: the files that start whole processes, browsers, Redis or
- * package installs, or make many whole conformance runs (each over 3 s of CPU in the recorded run).
+ * package installs, make many whole conformance runs (each over 3 s of CPU in the recorded run), or
+ * wait out what a server makes the suite wait for (Retry-After, time-outs, idle connections closed).
  */
 const QUICK_LEAVES_OUT = [
   'bench/',
@@ -48,6 +49,10 @@ const QUICK_LEAVES_OUT = [
   'conformance/time.test.ts',
   'conformance/verdict.test.ts',
   'conformance/ca-option.test.ts',
+  'conformance/rate-limit.test.ts',
+  'conformance/connections.test.ts',
+  'conformance/reproduce.test.ts',
+  'conformance/secrets.test.ts',
   'mock/documented-answers.test.ts',
   'mock/crosscheck.test.ts',
   'mock/cli.test.ts',

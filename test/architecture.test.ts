@@ -59,9 +59,12 @@ const RULED = [...SHIPPED, ...DEV_ONLY];
  */
 const PROXY_REPORT_EXCEPTION = new Set(['results', 'json', 'junit'].map((name) => `mock/proxy/report.ts -> conformance/report/${name}.ts`));
 
+/** Tests: `*.test.ts`, and the long checks `*.check.ts` that mocha runs on demand (neither is built nor shipped: tsconfig.build.json). */
+const isTest = (file: string): boolean => /\.(test|check)\.ts$/.test(file);
+
 function violations(folder: string, allowed: (edge: ImportEdge) => boolean, tests: boolean): string[] {
   return sourceFiles(folder)
-    .filter((file) => tests || !file.endsWith('.test.ts'))
+    .filter((file) => tests || !isTest(file))
     .flatMap((file) => importsOf(file))
     .filter((edge) => !allowed(edge))
     .map((edge) => `${edge.file} imports ${edge.target}`);

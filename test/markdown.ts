@@ -1,7 +1,7 @@
 /**
  * What the documentation tests read from Markdown: the anchors of its headings (as GitHub makes them)
  * and its links, outside fenced blocks and code spans; the links of a page that point nowhere; which
- * pages there are.
+ * pages there are; the shell commands of its fenced blocks; the text of a section.
  */
 import { readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
@@ -123,4 +123,34 @@ export function documentationPages(): string[] {
     .sort()
     .map((name) => `docs/${name}`);
   return ['README.md', ...docs];
+}
+
+/** One documented command and the fenced block it is in (its index in its page). */
+export interface ShellCommand {
+  command: string;
+  block: number;
+}
+
+/** The shell commands of a Markdown page: fenced sh blocks, continuation lines joined, comments and `&&` split. */
+export function shellCommands(markdown: string): ShellCommand[] {
+  const commands: ShellCommand[] = [];
+  let index = 0;
+  for (const block of markdown.matchAll(/^```(?:sh|bash|shell)\n([\s\S]*?)^```/gm)) {
+    const joined = (block[1] ?? '').replace(/\\\n\s*/g, ' ');
+    for (const line of joined.split('\n')) {
+      const command = line.replace(/\s+#.*$/, '').trim();
+      if (command === '' || command.startsWith('#')) continue;
+      for (const part of command.split(/\s+&&\s+/)) commands.push({ command: part.trim(), block: index });
+    }
+    index += 1;
+  }
+  return commands;
+}
+
+/** The text of the section under `## heading` (to the next `## ` heading), or '' when there is none. */
+export function sectionText(markdown: string, heading: string): string {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) return '';
+  const end = markdown.indexOf('\n## ', start + 1);
+  return markdown.slice(start, end < 0 ? undefined : end);
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../contract/paths.js';
-import { brokenLinks, documentationPages, headingAnchors, markdownLinks, sectionHeadings, slug } from './markdown.js';
+import { brokenLinks, documentationPages, headingAnchors, markdownLinks, sectionHeadings, sectionText, slug } from './markdown.js';
 
 /** The most lines the README may have (the issue asks for about 300). */
 const README_MAX_LINES = 320;
@@ -21,6 +21,8 @@ const PENDING_DOCS_UNTIL_MERGED: readonly string[] = [];
 
 /** The heading of the README's table of contents. */
 const CONTENTS = 'Contents';
+/** The heading of the README's documentation index. */
+const INDEX = 'Documentation';
 
 /** The text of a file or folder of the repository ('' for a folder), or undefined when there is none. */
 function readRepositoryFile(path: string): string | undefined {
@@ -71,6 +73,18 @@ describe('README.md as a front door, and the links of README.md and docs/', () =
     }
     assert.ok(links > 50, `links found: ${links}`);
     assert.deepEqual(problems, []);
+  });
+
+  it("the README's documentation index (its section Documentation) links every page of docs/ exactly once", () => {
+    const index = sectionText(readme, INDEX);
+    assert.ok(index !== '', `README.md has a section "## ${INDEX}"`);
+    const linked = markdownLinks(index).map((link) => link.target.split('#')[0] ?? '');
+    const pages = documentationPages().filter((page) => page.startsWith('docs/'));
+    const times = (page: string): number => linked.filter((target) => target === page).length;
+    assert.deepEqual(
+      pages.filter((page) => times(page) !== 1).map((page) => `${page}: linked ${times(page)} times`),
+      [],
+    );
   });
 
   it("the README's documentation index links the pages other branches add (tolerated missing until merged)", () => {

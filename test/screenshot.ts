@@ -1,37 +1,35 @@
 /**
- * `npm run screenshot`: regenerates docs/dashboard.png (shown in the README): starts the mock on a
- * free port, records a few transfers and samples through the typed client, opens the dashboard in
- * headless Chromium and saves a screenshot once the API reference has rendered.
+ * `npm run screenshot`: regenerates docs/dashboard.png (shown in the README) as a newcomer sees the
+ * dashboard after the README's Quick start: the mock started as it says (with its token), its `curl`
+ * lines and the conformance run sent (test/support/quick-start.ts), then the link the mock's banner
+ * printed opened in headless Chromium; saved once the orders, the records and the API reference have
+ * rendered.
  */
 import { join } from 'node:path';
-import { createGoodsClient } from '../client/index.js';
 import { PROJECT_ROOT } from '../contract/paths.js';
-import { createMockServer } from '../mock/index.js';
 import { launchChromium } from './support/browser.js';
+import { runQuickStart } from './support/quick-start.js';
 
 export const SCREENSHOT_PATH = join(PROJECT_ROOT, 'docs', 'dashboard.png');
 
 export async function takeDashboardScreenshot(path = SCREENSHOT_PATH): Promise<void> {
-  const mock = await createMockServer({ port: 0, quiet: true });
+  const quickStart = await runQuickStart({ conformance: true });
   const browser = await launchChromium({ viewport: { width: 1280, height: 800 } }).catch(async (error: unknown) => {
-    await mock.close();
+    await quickStart.stop();
     throw error;
   });
   try {
-    const api = createGoodsClient({ baseUrl: mock.url, token: 'screenshot' });
-    await api.createLotTransfer({ fk_lot_id: 2001, source_scancode: 'DOCK-1', target_scancode: 'SHELF-A3', amount: 120 });
-    await api.createLotTransfer({ fk_lot_id: 2201, source_scancode: 'SHELF-A3', target_scancode: 'LAB-2', amount: 0.5, completed: true });
-    await api.createTestSample({ fk_lot_id: 2001, fk_user_id: 42 });
-    await api.createTestSample({ fk_lot_id: 2202, fk_user_id: 7, status: 'IN_LAB', notes: 'moisture check' });
     const page = await browser.newPage();
-    await page.goto(`${mock.url}/__mock/`);
-    await page.waitForSelector('section.records tbody tr[data-id="2"]');
+    await page.goto(quickStart.dashboard);
+    await page.waitForSelector('section.records tbody tr');
     await page.waitForSelector('article.order tr[data-lot]');
     await page.waitForSelector('#swagger-ui .opblock');
+    if ((await page.locator('article.order .error').count()) > 0)
+      throw new Error(`the dashboard shows an error: ${await page.textContent('#orders')}`);
     await page.screenshot({ path, fullPage: true });
   } finally {
     await browser.close();
-    await mock.close();
+    await quickStart.stop();
   }
 }
 

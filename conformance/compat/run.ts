@@ -3,6 +3,7 @@
  * loader (a contract that cannot be read or judged is a StartError: exit 2), compares them, proves the
  * verdict when asked (`proof.ts`), concludes (`model.ts`) and writes the report files asked for.
  */
+import { checkSuitePeers } from '../peers.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContractProblem } from '../../contract/soundness.js';
@@ -49,6 +50,8 @@ export async function runCompat(config: CompatConfig): Promise<CompatResult> {
   const base = { old: old.judged, new: next.judged, level: config.level, failOn: config.failOn };
   let report: CompatReport;
   if (config.prove) {
+    // The proof runs each side's suite: its runner must be installed.
+    checkSuitePeers();
     const proven = await prove(
       { document: old.document, path: config.oldPath },
       { document: next.document, path: config.newPath },

@@ -1,26 +1,21 @@
 /**
  * The human report. `renderCheckLine` (one check: verdict, level, id, title; for a failure the
  * request, status, first part of the answer and the rule; for a skip or a check not run, why) and
- * `renderSummary` (the closing lines) are pure functions of the results; `HumanReporter` is the mocha
- * reporter that prints the lines live as checks end.
+ * `renderSummary` (the closing lines) are pure functions of the results; the mocha reporter that
+ * prints the lines live as checks end is in `suite.ts` (mocha is loaded only for a run: the proxy's
+ * reports use these renderers without it).
  *
  * Every text taken from a result is passed through `escapeControls`: an answer's ESC, CR or BEL never
  * reaches the terminal raw (a hostile server cannot draw a fake "PASSED"); only the tool's own colors
  * are real escape sequences. Redaction happens before (sanitizeVerdict / the redacting
  * writer of the run).
  */
-import Mocha from 'mocha';
 import { escapeControls } from '../secrets.js';
 import { failureCount } from './failures.js';
-import type { CheckResult, CheckStatus, JudgedContract, UncheckedRule, Verdict } from './results.js';
+import type { CheckResult, CheckStatus, JudgedContract, MockSession, UncheckedRule, Verdict } from './results.js';
 
-export interface HumanReporterOptions {
-  results: WeakMap<Mocha.Runnable, CheckResult>;
-  write: (text: string) => void;
-  color: boolean;
-}
-
-const paint = (on: boolean, code: number, text: string): string => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
+/** `text` in the terminal color `code` when `on`. */
+export const paint = (on: boolean, code: number, text: string): string => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
 
 const LABEL: Record<CheckStatus, { text: string; color: number }> = {
   passed: { text: 'PASS', color: 32 },
@@ -185,25 +180,17 @@ export function renderSummary(verdict: Verdict, options: SummaryOptions): string
     `run marker ${escapeControls(verdict.runMarker)}: ${verdict.writes} valid create request(s) sent (counted against --max-writes); ` +
     `${verdict.recordsCreated} POST request(s) answered 2xx, each a record the server says it created (bodies it should refuse included); ` +
     `find them by this marker in scancodes, notes, sample numbers\n` +
+    (verdict.mockSession ? mockSessionLines(verdict.mockSession) : '') +
     (options.files ?? []).map((f) => `report: ${escapeControls(f)}\n`).join('');
   return text;
 }
 
-/** The live console report of a run (mocha reporter): a heading per operation, one entry per check. */
-export class HumanReporter extends Mocha.reporters.Base {
-  constructor(runner: Mocha.Runner, options: Mocha.MochaOptions) {
-    super(runner, options);
-    const opts = options.reporterOptions as HumanReporterOptions;
-    const { write, color } = opts;
-    runner.on(Mocha.Runner.constants.EVENT_SUITE_BEGIN, (suite: Mocha.Suite) => {
-      if (suite.parent !== undefined && !suite.parent.root) write(`\n${paint(color, 1, escapeControls(suite.title))}\n`);
-    });
-    const line = (test: Mocha.Runnable): void => {
-      const result = opts.results.get(test);
-      if (result) write(renderCheckLine(result, color));
-    };
-    runner.on(Mocha.Runner.constants.EVENT_TEST_PASS, line);
-    runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, line);
-    runner.on(Mocha.Runner.constants.EVENT_TEST_PENDING, line);
-  }
+/** Where a run's records are on goods-mock, and the curl lines that list them and reset the session. */
+export function mockSessionLines(session: MockSession): string {
+  const header = `-H 'X-Mock-Session: ${escapeControls(session.name)}'`;
+  return (
+    `mock session ${escapeControls(session.name)}: the records this run created are there, not in the default session; list them, or reset the session:\n` +
+    session.listings.map((url) => `  curl ${header} ${escapeControls(url)}\n`).join('') +
+    `  curl -X POST ${header} -H 'X-Mock-Reset: 1' ${escapeControls(session.reset)}   # with --admin-token also -H 'Authorization: Bearer <admin token>'\n`
+  );
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'test-results-parser';
 import { requireSystemTool } from '../../support/system-tools.js';
-import { junitTimestamp, renderJunit } from './junit.js';
+import { junitTimestamp, renderJunit, wallTime } from './junit.js';
 import type { CheckResult } from './results.js';
 import { CHECKS, CONTRACT, configurationVerdictOf, rawControls, verdictOf } from './verdict-fixture.js';
 
@@ -194,6 +194,19 @@ describe('JUnit report (junit.xml)', () => {
       configuration,
     );
     assert.ok(!xml.includes('name="configuration"'));
+  });
+
+  it("a testsuite's time is the wall time of its checks (from the first start to the last end: they overlap), not their sum", () => {
+    // getOrderInfo: 2-14 ms and 4-7 ms: 12 ms of wall time (the durations add up to 15 ms).
+    const [first] = CHECKS;
+    assert.ok(first);
+    assert.match(xml, new RegExp(`<testsuite id="0" name="${first.operation}"[^>]* time="0\\.012"`));
+    const timed = (startedMs: number, durationMs: number): CheckResult => ({ ...first, startedMs, durationMs });
+    assert.equal(wallTime([timed(0, 800), timed(10, 790), timed(5, 100)]), 800);
+    assert.equal(wallTime([timed(0, 100), timed(500, 100)]), 600, 'a gap between checks is wall time too');
+    const { startedMs: _, ...untimed } = timed(0, 30);
+    assert.equal(wallTime([untimed, untimed]), 60, 'checks without a start (the proxy) count one after another');
+    assert.equal(wallTime([]), 0);
   });
 
   it('a verdict without checks is a valid empty report', () => {

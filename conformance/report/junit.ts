@@ -2,7 +2,9 @@
  * The JUnit XML report, a pure function of the verdict (built with xmlbuilder2, which escapes every
  * text and attribute). As CI systems read it (Jenkins/Ant schema, GitLab, GitHub test reporters):
  * - `<testsuites>` > one `<testsuite>` per operation > one `<testcase>` per check;
- * - `classname` is the operation, `name` is `check id: title`, `time` in seconds;
+ * - `classname` is the operation, `name` is `check id: title`, `time` in seconds: a testcase's is its
+ *   check's duration, a testsuite's the wall time of its checks (from the first start to the last end:
+ *   they run at once, so their durations overlap), the testsuites' the run's;
  * - a failed check has `<failure message type>` with how many cases failed, at most three spelled out
  *   (each with a ready-to-paste curl) and the others named, as text;
  * - a skipped check has `<skipped message>`; a check not run is skipped with "not run: blocked by ...";
@@ -85,7 +87,7 @@ export function renderJunit(verdict: Verdict): string {
       failures: String(n.failures),
       errors: String(n.errors),
       skipped: String(n.skipped),
-      time: seconds(checks.reduce((sum, c) => sum + c.durationMs, 0)),
+      time: seconds(wallTime(checks)),
       timestamp,
       hostname: attr(hostOf(verdict.target)),
     });
@@ -131,6 +133,17 @@ export function renderJunit(verdict: Verdict): string {
     }
   });
   return `${root.end({ prettyPrint: true })}\n`;
+}
+
+/**
+ * The wall time of checks: from the first one's start to the last one's end. Checks without a start
+ * (reports whose checks are not timed) count as run one after another.
+ */
+export function wallTime(checks: readonly CheckResult[]): number {
+  const timed = checks.flatMap((c) => (c.startedMs === undefined ? [] : [{ start: c.startedMs, end: c.startedMs + c.durationMs }]));
+  const untimed = checks.filter((c) => c.startedMs === undefined).reduce((sum, c) => sum + c.durationMs, 0);
+  if (timed.length === 0) return untimed;
+  return Math.max(...timed.map((t) => t.end)) - Math.min(...timed.map((t) => t.start)) + untimed;
 }
 
 function hostOf(target: string): string {

@@ -57,7 +57,10 @@ export interface CheckResult {
   failures?: FailureDetails[];
   /** The cases the check sent (its documented partition classes plus any seeded extra cases). */
   cases: CaseResult[];
+  /** From the check's start to its last case's end (checks run at once: these overlap). */
   durationMs: number;
+  /** When the check started, in ms after the run's `startedAt`; absent in reports whose checks are not timed (the proxy's). */
+  startedMs?: number;
 }
 
 /** One row of the coverage table: a rule, the cases sent for it, its verdict. */
@@ -155,5 +158,20 @@ export interface Verdict {
    * suite fills it; absent in the validating proxy's reports).
    */
   traffic?: TrafficCounts;
+  /**
+   * Against goods-mock (its answers named the session back): the mock session that holds the records
+   * the run created (`X-Mock-Session`), its listings and its reset. Absent against any other server,
+   * against the in-process mock (gone after the run) and in the proxy's reports.
+   */
+  mockSession?: MockSession;
   checks: CheckResult[];
+}
+
+/** The goods-mock session a run's requests named, with where to list and reset it. */
+export interface MockSession {
+  name: string;
+  /** `GET` each with `X-Mock-Session: <name>`: the records of the session, one URL per create. */
+  listings: string[];
+  /** `POST` with `X-Mock-Session: <name>` and `X-Mock-Reset: 1`: drops the session's records. */
+  reset: string;
 }

@@ -56,6 +56,7 @@ export const CHECKS: CheckResult[] = [
       { name: 'order needing %-encoding', status: 'passed' },
     ],
     durationMs: 12,
+    startedMs: 2,
   },
   {
     id: `${ORDER}.status-200`,
@@ -67,6 +68,7 @@ export const CHECKS: CheckResult[] = [
     status: 'passed',
     cases: [{ name: 'main order', status: 'passed' }],
     durationMs: 3,
+    startedMs: 4,
   },
   {
     id: `${TRANSFER}.echo-members`,

@@ -1,5 +1,6 @@
 /** The self-test: the suite measures its own power from the contract (issue 19, point 6). */
 import assert from 'node:assert/strict';
+import { figure } from '../../support/figures.js';
 import { readContract } from '../../contract/document.js';
 import { generatedFaults } from './generated-faults.js';
 import { renderSelfTest, runSelfTest, selfTestExitCode } from './run.js';
@@ -30,7 +31,9 @@ describe('the self-test (--self-test)', function () {
   });
 
   it('the bundled contract: the reference server passes at both levels and every generated fault is killed (100%)', async () => {
+    const cpu = process.cpuUsage();
     const result = await runSelfTest(document);
+    const used = process.cpuUsage(cpu);
     assert.ok(result.reference.spec.passed, result.reference.spec.failed.join(', '));
     assert.ok(result.reference.strict.passed, result.reference.strict.failed.join(', '));
     assert.deepEqual(
@@ -38,6 +41,8 @@ describe('the self-test (--self-test)', function () {
       [],
     );
     assert.ok(result.total > 200, `${result.total} faults`);
+    figure('self-test-faults', result.total);
+    figure('self-test-cpu-seconds', (used.user + used.system) / 1e6);
     assert.equal(result.killed, result.total);
     assert.equal(selfTestExitCode(result), 0);
     const text = renderSelfTest(result, 'bundled');

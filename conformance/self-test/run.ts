@@ -10,6 +10,7 @@ import { checksFor } from '../checks/index.js';
 import type { Check } from '../checks/types.js';
 import { resolveConformanceConfig } from '../config.js';
 import { CheckContext } from '../context.js';
+import { checkSuitePeers } from '../peers.js';
 import { checksOfLevel, runCheck } from '../suite.js';
 import { generatedFaults, type GeneratedFault } from './generated-faults.js';
 import { REFERENCE_TOKEN, startReferenceServer } from './reference-server.js';
@@ -80,6 +81,7 @@ function checksForFault(all: readonly Check[], fault: GeneratedFault): Check[] {
 }
 
 export async function runSelfTest(document: OpenApiDocument, options: SelfTestOptions = {}): Promise<SelfTestResult> {
+  checkSuitePeers();
   const started = Date.now();
   const seed = options.seed ?? 7;
   const all = checksFor(document);

@@ -22,6 +22,46 @@
   $('origin').textContent = location.origin;
   $('session').value = params.get('session') || '';
 
+  // ---- the API token: from the link the mock printed (#token=...), kept for this tab ----------
+  // The start banner of `goods-mock --token T` prints the dashboard's address with T in the fragment,
+  // which a browser never sends: the page takes it from there, keeps it in sessionStorage (a reload or
+  // a link followed in this tab keeps it; nothing is written for other tabs) and takes it out of the
+  // address bar, so it is not copied or bookmarked with the address.
+  const TOKEN_KEY = 'goods-mock.api-token';
+  const DEFAULT_TOKEN = 'dashboard';
+
+  function keepToken(token) {
+    try {
+      if (token) sessionStorage.setItem(TOKEN_KEY, token);
+      else sessionStorage.removeItem(TOKEN_KEY);
+    } catch {
+      // storage turned off: the field still holds the token until the page is left
+    }
+  }
+
+  function keptToken() {
+    try {
+      return sessionStorage.getItem(TOKEN_KEY);
+    } catch {
+      return null;
+    }
+  }
+
+  (function adoptToken() {
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    const given = fragment.get('token');
+    if (given !== null) {
+      fragment.delete('token');
+      const rest = fragment.toString();
+      history.replaceState(history.state, '', `${location.pathname}${location.search}${rest ? `#${rest}` : ''}`);
+      if (given) keepToken(given);
+    }
+    $('api-token').value = keptToken() || DEFAULT_TOKEN;
+  })();
+
+  /** What GET /__mock/health said (how the mock checks tokens: `auth.tokens`), once read. */
+  let health;
+
   function session() {
     return $('session').value.trim();
   }
@@ -80,9 +120,75 @@
   function memberRow(members, item, rowOf) {
     const row = el('tr');
     if (rowOf) rowOf(item, row);
-    for (const member of members) row.append(el('td', shownValue(item[member.name])));
+    for (const member of members) row.append(valueCell(shownValue(item[member.name])));
     return row;
   }
+
+  /** Most characters of a value its cell's tooltip shows (a record may hold a 100,000-character string). */
+  const TITLE_MAX = 2000;
+
+  /**
+   * A table cell showing a value on one line, cut with an ellipsis past the column's most width (the
+   * CSS of `td > .value`); a value that is cut gets the whole of it as its tooltip (`fitTable`).
+   */
+  function valueCell(text) {
+    const cell = el('td');
+    cell.append(el('span', text, 'value'));
+    return cell;
+  }
+
+  /** The tooltip of a cut value: all of it, or its first TITLE_MAX characters and its length. */
+  function tooltip(text) {
+    return text.length > TITLE_MAX ? `${text.slice(0, TITLE_MAX)}… (${text.length.toLocaleString('en-US')} characters)` : text;
+  }
+
+  /**
+   * Fits a table of values to the width it has: when its columns need more, the widest are narrowed
+   * to one width (the values in them cut with an ellipsis) so that the rest keep theirs; a table that
+   * fits is left as it is. Runs after a table's rows change, and when the window is resized.
+   */
+  function fitTable(table) {
+    if (!table.isConnected) return;
+    table.style.removeProperty('--value-max');
+    const box = table.parentElement;
+    const boxStyle = window.getComputedStyle(box);
+    const available = box.clientWidth - parseFloat(boxStyle.paddingLeft) - parseFloat(boxStyle.paddingRight);
+    const heads = [...table.tHead.rows[0].cells];
+    if (table.offsetWidth > available && heads.length > 0) narrow(table, heads, available);
+    for (const value of table.querySelectorAll('td > .value')) {
+      if (value.scrollWidth > value.clientWidth) value.title = tooltip(value.textContent);
+      else value.removeAttribute('title');
+    }
+  }
+
+  function narrow(table, heads, available) {
+    // Water-filling: the one width `cap` that the widest columns get so that all columns together fit.
+    const widths = heads.map((th) => th.offsetWidth).sort((a, b) => b - a);
+    let rest = widths.reduce((a, b) => a + b, 0);
+    let cap = 0;
+    for (let k = 1; k <= widths.length; k++) {
+      rest -= widths[k - 1];
+      cap = (available - rest) / k;
+      if (k === widths.length || cap >= widths[k]) break;
+    }
+    const cell = table.tBodies[0].rows[0] && table.tBodies[0].rows[0].cells[0];
+    const padding = cell ? cell.offsetWidth - cell.firstChild.offsetWidth : 0;
+    table.style.setProperty('--value-max', `${Math.max(24, Math.floor(cap - padding))}px`);
+  }
+
+  function fitTables() {
+    for (const table of document.querySelectorAll('main table')) if (table.querySelector('td > .value')) fitTable(table);
+  }
+
+  let fitting = false;
+  window.addEventListener('resize', () => {
+    if (fitting) return;
+    fitting = true;
+    window.requestAnimationFrame(() => {
+      fitting = false;
+      fitTables();
+    });
+  });
 
   // ---- the operations model (GET /__mock/model), read once ------------------------------------
 
@@ -130,15 +236,19 @@
       if (!listed.ok) throw new Error(await describe(listed));
       const numbers = await listed.json();
       $('orders-count').textContent = `(${numbers.length})`;
-      const token = $('api-token').value.trim() || 'dashboard';
+      const token = $('api-token').value.trim() || DEFAULT_TOKEN;
+      let refused = false;
       const cards = await Promise.all(
         numbers.map(async (number) => {
           const response = await fetch(orderPath(number), { headers: { Authorization: `Bearer ${token}` } });
+          if (response.status === 401) refused = true;
           if (!response.ok) return orderError(number, await describe(response));
           return orderCard(await response.json());
         }),
       );
       box.replaceChildren(...cards);
+      for (const table of box.querySelectorAll('table')) fitTable(table);
+      if (refused) say(tokenRefused(token), 'error');
     } catch (error) {
       box.replaceChildren(el('p', `Cannot load the orders: ${error.message}`, 'error'));
     }
@@ -147,8 +257,21 @@
   function orderError(number, text) {
     const card = el('article', undefined, 'order');
     card.dataset.order = number;
-    card.append(el('h3', number), el('p', `Cannot load this order (${text}). Enter an API token the mock accepts.`, 'error'));
+    card.append(el('h3', number), el('p', `Cannot load this order (${text}).`, 'error'));
     return card;
+  }
+
+  /** Why the mock refused the API token, from how it was started (GET /__mock/health says it, never a token). */
+  function tokenRefused(token) {
+    const tokens = health && health.auth ? health.auth.tokens : undefined;
+    if (tokens === 'listed')
+      return (
+        `The mock was started with --token and accepts only the tokens given there; "${token}" is not one. ` +
+        'Open the dashboard link it printed when it started (…/__mock/#token=…), or enter one of those tokens in "API token".'
+      );
+    if (tokens === 'any')
+      return `The mock refuses the token "${token}" (a --reject-token; "invalid" is refused by default): enter any other token in "API token".`;
+    return `The mock refuses the token "${token}": enter a token it accepts in "API token" (see the mock's --token).`;
   }
 
   /** `1 container`, `3 charges`: a list's length with its name, singular for one. */
@@ -267,6 +390,7 @@
       }),
     );
     $(id).tBodies[0].replaceChildren(...rows);
+    fitTable($(id));
     const paged = next !== undefined || state.after > 0;
     $(`${id}-count`).textContent = paged
       ? `(${state.start + 1}–${state.start + listed.length}${next !== undefined ? ', more' : ''})`
@@ -483,7 +607,7 @@
    */
   async function detectProxy() {
     try {
-      const health = await (await fetch('/__mock/health')).json();
+      health = await (await fetch('/__mock/health')).json();
       if (health.mode !== 'proxy') return false;
     } catch {
       return false;
@@ -530,6 +654,11 @@
 
   $('reset').addEventListener('click', () => void reset());
   $('reload-orders').addEventListener('click', () => void loadOrders());
+  $('api-token').addEventListener('change', () => {
+    keepToken($('api-token').value.trim());
+    say('');
+    void loadOrders();
+  });
   $('session').addEventListener('change', () => {
     const name = session();
     if (name && !SESSION_PATTERN.test(name)) {

@@ -18,6 +18,7 @@ import { operationsModel, withOrder, resourceOf } from '../../contract/operation
 import { createMockServer, type MockServer } from '../../mock/index.js';
 import { launchChromium, type Chromium } from '../support/browser.js';
 import { startRedis } from '../../support/redis.js';
+import { runQuickStart, type QuickStart } from '../support/quick-start.js';
 
 /** The values of one attribute of every element matching `selector`, in document order. */
 async function attributes(page: Page, selector: string, name: string): Promise<(string | null)[]> {
@@ -157,7 +158,7 @@ describe('browser: the dashboard at /__mock/', function () {
     assert.ok(created.data, JSON.stringify(created));
     await page.fill('#session', 'team-b');
     await page.dispatchEvent('#session', 'change');
-    await page.waitForSelector(`#${TRANSFERS} tbody tr:only-child td:nth-child(2):text-is("2101")`);
+    await page.waitForSelector(`#${TRANSFERS} tbody tr:only-child td:nth-child(2) > .value:text-is("2101")`);
     assert.equal(await rows(TRANSFERS).count(), 1);
     assert.equal(await rows(SAMPLES).count(), 0);
     assert.match(page.url(), /\?session=team-b$/);
@@ -364,5 +365,140 @@ describe('browser: the dashboard reads what it shows of the API from GET /__mock
       await tab.close();
       await mock.close();
     }
+  });
+});
+
+describe("browser: the dashboard after the README's Quick start (the mock with --token, the banner's link opened)", function () {
+  this.timeout(240_000);
+  let quickStart: QuickStart;
+  let browser: Chromium;
+  let page: Page;
+  const WIDTH = 1280;
+
+  before(async () => {
+    quickStart = await runQuickStart({ conformance: true });
+    browser = await launchChromium({ viewport: { width: WIDTH, height: 800 } });
+    page = await browser.newPage();
+  });
+  after(async () => {
+    await browser?.close();
+    await quickStart?.stop();
+  });
+
+  /** Every fixture order shown as a card with its lots, and no order refused. */
+  async function ordersShown(tab: Page): Promise<void> {
+    for (const number of loadFixtures().orders.keys()) await tab.waitForSelector(`article.order[data-order="${number}"] tr[data-lot]`);
+    assert.equal(await tab.locator('article.order .error').count(), 0, (await tab.textContent('#orders')) ?? '');
+  }
+
+  it('the banner printed the link with the token in its fragment; opened, it shows the orders with no typing, and the address bar loses the token', async () => {
+    const token = new URLSearchParams(new URL(quickStart.dashboard).hash.slice(1)).get('token');
+    assert.ok(token, `the banner's link carries the token: ${quickStart.dashboard}`);
+    await page.goto(quickStart.dashboard);
+    await ordersShown(page);
+    assert.equal(page.url(), `${quickStart.url}/__mock/`, 'the token is taken out of the address bar');
+    assert.equal(await page.inputValue('#api-token'), token);
+  });
+
+  it('after a reload it still shows the orders (the token is kept for the tab)', async () => {
+    await page.reload();
+    await ordersShown(page);
+    assert.equal(await page.inputValue('#api-token'), new URLSearchParams(new URL(quickStart.dashboard).hash.slice(1)).get('token'));
+  });
+
+  it("the default session holds the Quick start's creates only: the suite's records are in its own session", async () => {
+    await waitForCount(page, `#${TRANSFERS} tbody tr`, 1);
+    await waitForCount(page, `#${SAMPLES} tbody tr`, 1);
+    const cut = await page
+      .locator('main td > .value')
+      .evaluateAll((values: { scrollWidth: number; clientWidth: number }[]) => values.filter((v) => v.scrollWidth > v.clientWidth).length);
+    assert.equal(cut, 0, 'short values are shown whole, none cut');
+    assert.match(quickStart.conformance, /mock session conformance: the records this run created are there, not in the default session/);
+    const listing = /^ {2}curl (-H 'X-Mock-Session: conformance') (\S+)$/m.exec(quickStart.conformance);
+    assert.ok(listing?.[2], quickStart.conformance);
+    const recorded = (await (await fetch(listing[2], { headers: { 'X-Mock-Session': 'conformance' } })).json()) as unknown[];
+    assert.ok(recorded.length > 10, `${recorded.length} records of the suite in its session`);
+  });
+
+  it("the suite's session: long values stay on one line, cut with an ellipsis, the whole value in the tooltip; the page never scrolls sideways", async () => {
+    await page.fill('#session', 'conformance');
+    await page.dispatchEvent('#session', 'change');
+    await page.waitForSelector(`#${TRANSFERS} tbody tr:nth-child(10)`);
+    // What the browser laid out (the shapes of the DOM nodes read, as the page has them).
+    interface Cell {
+      scrollWidth: number;
+      clientWidth: number;
+      textContent: string | null;
+      getAttribute(name: string): string | null;
+      getBoundingClientRect(): { height: number };
+    }
+    const cells = await page.locator('section.records td > .value').evaluateAll((all: Cell[]) =>
+      all.map((cell) => ({
+        cut: cell.scrollWidth > cell.clientWidth,
+        length: (cell.textContent ?? '').length,
+        height: cell.getBoundingClientRect().height,
+        title: cell.getAttribute('title') ?? '',
+      })),
+    );
+    const cut = cells.filter((cell) => cell.cut);
+    const widths = {
+      page: await page.locator('html').evaluate((html: { scrollWidth: number }) => html.scrollWidth),
+      tables: await page
+        .locator('section.records')
+        .evaluateAll((sections: { scrollWidth: number; clientWidth: number }[]) =>
+          sections.map((section) => section.scrollWidth - section.clientWidth),
+        ),
+      cut: cut.length,
+      longest: Math.max(...cells.map((cell) => cell.length)),
+      wrapped: cells.filter((cell) => cell.height > 40).length,
+      titled: cut.filter((cell) => cell.title.length > 0).length,
+    };
+    assert.ok(widths.longest > 10_000, `the suite's records hold long values (${widths.longest} characters)`);
+    assert.ok(widths.page <= WIDTH, `the page is ${widths.page} px wide in a ${WIDTH} px window`);
+    assert.deepEqual(
+      widths.tables,
+      widths.tables.map(() => 0),
+      'no records table scrolls sideways',
+    );
+    assert.ok(widths.cut > 0, 'long values are cut');
+    assert.equal(widths.titled, widths.cut, 'every cut value has its tooltip');
+    assert.equal(widths.wrapped, 0, 'every value on one line');
+    const title = await page.locator('section.records td > .value[title$="characters)"]').first().getAttribute('title');
+    assert.match(title ?? '', /^[\s\S]{2000}… \(\d{1,3}(,\d{3})+ characters\)$/);
+  });
+
+  it('a token the mock refuses: the 401 says the mock was started with --token, and how to get the link', async () => {
+    const tab = await browser.newPage();
+    try {
+      // A new tab: nothing kept for it, no token in its address.
+      await tab.goto(`${quickStart.url}/__mock/`);
+      await tab.waitForSelector('article.order .error');
+      assert.equal(await tab.inputValue('#api-token'), 'dashboard');
+      const message = (await tab.textContent('#message')) ?? '';
+      assert.match(message, /started with --token and accepts only the tokens given there; "dashboard" is not one/);
+      assert.match(message, /Open the dashboard link it printed when it started \(…\/__mock\/#token=…\)/);
+      // Typing the token works, and is kept: a reload of that tab still shows the orders.
+      await tab.fill('#api-token', new URLSearchParams(new URL(quickStart.dashboard).hash.slice(1)).get('token') ?? '');
+      await tab.dispatchEvent('#api-token', 'change');
+      await ordersShown(tab);
+      assert.equal(await tab.textContent('#message'), '');
+      await tab.reload();
+      await ordersShown(tab);
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it('the link is printed once, in the banner; no request line of the mock shows the token; no page error', () => {
+    const token = new URLSearchParams(new URL(quickStart.dashboard).hash.slice(1)).get('token') ?? '';
+    const out = quickStart.mock.stdout();
+    assert.equal(out.split(quickStart.dashboard).length - 1, 1, out);
+    const log = quickStart.mock.stderr();
+    assert.match(log, /GET \/__mock\/ 200 /, 'the page was requested');
+    assert.ok(!log.includes(token), `the request log shows the token:\n${log}`);
+    assert.deepEqual(
+      browser.problems.filter((problem) => !problem.includes('status of 401')),
+      [],
+    );
   });
 });

@@ -11,6 +11,7 @@
  * - A valid recursive schema (a tree node whose children are nodes) keeps working in the mock, the
  *   suite and compat (`--prove` runs both).
  */
+import { figure } from '../../support/figures.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -121,6 +122,7 @@ describe('hardening: a contract as the attack (patterns, $ref cycles, recursion)
       const read = await send(mock, 'GET', `${ORDER_PATH}${ORDER}`);
       assert.equal(read.status, 200);
       assert.ok(read.ms < 1000, `the order read took ${Math.round(read.ms)} ms (before: no answer within 20 s)`);
+      figure('pattern-attack-read-seconds', read.ms / 1000);
       for (const create of await Promise.all(creates)) {
         assert.equal(create.status, 400, create.body);
         assert.match(create.body, /\/source_scancode must match pattern \\"\^\(a\+\)\+\$\\"/);

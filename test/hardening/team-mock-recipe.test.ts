@@ -7,9 +7,12 @@
  * The signals go to the team's pid (or group) only, never to its members: the team must stop them itself.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createGoodsClient } from '../../client/index.js';
+import { REDIS_INSTALL } from '../../mock/team.js';
 import { runToExit, startChild, waitForLine, type Child } from '../../support/processes.js';
 import { projectCli } from '../../support/project-cli.js';
 import { redisAvailable } from '../../support/redis.js';
@@ -108,6 +111,7 @@ describe('hardening: the team mock recipe (goods-team-mock) starts two replicas 
           assert.deepEqual(await health.json(), {
             status: 'ok',
             store: { kind: 'redis', up: true, detail: `Redis at ${team.redis.url}, key prefix goods-mock` },
+            auth: { tokens: 'listed' },
           });
         }
         // A create through one replica is listed through the other.
@@ -218,5 +222,37 @@ describe('hardening: the team mock recipe (goods-team-mock) starts two replicas 
       'goods-team-mock: after --, --port is set by goods-team-mock: give the replicas their ports with --ports before --',
     ]);
     assert.equal(run.stdout, '');
+  });
+});
+
+describe('goods-team-mock without redis-server', function () {
+  this.timeout(60_000);
+
+  it('on PATH: one line naming the install command, exit 1, nothing started and nothing else said', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'no-redis-path-'));
+    try {
+      // The CLI runs by its absolute node path: PATH holds nothing, so no redis-server is found there.
+      const run = await runToExit('goods-team-mock', projectCli('mock/team-cli', ['--', '--quiet']), {
+        env: { ...process.env, PATH: empty },
+        timeoutMs: 30_000,
+      });
+      assert.equal(run.code, 1, run.output);
+      assert.equal(run.stdout, '');
+      assert.deepEqual(run.stderr.trim().split('\n'), [
+        `goods-team-mock: redis-server (looked up in PATH) was not found: goods-team-mock runs one Redis for its replicas; install it with ${REDIS_INSTALL}, or pass --redis-server PATH`,
+      ]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('at --redis-server PATH: the same line naming that path', async () => {
+    const run = await runToExit('goods-team-mock', projectCli('mock/team-cli', ['--redis-server', '/nonexistent/redis-server']), {
+      timeoutMs: 30_000,
+    });
+    assert.equal(run.code, 1, run.output);
+    assert.deepEqual(run.stderr.trim().split('\n'), [
+      `goods-team-mock: /nonexistent/redis-server was not found: goods-team-mock runs one Redis for its replicas; install it with ${REDIS_INSTALL}, or pass --redis-server PATH`,
+    ]);
   });
 });

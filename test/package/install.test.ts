@@ -8,7 +8,12 @@
  * The tarball's content is checked both ways: everything the bins and the library read at run time is
  * in it (every module a shipped module imports, every data file of the run-time folders, the targets of
  * `bin` and `exports`), and nothing users do not need is (tests, bench, scripts, TypeScript sources,
- * source maps). Its size and file count are printed.
+ * source maps). Its size and file count are figures of the docs (support/figures.ts).
+ *
+ * A second project, made with `npm init -y` as a frontend team's is, gets the tarball alone: what that
+ * install adds (packages, MB) is measured and held under the goal, without the optional peer
+ * dependencies (the suite's runner, Prism), whose absence the bins name in one line;
+ * the client's documented example (docs/client.md) is compiled there as written.
  */
 import assert from 'node:assert/strict';
 import { builtinModules } from 'node:module';
@@ -17,7 +22,11 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { runToExit, startChild, waitForLine, type Child } from '../../support/processes.js';
+import { figure } from '../../support/figures.js';
 import { PROJECT_ROOT } from '../../contract/paths.js';
+import { SUITE_PEERS } from '../../conformance/peers.js';
+import { readContract } from '../../contract/document.js';
+import { PRISM_PACKAGE } from '../../mock/prism-fallback.js';
 import { editedContract, pairNamed } from '../../conformance/testing/compat-pairs.js';
 import { redisAvailable } from '../../support/redis.js';
 import { until } from '../../support/wait.js';
@@ -60,10 +69,39 @@ interface PackageJson {
   exports: Record<string, string | Record<string, string>>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
 }
 
 const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as PackageJson;
 const TYPESCRIPT_VERSION = pkg.devDependencies['typescript'] ?? '5.9.3';
+/** The suite's optional peer dependencies at the versions the project is tested with (what docs/package.md tells backend teams to add). */
+const SUITE_PEER_SPECS = SUITE_PEERS.map((name) => `${name}@${pkg.devDependencies[name] ?? pkg.peerDependencies[name] ?? ''}`);
+
+/** The most that installing the package (the mock and the client) may add to a project, in MB (10^6 bytes). */
+const INSTALL_GOAL_MB = 60;
+
+/**
+ * The disk space below `dir`, as `du` counts it (the blocks of every file and folder: many small files
+ * take more room than their sizes add up to), and the packages in it (a folder with a package.json
+ * right under a node_modules).
+ */
+function installedTree(dir: string): { bytes: number; packages: string[] } {
+  let bytes = 0;
+  const packages: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isFile() || entry.isDirectory()) bytes += statSync(path).blocks * 512;
+    const folder = relative(dir, entry.parentPath).split(sep).join('/');
+    if (entry.isFile() && entry.name === 'package.json' && /(^|\/)node_modules\/(@[^/]+\/)?[^/@.][^/]*$/.test(folder))
+      packages.push(folder);
+  }
+  return { bytes, packages };
+}
+
+/** The fenced blocks of `lang` in a Markdown text, in order. */
+function fencedBlocks(markdown: string, lang: string): string[] {
+  return [...markdown.matchAll(new RegExp(`^\`\`\`${lang}\n([\\s\\S]*?)^\`\`\``, 'gm'))].map((match) => match[1] ?? '');
+}
 
 /**
  * The environment of a user's shell: none of the `npm_*` variables of the `npm test` running us (an
@@ -219,6 +257,10 @@ function startTypeChecks(project: string): { uses: Promise<Finished>; misuses: P
 describe('the package installed into a user project (npm pack → npm install <tarball>)', function () {
   let work = '';
   let project = '';
+  /** A project as `npm init -y` makes it (CommonJS), with the tarball alone installed. */
+  let fresh = '';
+  /** What installing the tarball added to `fresh`. */
+  let freshTree: { bytes: number; packages: string[] } = { bytes: 0, packages: [] };
   let installed = '';
   let shipped: string[] = [];
   let tarballKib = 0;
@@ -228,18 +270,22 @@ describe('the package installed into a user project (npm pack → npm install <t
     this.timeout(600_000);
     work = realpathSync(mkdtempSync(join(tmpdir(), 'goods-package-')));
     project = join(work, 'project');
+    fresh = join(work, 'fresh-project');
     mkdirSync(project);
+    mkdirSync(fresh);
     // `npm pack` runs the `prepare` script (the build), as `npm publish` does.
     await mustRun(PROJECT_ROOT, 'npm', ['pack', '--pack-destination', work, '--silent'], 300_000);
     const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
     assert.ok(tarball, `npm pack wrote no .tgz into ${work}`);
     writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2)}\n`);
-    await mustRun(
-      project,
-      'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball), `typescript@${TYPESCRIPT_VERSION}`],
-      300_000,
-    );
+    await mustRun(fresh, 'npm', ['init', '-y']);
+    const install = ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball)];
+    // A backend team's project adds the suite's optional peers; a frontend team's (fresh) only the package.
+    await Promise.all([
+      mustRun(project, 'npm', [...install, `typescript@${TYPESCRIPT_VERSION}`, ...SUITE_PEER_SPECS], 300_000),
+      mustRun(fresh, 'npm', install, 300_000),
+    ]);
+    freshTree = installedTree(fresh);
     // the project's own fixture folder: a copy of a bundled order under another number
     const fixture = JSON.parse(readFileSync(join(PROJECT_ROOT, 'fixtures', 'orders', 'ORD-2026-0001.json'), 'utf8')) as {
       order: { orderNumber: string };
@@ -251,6 +297,9 @@ describe('the package installed into a user project (npm pack → npm install <t
     shipped = filesBelow(installed);
     tarballKib = statSync(join(work, tarball)).size / 1024;
     console.log(`      tarball ${tarball}: ${tarballKib.toFixed(1)} KiB, ${shipped.length} files`);
+    console.log(
+      `      npm install of the tarball into an empty project: ${freshTree.packages.length} packages, ${(freshTree.bytes / 1e6).toFixed(1)} MB`,
+    );
   });
 
   after(async function () {
@@ -268,13 +317,9 @@ describe('the package installed into a user project (npm pack → npm install <t
       assert.deepEqual(specifiersOf(text), ['./a.js', '../b.js', 'pactum', './d.js']);
     });
 
-    it('has the size and file count the README states (section "Use it in your project")', () => {
-      const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
-      const stated = /The tarball is about (\d+) KiB with (\d+) files/.exec(readme);
-      assert.ok(stated, 'the README states "The tarball is about N KiB with M files"');
-      const fix = `update the README: "The tarball is about ${Math.round(tarballKib)} KiB with ${shipped.length} files"`;
-      assert.equal(Number(stated[2]), shipped.length, fix);
-      assert.ok(Math.abs(tarballKib - Number(stated[1])) <= Number(stated[1]) * 0.1, `${fix} (the size may differ by 10%)`);
+    it('has the size and file count the docs state (figures tarball-kib, tarball-files)', () => {
+      figure('tarball-kib', tarballKib);
+      figure('tarball-files', shipped.length);
     });
 
     it('holds the targets of bin and exports, the licence and the readme', () => {
@@ -300,7 +345,7 @@ describe('the package installed into a user project (npm pack → npm install <t
       );
     });
 
-    it('holds every module that a shipped module imports, and imports only dependencies (never devDependencies)', () => {
+    it('holds every module that a shipped module imports, and imports only dependencies and (optional) peer dependencies', () => {
       const modules = shipped.filter((path) => path.endsWith('.js') && path.startsWith('dist/'));
       assert.ok(modules.length > 20, 'the compiled modules are shipped');
       const missing: string[] = [];
@@ -312,12 +357,13 @@ describe('the package installed into a user project (npm pack → npm install <t
             const candidates = file.endsWith('.d.ts') ? [target.replace(/\.js$/, '.d.ts'), target] : [target];
             if (!candidates.some((candidate) => shipped.includes(candidate))) missing.push(`${file} → ${specifier}`);
           } else if (file.endsWith('.js') && !specifier.startsWith('node:') && !builtinModules.includes(specifier)) {
-            if (pkg.dependencies[packageNameOf(specifier)] === undefined) undeclared.push(`${file} → ${specifier}`);
+            const name = packageNameOf(specifier);
+            if (pkg.dependencies[name] === undefined && pkg.peerDependencies[name] === undefined) undeclared.push(`${file} → ${specifier}`);
           }
         }
       }
       assert.deepEqual(missing, [], 'imports of files not in the tarball');
-      assert.deepEqual(undeclared, [], 'imports of packages that are not in "dependencies"');
+      assert.deepEqual(undeclared, [], 'imports of packages that are not in "dependencies" nor "peerDependencies"');
     });
 
     it('holds nothing users do not need: no tests, bench, scripts, TypeScript sources, source maps', () => {
@@ -329,6 +375,112 @@ describe('the package installed into a user project (npm pack → npm install <t
           /^(tsconfig|eslint|\.)/.test(path),
       );
       assert.deepEqual(unwanted, []);
+    });
+  });
+
+  describe('what installing it adds to a frontend project (npm init -y, then the tarball alone)', () => {
+    it(`adds the mock and the client within ${INSTALL_GOAL_MB} MB, without the optional peers: the suite's runner, Prism (figures install-packages, install-mb)`, () => {
+      const mb = freshTree.bytes / 1e6;
+      const top = readdirSync(join(fresh, 'node_modules'))
+        .flatMap((name) =>
+          name.startsWith('@') ? readdirSync(join(fresh, 'node_modules', name)).map((inner) => `${name}/${inner}`) : [name],
+        )
+        .filter((name) => !name.startsWith('.'))
+        .map((name) => ({ name, mb: installedTree(join(fresh, 'node_modules', name)).bytes / 1e6 }))
+        .sort((a, b) => b.mb - a.mb);
+      assert.ok(
+        mb <= INSTALL_GOAL_MB,
+        `npm install of the package adds ${mb.toFixed(1)} MB, over ${INSTALL_GOAL_MB} MB; the largest: ${top
+          .slice(0, 6)
+          .map((p) => `${p.name} ${p.mb.toFixed(1)} MB`)
+          .join(', ')}`,
+      );
+      const names = new Set(freshTree.packages.map((folder) => folder.replace(/^.*node_modules\//, '')));
+      assert.ok(names.has(pkg.name), `${pkg.name} is installed`);
+      for (const peer of Object.keys(pkg.peerDependencies))
+        assert.ok(!names.has(peer), `${peer}, an optional peer dependency, was installed`);
+      figure('install-packages', freshTree.packages.length);
+      figure('install-mb', mb);
+      figure('swagger-ui-mb', top.find((p) => p.name === 'swagger-ui-dist')?.mb ?? 0);
+    });
+
+    it('npx goods-mock serves the bundled orders and the dashboard with its API reference (no peer needed)', async () => {
+      const { child, url } = await startMock(fresh);
+      try {
+        assert.deepEqual(await orderAnswer(url, 'ORD-2026-0001'), { status: 200, orderNumber: 'ORD-2026-0001' });
+        for (const path of ['/__mock/', '/__mock/assets/swagger-ui-bundle.js', '/__mock/openapi.json']) {
+          const answer = await fetch(`${url}${path}`);
+          assert.equal(answer.status, 200, `${path} answered ${answer.status}`);
+          await answer.arrayBuffer();
+        }
+      } finally {
+        await child.stop();
+      }
+    });
+
+    it('npx goods-conformance stops at once with one line: what it needs, and the command that installs it (exit 2)', async () => {
+      const { code, output } = await run(fresh, 'npx', ['--no', '--', 'goods-conformance', '--level', 'strict']);
+      assert.equal(code, 2, output);
+      assert.equal(
+        output.trim(),
+        `goods-conformance: the conformance suite needs ${SUITE_PEERS.join(' and ')}, ${SUITE_PEERS.length === 1 ? 'an optional peer dependency' : 'optional peer dependencies'} of ${pkg.name} not installed with it; install ${SUITE_PEERS.length === 1 ? 'it' : 'them'}: npm install -D ${SUITE_PEER_SPECS.join(' ')}`,
+      );
+    });
+
+    it('npx goods-mock --contract with an operation only Prism answers stops with one line naming the command that installs Prism (exit 1)', async () => {
+      const contract = readContract() as Record<string, unknown> & { paths: Record<string, unknown> };
+      contract.paths['/goodsReception/rest/v1/added-by-test'] = {
+        get: { operationId: 'addedByTest', responses: { '200': { description: 'OK', content: { 'application/json': { example: {} } } } } },
+      };
+      writeFileSync(join(fresh, 'with-added-operation.json'), JSON.stringify(contract));
+      const { code, output } = await run(fresh, 'npx', [
+        '--no',
+        '--',
+        'goods-mock',
+        '--port',
+        '0',
+        '--contract',
+        'with-added-operation.json',
+      ]);
+      assert.equal(code, 1, output);
+      assert.equal(
+        output.trim(),
+        `goods-mock: cannot start: the mock answers addedByTest (operations without a stateful handler) with Prism, so it needs ${PRISM_PACKAGE}, an optional peer dependency of ${pkg.name} not installed with it: npm install -D ${PRISM_PACKAGE}@${pkg.devDependencies[PRISM_PACKAGE] ?? ''}`,
+      );
+    });
+  });
+
+  describe("docs/client.md's example, compiled as written in a project made with npm init -y", function () {
+    this.timeout(300_000);
+    const page = readFileSync(join(PROJECT_ROOT, 'docs', 'client.md'), 'utf8');
+    const example = fencedBlocks(page, 'ts')[0] ?? '';
+    /** The page's setup commands, without their comments. */
+    const commands = (fencedBlocks(page, 'sh')[0] ?? '')
+      .split('\n')
+      .map((line) => line.replace(/\s+#.*$/, '').trim())
+      .filter(Boolean);
+    let asMade: Finished | undefined;
+
+    before(async () => {
+      assert.deepEqual(commands, ['npm pkg set type=module', 'npx tsc --init'], 'the setup commands this test runs');
+      await mustRun(fresh, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `typescript@${TYPESCRIPT_VERSION}`], 300_000);
+      writeFileSync(join(fresh, 'example.ts'), example);
+      // The project as npm init made it, with the tsconfig tsc --init writes (the page's second command).
+      await mustRun(fresh, 'sh', ['-c', commands[1] ?? '']);
+      asMade = await run(fresh, 'npx', ['--no', '--', 'tsc', '--noEmit']);
+    });
+
+    it('fails in the project as npm init makes it (CommonJS), as the page says: TS1295, TS1309', () => {
+      assert.ok(example.includes("from 'goods-contract-harness/client'") && example.includes('isValidationProblem('), 'the example');
+      assert.notEqual(asMade?.code, 0, asMade?.output);
+      assert.match(asMade?.output ?? '', /error TS1295:/);
+      assert.match(asMade?.output ?? '', /error TS1309:/);
+    });
+
+    it('compiles (tsc --noEmit exits 0) after the command the page gives for an existing project', async () => {
+      await mustRun(fresh, 'sh', ['-c', commands[0] ?? '']);
+      const { code, output } = await run(fresh, 'npx', ['--no', '--', 'tsc', '--noEmit']);
+      assert.equal(code, 0, `the example of docs/client.md in ${fresh} does not compile:\n${output}`);
     });
   });
 

@@ -445,7 +445,7 @@ describe('the package installed into a user project (npm pack → npm install <t
       assert.equal(code, 1, output);
       assert.equal(
         output.trim(),
-        `goods-mock: cannot start: the mock answers addedByTest (operations without a stateful handler) with Prism, so it needs ${PRISM_PACKAGE}, an optional peer dependency of ${pkg.name} not installed with it: npm install -D ${PRISM_PACKAGE}@${pkg.devDependencies[PRISM_PACKAGE] ?? ''}`,
+        `goods-mock: cannot start: the mock answers addedByTest (an operation without a resource role) with Prism, so it needs ${PRISM_PACKAGE}, an optional peer dependency of ${pkg.name} not installed with it: npm install -D ${PRISM_PACKAGE}@${pkg.devDependencies[PRISM_PACKAGE] ?? ''}`,
       );
     });
   });

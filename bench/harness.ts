@@ -18,7 +18,7 @@ import { measureRedisStore } from './redis-store.js';
 import { runSelfTestCli, type SelfTestRun } from './self-test-run.js';
 import type { BenchReport, BenchSettings, LoadRow, Measured, RoundRun, ScenarioRatios, StartupResult } from './report.js';
 import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
-import { startServer, timeStart, type RunningServer, type ServerId } from './servers.js';
+import { SERVER_IDS, startServer, timeStart, type RunningServer, type ServerId } from './servers.js';
 import { evaluateTargets } from './targets.js';
 import { measureTimeToVerdict, VERDICT_LATENCIES_MS } from './time-to-verdict.js';
 import { messageOf } from '../util/errors.js';
@@ -30,7 +30,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   rounds: 3,
   transfers: 100_000,
   startupRuns: 3,
-  servers: ['mock', 'prism', 'bare', 'proxy'],
+  servers: [...SERVER_IDS],
   conformance: true,
   selfTest: true,
   verdictLatenciesMs: [...VERDICT_LATENCIES_MS],
@@ -143,7 +143,7 @@ async function loadPhase(
 
 function ratiosOf(rows: readonly LoadRow[], scenarios: readonly Scenario[]): ScenarioRatios[] {
   return scenarios.map((s) => {
-    const [mock, bare, prism, proxy] = (['mock', 'bare', 'prism', 'proxy'] as const).map((server) =>
+    const [mock, bare, prism, floor, proxy] = (['mock', 'bare', 'prism', 'floor', 'proxy'] as const).map((server) =>
       rows.find((r) => r.scenario === s.id && r.server === server),
     );
     const ratio = (a: LoadRow | undefined, b: LoadRow | undefined): number | null =>
@@ -152,8 +152,9 @@ function ratiosOf(rows: readonly LoadRow[], scenarios: readonly Scenario[]): Sce
       scenario: s.id,
       mockOverBare: ratio(mock, bare),
       mockOverPrism: ratio(mock, prism),
-      proxyOverBare: ratio(proxy, bare),
-      proxyAddedP99Ms: proxy === undefined || bare === undefined ? null : proxy.p99Ms - bare.p99Ms,
+      proxyOverFloor: ratio(proxy, floor),
+      proxyAddedP99Ms: proxy === undefined || floor === undefined ? null : proxy.p99Ms - floor.p99Ms,
+      floorOverBare: ratio(floor, bare),
     };
   });
 }

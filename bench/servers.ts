@@ -11,10 +11,13 @@ import { waitForHttp } from '../support/wait.js';
 import { benchEntry, memoryOf, mockCommand, prismCommand } from './processes.js';
 import type { Scenario } from './scenarios.js';
 
-export type ServerId = 'mock' | 'prism' | 'bare' | 'proxy';
+export type ServerId = 'mock' | 'prism' | 'bare' | 'floor' | 'proxy';
 
-/** `proxy` is `goods-mock --proxy` in front of the bare server (started after it). */
-export const SERVER_IDS: readonly ServerId[] = ['mock', 'prism', 'bare', 'proxy'];
+/**
+ * `proxy` is `goods-mock --proxy` in front of the bare server, `floor` a minimal undici reverse proxy
+ * in front of it (`floor-server-child`); both are started after it.
+ */
+export const SERVER_IDS: readonly ServerId[] = ['mock', 'prism', 'bare', 'floor', 'proxy'];
 
 /** A server under test. */
 export interface RunningServer {
@@ -82,13 +85,13 @@ export async function startServer(
     const { child, url } = await startAndTime('prism', prismCommand, probe);
     return { id, url, child };
   }
-  if (id === 'proxy' && upstream === undefined)
-    throw new Error('the proxy needs the bare server to run in front of: list bare before proxy');
+  if ((id === 'proxy' || id === 'floor') && upstream === undefined)
+    throw new Error(`the ${id} needs the bare server to run in front of: list bare before ${id}`);
   const child =
     id === 'mock'
       ? startChild(['mock', ...mockArgs].join(' '), mockCommand(mockArgs), { ipc: true })
-      : id === 'proxy'
-        ? startChild('proxy', benchEntry('proxy-server-child', ['--upstream', upstream ?? '']))
-        : startChild('bare', benchEntry('bare-server-child'));
+      : id === 'bare'
+        ? startChild('bare', benchEntry('bare-server-child'))
+        : startChild(id, benchEntry(`${id}-server-child`, ['--upstream', upstream ?? '']));
   return { id, url: await readyOrStop(child, waitForLine(child, URL_LINE)), child };
 }

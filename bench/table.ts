@@ -105,23 +105,10 @@ export function formatReport(report: BenchReport, previous?: PreviousRatios): st
     `Load: ${s.connections} connections, pipelining 1, warm-up ${s.warmupMs / 1000} s, then ${s.rounds} round(s) × ${s.durationMs / 1000} s per server, servers alternating; median of rounds.`,
     '',
   );
-  const header = [
-    'scenario',
-    'server',
-    'req/s',
-    'p50 ms',
-    'p99 ms',
-    'peak RSS',
-    'CPU µs/req',
-    'srv cores',
-    'gen cores',
-    'wrong/failed',
-    'mock/bare',
-    'mock/prism',
-    'floor/bare',
-    'proxy/floor',
-    'proxy +p99',
-  ];
+  const header =
+    'scenario|server|req/s|p50 ms|p99 ms|peak RSS|CPU µs/req|srv cores|gen cores|wrong/failed|mock/bare|mock/prism|floor/bare|proxy/floor|proxy +p99'.split(
+      '|',
+    );
   const rows: string[][] = [header];
   for (const ratioRow of report.load.ratios) {
     const scenarioRows = report.load.rows.filter((r) => r.scenario === ratioRow.scenario);

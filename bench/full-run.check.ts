@@ -24,7 +24,8 @@ describe('bench/harness: the whole runBench with tiny load', function () {
     for (const ratio of report.load.ratios) {
       assert.ok(Number.isFinite(ratio.mockOverBare), `mock/bare for ${ratio.scenario}`);
       assert.ok(Number.isFinite(ratio.mockOverPrism), `mock/prism for ${ratio.scenario}`);
-      assert.ok(Number.isFinite(ratio.proxyOverBare), `proxy/bare for ${ratio.scenario}`);
+      assert.ok(Number.isFinite(ratio.proxyOverFloor), `proxy/floor for ${ratio.scenario}`);
+      assert.ok(Number.isFinite(ratio.floorOverBare), `floor/bare for ${ratio.scenario}`);
       assert.ok(Number.isFinite(ratio.proxyAddedP99Ms), `proxy added p99 for ${ratio.scenario}`);
     }
   });
@@ -64,7 +65,8 @@ describe('bench/harness: the whole runBench with tiny load', function () {
       'get-order-info/mock-over-bare',
       'get-order-info/p99',
       'create-lot-transfer/mock-over-prism',
-      'create-test-sample/mock-over-bare-goal',
+      'create-test-sample/mock-over-bare',
+      'create-test-sample/proxy-over-floor',
       'startup',
       'npm-start',
       'replay',

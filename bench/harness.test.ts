@@ -12,7 +12,7 @@ import { assertLoadRows, assertPrintedAndSerialized, TINY_LOAD } from './report-
 import type { ServerId } from './servers.js';
 import { formatReport } from './table.js';
 
-const SERVERS: ServerId[] = ['mock', 'bare', 'proxy'];
+const SERVERS: ServerId[] = ['mock', 'bare', 'floor', 'proxy'];
 
 describe('bench/harness: runBench smoke run (node servers, tiny load)', function () {
   this.timeout(120_000);
@@ -27,7 +27,8 @@ describe('bench/harness: runBench smoke run (node servers, tiny load)', function
     for (const ratio of report.load.ratios) {
       assert.ok(Number.isFinite(ratio.mockOverBare), `mock/bare for ${ratio.scenario}`);
       assert.equal(ratio.mockOverPrism, null, 'Prism was not benched: no ratio');
-      assert.ok(Number.isFinite(ratio.proxyOverBare), `proxy/bare for ${ratio.scenario}`);
+      assert.ok(Number.isFinite(ratio.proxyOverFloor), `proxy/floor for ${ratio.scenario}`);
+      assert.ok(Number.isFinite(ratio.floorOverBare), `floor/bare for ${ratio.scenario}`);
     }
     assert.deepEqual(report.problems, []);
   });
@@ -49,11 +50,12 @@ describe('bench/harness: runBench smoke run (node servers, tiny load)', function
       const proxy = report.load.rows.find((r) => r.scenario === ratio.scenario && r.server === 'proxy');
       assert.ok(proxy?.judging && proxy.judging.judged > 0, `${ratio.scenario}: ${JSON.stringify(proxy?.judging)}`);
       assert.equal(proxy.judging.notJudged, 0, `${ratio.scenario}: the proxy kept up with judging a tiny load`);
-      assert.notEqual(report.targets.find((t) => t.id === `${ratio.scenario}/proxy-over-bare`)?.met, null, ratio.scenario);
+      assert.notEqual(report.targets.find((t) => t.id === `${ratio.scenario}/proxy-over-floor`)?.met, null, ratio.scenario);
       const p99 = report.targets.find((t) => t.id === `${ratio.scenario}/proxy-added-p99`);
       assert.equal(p99?.met, null, 'a 2-connection run cannot judge the 50-connection p99 target');
     }
-    assert.match(formatReport(report), /Validating proxy, CPU a request: get-order-info [\d,]+ µs \(bare [\d,]+ µs/);
+    assert.match(formatReport(report), /Validating proxy, CPU a request: get-order-info [\d,]+ µs \(floor [\d,]+ µs, bare [\d,]+ µs/);
+    assert.match(formatReport(report), /Regression line: get-order-info: mock\/bare [\d.]+× ≥ 0\.9, proxy\/floor [\d.]+× ≥ 0\.85/);
   });
 
   it('leaves no child process running', () => {

@@ -15,10 +15,10 @@ import { memoryOf, npmStartCommand, prismCommand } from './processes.js';
 import { judgingBetween, judgingOf } from './proxy-judging.js';
 import { measureRecords } from './records.js';
 import { measureRedisStore } from './redis-store.js';
-import { runSelfTestCli, type SelfTestRun } from './self-test-run.js';
+import { runSelfTestCli } from './self-test-run.js';
 import type { BenchReport, BenchSettings, LoadRow, Measured, RoundRun, ScenarioRatios, StartupResult } from './report.js';
 import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
-import { startServer, timeStart, type RunningServer, type ServerId } from './servers.js';
+import { SERVER_IDS, startServer, timeStart, type RunningServer, type ServerId } from './servers.js';
 import { evaluateTargets } from './targets.js';
 import { measureTimeToVerdict, VERDICT_LATENCIES_MS } from './time-to-verdict.js';
 import { messageOf } from '../util/errors.js';
@@ -30,7 +30,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   rounds: 3,
   transfers: 100_000,
   startupRuns: 3,
-  servers: ['mock', 'prism', 'bare', 'proxy'],
+  servers: [...SERVER_IDS],
   conformance: true,
   selfTest: true,
   verdictLatenciesMs: [...VERDICT_LATENCIES_MS],
@@ -143,7 +143,7 @@ async function loadPhase(
 
 function ratiosOf(rows: readonly LoadRow[], scenarios: readonly Scenario[]): ScenarioRatios[] {
   return scenarios.map((s) => {
-    const [mock, bare, prism, proxy] = (['mock', 'bare', 'prism', 'proxy'] as const).map((server) =>
+    const [mock, bare, prism, floor, proxy] = (['mock', 'bare', 'prism', 'floor', 'proxy'] as const).map((server) =>
       rows.find((r) => r.scenario === s.id && r.server === server),
     );
     const ratio = (a: LoadRow | undefined, b: LoadRow | undefined): number | null =>
@@ -152,8 +152,9 @@ function ratiosOf(rows: readonly LoadRow[], scenarios: readonly Scenario[]): Sce
       scenario: s.id,
       mockOverBare: ratio(mock, bare),
       mockOverPrism: ratio(mock, prism),
-      proxyOverBare: ratio(proxy, bare),
-      proxyAddedP99Ms: proxy === undefined || bare === undefined ? null : proxy.p99Ms - bare.p99Ms,
+      proxyOverFloor: ratio(proxy, floor),
+      proxyAddedP99Ms: proxy === undefined || floor === undefined ? null : proxy.p99Ms - floor.p99Ms,
+      floorOverBare: ratio(floor, bare),
     };
   });
 }
@@ -161,60 +162,34 @@ function ratiosOf(rows: readonly LoadRow[], scenarios: readonly Scenario[]): Sce
 async function startupPhase(settings: BenchSettings, probe: Scenario): Promise<Measured<StartupResult>> {
   if (settings.startupRuns < 1) return { status: 'skipped', reason: 'startup runs set to 0' };
   const mockLine = (port: number) => projectCli('mock/cli', ['--port', String(port), '--quiet']);
-  const mock: { ms: number; rss: number }[] = [];
-  const npmStart: { ms: number; rss: number }[] = [];
-  const prism: { ms: number; rss: number }[] = [];
-  for (let run = 0; run < settings.startupRuns; run++) {
-    mock.push(await timeStart('mock (start-up)', mockLine, probe));
-    // What a frontend developer types: npm, the prestart check of dist/, then the CLI.
-    npmStart.push(await timeStart('npm start (start-up)', npmStartCommand, probe));
-    prism.push(await timeStart('prism (start-up)', prismCommand, probe));
-  }
+  // npm start is what a frontend developer types: npm, the prestart check of dist/, then the CLI.
+  const commands = { mock: mockLine, 'npm start': npmStartCommand, prism: prismCommand };
+  const names = ['mock', 'npm start', 'prism'] as const;
+  const runs: Record<(typeof names)[number], { ms: number; rss: number }[]> = { mock: [], 'npm start': [], prism: [] };
+  for (let run = 0; run < settings.startupRuns; run++)
+    for (const name of names) runs[name].push(await timeStart(`${name} (start-up)`, commands[name], probe));
+  const ms = (name: keyof typeof commands): number[] => runs[name].map((s) => s.ms);
   return {
     status: 'measured',
     value: {
       mockCommand: 'mock CLI (goods-mock --port P --quiet)',
-      mockMs: mock.map((s) => s.ms),
-      prismMs: prism.map((s) => s.ms),
-      mockMedianMs: median(mock.map((s) => s.ms)),
-      npmStartMs: npmStart.map((s) => s.ms),
-      npmStartMedianMs: median(npmStart.map((s) => s.ms)),
-      prismMedianMs: median(prism.map((s) => s.ms)),
-      mockRss: median(mock.map((s) => s.rss)),
-      prismRss: median(prism.map((s) => s.rss)),
+      mockMs: ms('mock'),
+      prismMs: ms('prism'),
+      mockMedianMs: median(ms('mock')),
+      npmStartMs: ms('npm start'),
+      npmStartMedianMs: median(ms('npm start')),
+      prismMedianMs: median(ms('prism')),
+      mockRss: median(runs.mock.map((s) => s.rss)),
+      prismRss: median(runs.prism.map((s) => s.rss)),
     },
   };
 }
 
-async function conformancePhase(settings: BenchSettings, probe: Scenario, orderNumber: string): Promise<BenchReport['conformance']> {
-  if (!settings.conformance) return { status: 'skipped', reason: 'conformance timing turned off' };
+/** Runs `use` against a mock of its own (stopped after). */
+async function withMock<T>(probe: Scenario, use: (url: string) => Promise<T>): Promise<Measured<T>> {
   const mock = await startServer('mock', probe);
   try {
-    return { status: 'measured', value: await timeConformance({ baseUrl: mock.url, token: BENCH_TOKEN, orderNumber }) };
-  } finally {
-    await mock.child.stop();
-  }
-}
-
-async function selfTestPhase(settings: BenchSettings): Promise<Measured<SelfTestRun>> {
-  if (!settings.selfTest) return { status: 'skipped', reason: 'self-test turned off' };
-  return { status: 'measured', value: await runSelfTestCli() };
-}
-
-async function timeToVerdictPhase(
-  settings: BenchSettings,
-  probe: Scenario,
-  orderNumber: string,
-  log: Log,
-): Promise<BenchReport['timeToVerdict']> {
-  if (!settings.conformance) return { status: 'skipped', reason: 'conformance timing turned off' };
-  if (settings.verdictLatenciesMs.length === 0) return { status: 'skipped', reason: 'no latencies (--verdict-latencies none)' };
-  const mock = await startServer('mock', probe);
-  try {
-    return {
-      status: 'measured',
-      value: await measureTimeToVerdict(mock.url, { token: BENCH_TOKEN, orderNumber }, settings.verdictLatenciesMs, log),
-    };
+    return { status: 'measured', value: await use(mock.url) };
   } finally {
     await mock.child.stop();
   }
@@ -242,10 +217,22 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
     const load = await loadPhase(settings, scenarios, log);
     const ratios = ratiosOf(load.rows, scenarios);
     const startup = await attempt('start-up times', log, () => startupPhase(settings, probe));
-    const conformance = await attempt('a strict conformance run', log, () => conformancePhase(settings, probe, fixture.orderNumber));
-    const selfTest = await attempt("the suite's self-test (kill rate)", log, () => selfTestPhase(settings));
+    const target = { token: BENCH_TOKEN, orderNumber: fixture.orderNumber };
+    const noConformance = { status: 'skipped', reason: 'conformance timing turned off' } as const;
+    const conformance = await attempt('a strict conformance run', log, () =>
+      settings.conformance ? withMock(probe, (baseUrl) => timeConformance({ baseUrl, ...target })) : Promise.resolve(noConformance),
+    );
+    const selfTest = await attempt("the suite's self-test (kill rate)", log, async () =>
+      settings.selfTest
+        ? { status: 'measured' as const, value: await runSelfTestCli() }
+        : { status: 'skipped' as const, reason: 'self-test turned off' },
+    );
     const timeToVerdict = await attempt('time to verdict against a slow server', log, () =>
-      timeToVerdictPhase(settings, probe, fixture.orderNumber, log),
+      !settings.conformance
+        ? Promise.resolve(noConformance)
+        : settings.verdictLatenciesMs.length === 0
+          ? Promise.resolve({ status: 'skipped' as const, reason: 'no latencies (--verdict-latencies none)' })
+          : withMock(probe, (url) => measureTimeToVerdict(url, target, settings.verdictLatenciesMs, log)),
     );
     const records = await attempt(`memory per record (${settings.transfers} transfers) and replay`, log, async () =>
       settings.transfers < 1 || !settings.servers.includes('mock')

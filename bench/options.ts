@@ -8,7 +8,8 @@ import { SERVER_IDS, type ServerId } from './servers.js';
 
 export const HELP = `Usage: npm run bench -- [options]
 
-Loads the mock, Prism and a bare node:http server on loopback and prints req/s, latency and memory;
+Loads the mock, Prism, a bare node:http server, and in front of it the validating proxy and the floor
+(a minimal undici reverse proxy) on loopback and prints req/s, latency, memory and a regression line;
 also times start-up, a strict conformance run (and counts its requests), memory per record and journal
 replay, and runs the suite's self-test for its kill rate.
 

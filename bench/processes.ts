@@ -22,7 +22,7 @@ export function benchEntry(name: string, args: string[] = [], nodeOptions: strin
 
 /** The mock's bench child with `args` (`--expose-gc`, so that with an IPC channel it can report its memory after a GC). */
 export function mockCommand(args: string[] = []): CommandLine {
-  return benchEntry('mock-server-child', args, ['--expose-gc']);
+  return benchEntry('server-child', ['mock', ...args], ['--expose-gc']);
 }
 
 /** Prism's CLI, run by this Node. */

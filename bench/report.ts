@@ -1,4 +1,6 @@
 /** The bench's report: what `npm run bench` prints and writes to `reports/bench.json`. */
+import { isObject, type JsonObject } from '../contract/json-value.js';
+import { parseJsonText } from '../util/json.js';
 import type { ConformanceTiming } from './conformance-run.js';
 import type { LoadRun } from './load.js';
 import type { JudgingCount } from './proxy-judging.js';
@@ -7,8 +9,18 @@ import type { RedisStoreResult } from './redis-store.js';
 import type { ScenarioId } from './scenarios.js';
 import type { SelfTestRun } from './self-test-run.js';
 import type { ServerId } from './servers.js';
-import type { TargetResult } from './targets.js';
 import type { TimeToVerdictResult } from './time-to-verdict.js';
+
+/** One target, judged. */
+export interface TargetResult {
+  id: string;
+  /** The target, as docs/performance.md ("Targets, honestly") states it. */
+  target: string;
+  /** The measured value, formatted with its unit. */
+  measured: string;
+  met: boolean | null;
+  note?: string;
+}
 
 /** A measurement that may not have been possible. */
 export type Measured<T> = { status: 'measured'; value: T } | { status: 'not available' | 'failed' | 'skipped'; reason: string };
@@ -49,15 +61,17 @@ export interface RoundRun extends LoadRun {
   loadGenCpuMs: number;
 }
 
-/** mock ÷ bare and mock ÷ Prism of req/s (null when a server was not measured). */
+/** The ratios of req/s of one scenario (null when a server was not measured). */
 export interface ScenarioRatios {
   scenario: ScenarioId;
   mockOverBare: number | null;
   mockOverPrism: number | null;
-  /** The validating proxy in front of the bare server ÷ the bare server alone, req/s (absent in older reports). */
-  proxyOverBare?: number | null;
-  /** The proxy's p99 minus the bare server's, ms. */
+  /** The validating proxy ÷ the floor (a minimal undici reverse proxy), both in front of the bare server. */
+  proxyOverFloor?: number | null;
+  /** The proxy's p99 minus the floor's, ms. */
   proxyAddedP99Ms?: number | null;
+  /** The floor ÷ the bare server alone: what a second HTTP hop costs on this machine. */
+  floorOverBare?: number | null;
 }
 
 export interface StartupResult {
@@ -107,6 +121,31 @@ export interface BenchReport {
   /** True when some measurement failed or some server answered errors under load. */
   problems: string[];
   elapsedMs: number;
+}
+
+/** The ratios of an earlier run, for the regression line. */
+export interface PreviousRatios {
+  date: string;
+  ratios: ScenarioRatios[];
+}
+
+/** The date and ratios of an earlier report's JSON text; undefined when it has none (absent, unreadable, another shape). */
+export function previousRatios(text: string | undefined): PreviousRatios | undefined {
+  const parsed = text === undefined ? undefined : parseJsonText(text);
+  const report = parsed?.ok ? parsed.value : undefined;
+  const load = isObject(report) ? report['load'] : undefined;
+  const list = isObject(load) ? load['ratios'] : undefined;
+  if (!isObject(report) || typeof report['date'] !== 'string' || !Array.isArray(list)) return undefined;
+  const value = (o: JsonObject, key: string): number | null => (typeof o[key] === 'number' ? o[key] : null);
+  const ratios = list.filter(isObject).map((o) => ({
+    scenario: typeof o['scenario'] === 'string' ? o['scenario'] : '',
+    mockOverBare: value(o, 'mockOverBare'),
+    mockOverPrism: value(o, 'mockOverPrism'),
+    proxyOverFloor: value(o, 'proxyOverFloor'),
+    proxyAddedP99Ms: value(o, 'proxyOverFloor') === null ? null : value(o, 'proxyAddedP99Ms'),
+    floorOverBare: value(o, 'floorOverBare'),
+  }));
+  return { date: report['date'], ratios };
 }
 
 /** The report as JSON text (NaN and Infinity become null). */

@@ -4,12 +4,12 @@
  * Exit 0: the bench ran (targets met or not: the table says); 1: a measurement failed or a server
  * answered wrongly under load; 2: bad options.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { runBench } from './harness.js';
 import { HELP, parseBenchArgs, UsageError } from './options.js';
 import { stopAll } from '../support/processes.js';
-import { reportJson } from './report.js';
+import { previousRatios, reportJson } from './report.js';
 import { formatReport } from './table.js';
 
 async function main(): Promise<number> {
@@ -39,9 +39,10 @@ async function main(): Promise<number> {
   const loadSeconds = (s.servers.length * 3 * (s.warmupMs + s.rounds * s.durationMs)) / 1000;
   process.stderr.write(`bench: ~${Math.round(loadSeconds)} s of load, then start-up, conformance, the self-test and record measurements\n`);
   const report = await runBench(s, (line) => process.stderr.write(`bench: ${line}\n`));
+  const previous = previousRatios(existsSync(args.output) ? readFileSync(args.output, 'utf8') : undefined);
   mkdirSync(dirname(args.output), { recursive: true });
   writeFileSync(args.output, reportJson(report));
-  process.stdout.write(`${formatReport(report)}\nJSON: ${args.output}\n`);
+  process.stdout.write(`${formatReport(report, previous)}\nJSON: ${args.output}\n`);
   return report.problems.length > 0 ? 1 : 0;
 }
 

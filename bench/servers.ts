@@ -1,8 +1,8 @@
 /**
- * The servers under test, each started in its own child process group on a loopback port: the mock
- * (through its public API, `mock-server-child`), Prism's CLI (`prism mock`), the bare `node:http`
- * server (`bare-server-child`) and the validating proxy in front of that bare server
- * (`proxy-server-child`). Start-up is timed from spawn to the first expected answer of a request
+ * The servers under test, each started in its own child process group on a loopback port: Prism's CLI
+ * (`prism mock`) and the bench's own (`server-child`): the mock through its public API, the bare
+ * `node:http` server, and in front of that bare server the floor (a minimal undici reverse proxy) and
+ * the validating proxy. Start-up is timed from spawn to the first expected answer of a request
  * polled on a free port, so it includes the process start.
  */
 import getPort from 'get-port';
@@ -11,10 +11,10 @@ import { waitForHttp } from '../support/wait.js';
 import { benchEntry, memoryOf, mockCommand, prismCommand } from './processes.js';
 import type { Scenario } from './scenarios.js';
 
-export type ServerId = 'mock' | 'prism' | 'bare' | 'proxy';
+export type ServerId = 'mock' | 'prism' | 'bare' | 'floor' | 'proxy';
 
-/** `proxy` is `goods-mock --proxy` in front of the bare server (started after it). */
-export const SERVER_IDS: readonly ServerId[] = ['mock', 'prism', 'bare', 'proxy'];
+/** `floor` and `proxy` run in front of the bare server, so they are started after it. */
+export const SERVER_IDS: readonly ServerId[] = ['mock', 'prism', 'bare', 'floor', 'proxy'];
 
 /** A server under test. */
 export interface RunningServer {
@@ -82,13 +82,11 @@ export async function startServer(
     const { child, url } = await startAndTime('prism', prismCommand, probe);
     return { id, url, child };
   }
-  if (id === 'proxy' && upstream === undefined)
-    throw new Error('the proxy needs the bare server to run in front of: list bare before proxy');
+  if ((id === 'proxy' || id === 'floor') && upstream === undefined)
+    throw new Error(`the ${id} needs the bare server to run in front of: list bare before ${id}`);
   const child =
     id === 'mock'
       ? startChild(['mock', ...mockArgs].join(' '), mockCommand(mockArgs), { ipc: true })
-      : id === 'proxy'
-        ? startChild('proxy', benchEntry('proxy-server-child', ['--upstream', upstream ?? '']))
-        : startChild('bare', benchEntry('bare-server-child'));
+      : startChild(id, benchEntry('server-child', id === 'bare' ? ['bare'] : [id, '--upstream', upstream ?? '']));
   return { id, url: await readyOrStop(child, waitForLine(child, URL_LINE)), child };
 }

@@ -1,6 +1,7 @@
 /** The bench report as text: the load table, the ratios, the other measurements and the targets. */
 import { wrongOf } from './load.js';
-import type { BenchReport, LoadRow } from './report.js';
+import type { BenchReport, LoadRow, PreviousRatios, ScenarioRatios } from './report.js';
+import { isRead, MOCK_OVER_BARE, PROXY_ADDED_P99_MS, PROXY_OVER_FLOOR } from './targets.js';
 import { killRate } from './self-test-run.js';
 import { sequentialOf, VERDICT_CONCURRENCIES, type TimeToVerdictResult } from './time-to-verdict.js';
 
@@ -51,19 +52,21 @@ function wrong(row: LoadRow): string {
 }
 
 /**
- * The validating proxy's cost, one line: its CPU per request next to the bare server's for each
- * scenario, and how many exchanges it judged (and forwarded unjudged); undefined without a proxy row.
+ * The validating proxy's cost, one line: its CPU per request next to the floor's and the bare server's
+ * for each scenario, and how many exchanges it judged (and forwarded unjudged); undefined without a proxy row.
  */
 export function formatProxyCost(report: BenchReport): string | undefined {
   const parts: string[] = [];
   let judged = 0;
   let notJudged = 0;
   for (const { scenario } of report.load.ratios) {
+    const cpu = (server: string): string => {
+      const row = report.load.rows.find((r) => r.scenario === scenario && r.server === server);
+      return row ? num(row.serverCpuUsPerAnswer) : '—';
+    };
     const proxy = report.load.rows.find((r) => r.scenario === scenario && r.server === 'proxy');
     if (!proxy) continue;
-    const bare = report.load.rows.find((r) => r.scenario === scenario && r.server === 'bare');
-    const times = bare && bare.serverCpuUsPerAnswer > 0 ? `, ${ratio(proxy.serverCpuUsPerAnswer / bare.serverCpuUsPerAnswer)}` : '';
-    parts.push(`${scenario} ${num(proxy.serverCpuUsPerAnswer)} µs (bare ${bare ? num(bare.serverCpuUsPerAnswer) : '—'} µs${times})`);
+    parts.push(`${scenario} ${cpu('proxy')} µs (floor ${cpu('floor')} µs, bare ${cpu('bare')} µs)`);
     judged += proxy.judging?.judged ?? 0;
     notJudged += proxy.judging?.notJudged ?? 0;
   }
@@ -71,7 +74,30 @@ export function formatProxyCost(report: BenchReport): string | undefined {
   return `Validating proxy, CPU a request: ${parts.join(', ')}; exchanges judged ${num(judged)}, forwarded unjudged ${num(notJudged)}`;
 }
 
-export function formatReport(report: BenchReport): string {
+/**
+ * The regression line: the ratios the speed goals are about, per scenario, each beside the previous
+ * run's (`previous`, from the last `reports/bench.json`), so a change to `mock/` is re-measured at a glance.
+ */
+export function formatRegression(ratios: readonly ScenarioRatios[], previous?: PreviousRatios): string {
+  const was = (scenario: string, pick: (r: ScenarioRatios) => number | null | undefined, show: (v: number | null) => string): string => {
+    const before = previous?.ratios.find((r) => r.scenario === scenario);
+    return before === undefined ? '' : ` (was ${show(pick(before) ?? null)})`;
+  };
+  const addedMs = (v: number | null): string => (v === null ? '—' : `${num(v, 2)} ms`);
+  const parts = ratios.map((r) => {
+    const goal = isRead(r.scenario) ? MOCK_OVER_BARE.read : MOCK_OVER_BARE.create;
+    const cells = [`mock/bare ${ratio(r.mockOverBare)}${was(r.scenario, (p) => p.mockOverBare, ratio)} ≥ ${goal}`];
+    if (r.proxyOverFloor != null || r.proxyAddedP99Ms != null)
+      cells.push(
+        `proxy/floor ${ratio(r.proxyOverFloor ?? null)}${was(r.scenario, (p) => p.proxyOverFloor, ratio)} ≥ ${PROXY_OVER_FLOOR}`,
+        `+p99 ${addedMs(r.proxyAddedP99Ms ?? null)}${was(r.scenario, (p) => p.proxyAddedP99Ms, addedMs)} ≤ ${PROXY_ADDED_P99_MS} ms`,
+      );
+    return `${r.scenario}: ${cells.join(', ')}`;
+  });
+  return `Regression line${previous ? ` (was: the run of ${previous.date})` : ''}: ${parts.join('; ')}`;
+}
+
+export function formatReport(report: BenchReport, previous?: PreviousRatios): string {
   const s = report.settings;
   const out: string[] = [];
   out.push(
@@ -79,22 +105,10 @@ export function formatReport(report: BenchReport): string {
     `Load: ${s.connections} connections, pipelining 1, warm-up ${s.warmupMs / 1000} s, then ${s.rounds} round(s) × ${s.durationMs / 1000} s per server, servers alternating; median of rounds.`,
     '',
   );
-  const header = [
-    'scenario',
-    'server',
-    'req/s',
-    'p50 ms',
-    'p99 ms',
-    'peak RSS',
-    'CPU µs/req',
-    'srv cores',
-    'gen cores',
-    'wrong/failed',
-    'mock/bare',
-    'mock/prism',
-    'proxy/bare',
-    'proxy +p99',
-  ];
+  const header =
+    'scenario|server|req/s|p50 ms|p99 ms|peak RSS|CPU µs/req|srv cores|gen cores|wrong/failed|mock/bare|mock/prism|floor/bare|proxy/floor|proxy +p99'.split(
+      '|',
+    );
   const rows: string[][] = [header];
   for (const ratioRow of report.load.ratios) {
     const scenarioRows = report.load.rows.filter((r) => r.scenario === ratioRow.scenario);
@@ -112,14 +126,16 @@ export function formatReport(report: BenchReport): string {
         wrong(row),
         row.server === 'mock' ? ratio(ratioRow.mockOverBare) : '',
         row.server === 'mock' ? ratio(ratioRow.mockOverPrism) : '',
-        row.server === 'proxy' ? ratio(ratioRow.proxyOverBare ?? null) : '',
+        row.server === 'floor' ? ratio(ratioRow.floorOverBare ?? null) : '',
+        row.server === 'proxy' ? ratio(ratioRow.proxyOverFloor ?? null) : '',
         row.server === 'proxy' && ratioRow.proxyAddedP99Ms != null ? `${num(ratioRow.proxyAddedP99Ms, 2)} ms` : '',
       ]);
     });
   }
-  out.push(columns(rows, [false, false, true, true, true, true, true, true, true, true, true, true, true, true]), '');
+  out.push(columns(rows, [false, false, ...header.slice(2).map(() => true)]), '');
   const proxyLine = formatProxyCost(report);
-  if (proxyLine !== undefined) out.push(proxyLine, '');
+  if (proxyLine !== undefined) out.push(proxyLine);
+  out.push(formatRegression(report.load.ratios, previous), '');
 
   if (report.startup.status === 'measured') {
     const st = report.startup.value;

@@ -323,10 +323,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     if (steps === undefined) {
       if (prism === undefined) {
         // Prism is an optional peer dependency (util/peer.ts): only a contract with such operations needs it.
-        requirePeers(
-          [PRISM_PACKAGE],
-          `the mock answers ${operation.operationId} (an operation without a resource role) with Prism, so it`,
-        );
+        requirePeers([PRISM_PACKAGE], `the mock answers ${operation.operationId} (an operation without a resource role) with Prism, so it`);
         prism = await createPrismFallback(compiled.document);
       }
       steps = prismSteps(prism, operation, config.bodyLimitBytes, budgets);

@@ -17,6 +17,38 @@ describe('util/json: parseJsonText', () => {
     assert.equal(nestsDeeperThan('{"a":[{"b":{}}]}', 3), true);
     assert.equal(nestsDeeperThan('["[[[[", "\\"[[[", {}]', 2), false, 'brackets in strings, escaped quotes');
     assert.equal(nestsDeeperThan('[],[],[],[]', 1), false, 'siblings do not add up');
+    assert.equal(nestsDeeperThan('["a\\\\", [[1]]]', 2), true, 'an escaped backslash before a closing quote ends the string');
+    assert.equal(nestsDeeperThan('["a\\\\\\"[[", 1]', 1), false, 'an odd run of backslashes escapes the quote');
+    assert.equal(nestsDeeperThan('["\\"[[[', 1), false, 'an unterminated string hides what follows');
+    assert.equal(nestsDeeperThan('[""]', 0), true);
+  });
+
+  it('measures nesting as a character-by-character reading does, on 20,000 seeded texts of brackets, quotes and backslashes', () => {
+    const byCharacter = (text: string, maxDepth: number): boolean => {
+      let depth = 0;
+      let inString = false;
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (inString) {
+          if (c === '\\') i++;
+          else if (c === '"') inString = false;
+        } else if (c === '"') inString = true;
+        else if (c === '[' || c === '{') {
+          if (++depth > maxDepth) return true;
+        } else if (c === ']' || c === '}') depth--;
+      }
+      return false;
+    };
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let run = 0; run < 20_000; run++) {
+      const text = Array.from({ length: next(24) }, () => '[]{}"\\a,'[next(8)]).join('');
+      const maxDepth = next(4);
+      assert.equal(nestsDeeperThan(text, maxDepth), byCharacter(text, maxDepth), `${JSON.stringify(text)} at ${maxDepth}`);
+    }
   });
 
   it('refuses, before parsing, text past its limits: 900,000 nested levels, or more characters than allowed', () => {

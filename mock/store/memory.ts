@@ -323,7 +323,10 @@ export class MemoryStore implements Store {
     if (list && (spec.assigned ? id > 0 : true) && MemoryStore.positionOf(list, recordKey) >= 0) {
       const member = spec.assigned ? key : spec.key;
       this.refuse(name, resource, record, at, [
-        { pointer: childPointer('', member), detail: `is ${recordKey}, which an earlier record of this session already has (keys are unique)` },
+        {
+          pointer: childPointer('', member),
+          detail: `is ${recordKey}, which an earlier record of this session already has (keys are unique)`,
+        },
       ]);
       return;
     }
@@ -341,7 +344,9 @@ export class MemoryStore implements Store {
     const list = session?.records.get(resource);
     const position = list !== undefined ? MemoryStore.positionOf(list, key) : -1;
     if (session === undefined || list === undefined || position < 0) {
-      this.options.log(`state file ${stateFile}: line ${at.line}, a change of ${resource} "${key}" in session "${name}" names no record; skipped`);
+      this.options.log(
+        `state file ${stateFile}: line ${at.line}, a change of ${resource} "${key}" in session "${name}" names no record; skipped`,
+      );
       return;
     }
     const verdict = at.trusted ? undefined : this.options.check?.(resource, record);

@@ -21,6 +21,7 @@ import {
 import type { CheckContext } from './context.js';
 import { acceptsMember, baseBody, derivationOf, invalidBodies, memberClasses, writable, subSeed } from './data.js';
 import { CheckNotRun } from './failure.js';
+import { childPointer } from '../util/json-pointer.js';
 import type { Exchange } from './http.js';
 
 /** The budget keys of the records a resource's sequence creates (planned by its checks: `extraWrites`). */
@@ -164,7 +165,9 @@ export class SequenceRunner {
     }
     if (!this.resource.keyAssigned) {
       const body = { ...(await this.body('b', a.sent)), [this.resource.key]: a.sent[this.resource.key] ?? null };
-      const exchange = await this.ctx.extraCreate(`records/${this.resource.name}/duplicate`, this.producer.operationId, body, { keepKey: true });
+      const exchange = await this.ctx.extraCreate(`records/${this.resource.name}/duplicate`, this.producer.operationId, body, {
+        keepKey: true,
+      });
       this.ctx.sent(exchange);
       this.seq.duplicate = { key: a.key, exchange };
     }
@@ -180,7 +183,8 @@ export class SequenceRunner {
     const recordB = recordOf(b.exchange) ?? b.sent;
     const steps: ListStep[] = [];
     // A paged list is asked for its largest page (its limit's maximum, else 100) when no page is the point.
-    const limitParam = list.paging !== undefined ? this.ctx.model.get(list.operationId).params.find((p) => p.name === list.paging?.limit) : undefined;
+    const limitParam =
+      list.paging !== undefined ? this.ctx.model.get(list.operationId).params.find((p) => p.name === list.paging?.limit) : undefined;
     const largest = typeof limitParam?.schema['maximum'] === 'number' ? limitParam.schema['maximum'] : 100;
     const ask = async (name: string, filters: [string, string, JsonValue][], page?: { limit: number; offset: number }) => {
       const query: [string, string][] = filters.map(([param, , value]) => [param, queryText(value)]);
@@ -240,21 +244,32 @@ export class SequenceRunner {
         ? Object.fromEntries(writable(model).flatMap((m) => (before[m.name] !== undefined ? [[m.name, before[m.name] ?? null]] : [])))
         : baseBody(d, undefined);
     let sent: JsonObject | undefined;
+    let changed = '';
     for (const member of writable(model)) {
       if (member.namesLot || member.name === this.resource.key) continue;
       const value = otherValue(this.ctx, model, member.name, base, before[member.name]);
       if (value === undefined) continue;
       sent = { ...base, [member.name]: value };
+      changed = member.name;
       break;
     }
     if (sent === undefined) return undefined;
     const exchange = await this.ctx.request(op, { params: this.keyParams(op, a.key), body: sent, write: true });
     const readAfter = await this.read(a.key);
     const step: ChangeStep = { op, kind, before, sent, exchange, ...(readAfter ? { readAfter } : {}) };
-    // An invalid change: the first body the change's schema refuses, at the spec level if one is.
+    // An invalid change: a body the change's schema refuses, at the spec level if one is, that also carries a
+    // valid change (the member changed again, to another value) and breaks another member: a server applying
+    // the valid part of a change it refuses shows it in the read after.
     const after = recordOf(readAfter) ?? recordOf(exchange) ?? before;
-    const invalid = invalidBodies(d, sent);
-    const bad = invalid.find((c) => c.levels.includes('spec')) ?? invalid[0];
+    const again = otherValue(this.ctx, model, changed, sent, after[changed]);
+    const invalid = invalidBodies(d, again !== undefined ? { ...sent, [changed]: again } : sent);
+    const elsewhere = (c: (typeof invalid)[number]): boolean =>
+      c.pointers.every((p) => p !== childPointer('', changed) && !p.startsWith(`${childPointer('', changed)}/`));
+    const bad =
+      invalid.find((c) => c.levels.includes('spec') && elsewhere(c)) ??
+      invalid.find(elsewhere) ??
+      invalid.find((c) => c.levels.includes('spec')) ??
+      invalid[0];
     if (bad !== undefined) {
       const refusal = await this.ctx.request(op, { params: this.keyParams(op, a.key), body: bad.body, write: true });
       const readAgain = await this.read(a.key);

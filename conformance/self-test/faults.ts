@@ -16,9 +16,7 @@ const AUTH = ['missing', 'non-bearer', 'rejected'] as const;
 export const SEQUENCE_PER_LOT = 'sequence-per-lot';
 
 /** The path-variant checks (order info and every create). */
-const PATH_CHECKS = [...(MODEL.orderInfo !== undefined ? [MODEL.orderInfo.operationId] : []), ...CREATE_OPERATIONS].map(
-  (op) => `${op}.path-variants-404`,
-);
+const PATH_CHECKS = [...(MODEL.orderInfo !== undefined ? [MODEL.orderInfo.operationId] : []), ...CREATE_OPERATIONS].map((op) => `${op}.path-variants-404`);
 
 /**
  * Behaviours a correct server may have: they fail nothing. A case-insensitive or space-trimming order

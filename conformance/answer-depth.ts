@@ -1,12 +1,13 @@
 /**
- * How deep an answer's JSON nests, measured on the bytes as they arrive on the connection, so the suite
- * stops reading an answer that nests deeper than it parses (`ANSWER_LIMITS.maxDepth`) before anything
- * parses it. The HTTP client (pactum) parses every answer body as JSON itself: a body of 540,000 nested
- * `[` is half a million arrays per request, and with 8 requests in flight the suite grew past 700 MiB.
+ * How deep an answer's JSON nests, measured on the bytes as they arrive, so the suite stops reading an
+ * answer that nests deeper than it parses (`ANSWER_LIMITS.maxDepth`) before anything holds or parses
+ * it: a body of 540,000 nested `[` is half a million arrays once parsed, and with 8 requests in flight
+ * a suite that parsed them grew past 700 MiB.
  *
- * One connection carries one answer (the suite's connections are not reused), after any 1xx interim
- * heads. The scan reads the head (status, `Transfer-Encoding`, `Content-Encoding`), then the body: a
- * chunked body chunk by chunk, its size lines and extensions skipped. A body with a content coding is
+ * Fed either a body taken out of its framing (`bodyOnly`: what the HTTP client hands over), or the raw
+ * bytes of a connection carrying one answer after any 1xx interim heads: then the scan reads the head
+ * (status, `Transfer-Encoding`, `Content-Encoding`), then the body, a chunked body chunk by chunk, its
+ * size lines and extensions skipped. A body with a content coding is
  * not scanned: the client cannot parse its bytes as JSON, and the judgments parse its decoded form
  * within the same limits. Brackets inside JSON strings do not count. UTF-8 never puts an ASCII byte
  * inside a multi-byte character, so bytes are scanned as characters.
@@ -31,7 +32,13 @@ export class AnswerDepthScanner {
   private inString = false;
   private escaped = false;
 
-  constructor(private readonly maxDepth: number) {}
+  /** `bodyOnly`: the bytes are a body already taken out of its framing (no head, no chunk sizes). */
+  constructor(
+    private readonly maxDepth: number,
+    bodyOnly = false,
+  ) {
+    if (bodyOnly) this.phase = 'body';
+  }
 
   /** Reads the next bytes of the connection; true as soon as the body nests deeper than `maxDepth`. */
   push(chunk: Buffer): boolean {

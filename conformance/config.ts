@@ -111,7 +111,8 @@ export function resolveConformanceConfig(partial: ConformanceConfigInput = {}): 
     token: partial.baseUrl === undefined ? MOCK_TOKEN : '',
     credentials: {},
     rejectedToken: DEFAULT_REJECTED_TOKEN,
-    orderNumber: MOCK_ORDER_NUMBER,
+    // Against a server, the user names it (run.ts refuses a run without it when the contract reads an order).
+    orderNumber: partial.baseUrl === undefined ? MOCK_ORDER_NUMBER : '',
     unknownOrderNumber: `CONFORMANCE-UNKNOWN ${runMarker}`,
     level: 'spec',
     readOnly: false,

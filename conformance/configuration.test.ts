@@ -8,15 +8,17 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listen, type Loopback } from '../support/loopback.js';
+import https from 'node:https';
+import { listen, listenOn, type Loopback } from '../support/loopback.js';
 import { resolveConformanceConfig } from './config.js';
-import { configurationProblem, looksLikeHtml } from './configuration.js';
+import { configurationHints, configurationProblem, decodingExplanation, looksLikeHtml } from './configuration.js';
 import type { Exchange } from './http.js';
 import { reportProblems } from './report/schema.js';
 import { runConformance, type RunResult } from './run.js';
 import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';
 
 const ORDER = 'ORD-2026-0001';
+const TESTING = join(import.meta.dirname, 'testing');
 
 function exchange(status: number, text: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Exchange {
   return {
@@ -69,7 +71,7 @@ describe('configuration errors: exit 2, one line naming the option to fix', func
   this.timeout(20_000);
 
   it('what the answers show, in order: an HTML page, nothing but 401s, the token refused, nothing but 404s, the main order not found', () => {
-    const config = { orderNumber: ORDER };
+    const config = { orderNumber: ORDER, token: 'some-token' };
     const problem = (main: Exchange, ...rest: Exchange[]): string | undefined =>
       configurationProblem(main, [main, ...rest], config)?.option;
     const html = exchange(200, '<!DOCTYPE html><html><head><title>Sign in</title></head><body><form></form></body></html>', {
@@ -103,8 +105,63 @@ describe('configuration errors: exit 2, one line naming the option to fix', func
     assert.equal(configurationProblem(undefined, [], config), undefined);
   });
 
-  it('an HTML page: by its media type or by how its body starts (WHATWG sniffing patterns), never JSON', () => {
-    assert.ok(looksLikeHtml({ status: 200, headers: { 'content-type': 'application/xhtml+xml' }, text: '' }));
+  it('the server faults each rule must not swallow, from the answers alone: JSON elsewhere, the token accepted elsewhere, the order found elsewhere, a number needing percent-encoding', () => {
+    const config = { orderNumber: ORDER, token: 'some-token' };
+    const bearer = { authorization: 'Bearer some-token' };
+    const sent = (
+      e: Exchange,
+      headers: Record<string, string>,
+      operation: Exchange['request']['operation'] = 'getOrderInfo',
+    ): Exchange => ({
+      ...e,
+      request: { ...e.request, operation, headers },
+    });
+    const page = exchange(200, '<!DOCTYPE html><html><head><title>Order</title></head></html>', { 'content-type': 'text/html' });
+    // Rule 1: an HTML page for the order while another answer of the run is JSON: the API is there.
+    assert.equal(configurationProblem(page, [page, exchange(404, '{"title":"Not Found"}')], config), undefined);
+    assert.match(
+      configurationHints(page, [page, exchange(404, '{}')], config)[0] ?? '',
+      /HTML page while other answers of the run were JSON/,
+    );
+    // A JSON body under an HTML label is no HTML page.
+    assert.equal(configurationProblem(exchange(200, '{"order":{}}', { 'content-type': 'text/html' }), [], config), undefined);
+    // Rules 2 and 3: the token refused on the main order, but accepted elsewhere (a 2xx with it; a 404 with it where no credentials get 401).
+    const refused = sent(exchange(401, '{}'), bearer);
+    assert.equal(configurationProblem(refused, [refused, sent(exchange(200, '{}'), bearer)], config), undefined);
+    const noCredentials = sent(exchange(401, '{}'), {});
+    const unknownWithToken = sent(exchange(404, '{}'), bearer);
+    assert.equal(configurationProblem(refused, [refused, noCredentials, unknownWithToken], config), undefined);
+    assert.match(
+      configurationHints(refused, [refused, noCredentials, unknownWithToken], config)[0] ?? '',
+      /accepted it elsewhere .*: either the token's user may not read this order .* or the server's authorization is wrong/,
+    );
+    // ... but a 404 with the token proves nothing where the operation does not refuse a request without credentials.
+    assert.equal(configurationProblem(refused, [refused, unknownWithToken], config)?.option, '--token');
+    // Rule 5: the main order answered 404, but another request found it.
+    const missing = sent(exchange(404, '{}'), bearer);
+    const found = sent(exchange(200, `{"order":{"orderNumber":"${ORDER}"}}`), bearer);
+    assert.equal(configurationProblem(missing, [missing, noCredentials, found], config), undefined);
+    assert.match(configurationHints(missing, [missing, found], config)[0] ?? '', /another request of the run found it/);
+    // Rules 4 and 5: a number that needs percent-encoding: never a configuration error, both explanations named.
+    for (const number of ['ORD%2026', 'ORD?1', 'ORD#1', 'ORD/1', 'WE 2026-0003']) {
+      const facts = { orderNumber: number, token: 'some-token' };
+      assert.equal(configurationProblem(missing, [missing, noCredentials], facts), undefined, number);
+      assert.equal(configurationProblem(missing, [missing, exchange(404, '{}')], facts), undefined, `${number}: every answer 404`);
+      assert.match(
+        configurationHints(missing, [missing], facts)[0] ?? '',
+        /needs percent-encoding in the path .*: either the server .*; or --order-number names no order on this server/,
+      );
+    }
+    assert.match(decodingExplanation('ORD%20') ?? '', /decodes the path twice/);
+    assert.match(decodingExplanation('ORD?1') ?? '', /before cutting off its query or fragment/);
+    assert.match(decodingExplanation('ORD/1') ?? '', /takes `%2F` for `\/`/);
+    assert.equal(decodingExplanation('ORD-2026-0001'), undefined);
+  });
+
+  it('an HTML page: by how its body starts (WHATWG sniffing patterns), never by its label alone, never JSON', () => {
+    assert.ok(!looksLikeHtml({ status: 200, headers: { 'content-type': 'application/xhtml+xml' }, text: '' }), 'a label alone');
+    assert.ok(!looksLikeHtml({ status: 200, headers: { 'content-type': 'text/html' }, text: '{"order":{}}' }), 'JSON labelled text/html');
+    assert.ok(looksLikeHtml({ status: 200, headers: {}, text: '<?xml version="1.0"?>\n<!DOCTYPE html><html>' }));
     assert.ok(looksLikeHtml({ status: 200, headers: {}, text: '\uFEFF  <!-- proxy -->\n<HTML lang="en">' }));
     assert.ok(looksLikeHtml({ status: 502, headers: { 'content-type': 'text/plain' }, text: '<head><title>502 Bad Gateway</title>' }));
     assert.ok(!looksLikeHtml({ status: 200, headers: { 'content-type': 'application/json' }, text: '{"html":"<html>"}' }));
@@ -200,5 +257,132 @@ describe('configuration errors: exit 2, one line naming the option to fix', func
     } finally {
       await server.close();
     }
+  });
+
+  describe('the server fault each rule must not swallow: exit 1, naming both explanations where there are two', () => {
+    /** Exit 1 (no configuration error), the report valid; the hints joined. */
+    function assertServerFault(result: Awaited<ReturnType<typeof run>>): string {
+      assert.equal(result.verdict.configuration, undefined, result.verdict.configuration?.reason);
+      assert.equal(result.exitCode, 1, result.text);
+      assert.equal(result.verdict.outcome, 'failed');
+      assert.deepEqual(reportProblems(result.report), []);
+      return result.verdict.hints.join('\n');
+    }
+
+    it("rule 1 (an HTML page): the order's JSON labelled text/html is a contract failure, naming the media type", async () => {
+      const server = await startReferenceServer(['order-labelled-html']);
+      try {
+        const result = await run(server.url, REFERENCE_TOKEN);
+        assertServerFault(result);
+        const shape = result.verdict.checks.find((c) => c.id === 'getOrderInfo.answer-shape');
+        assert.equal(shape?.status, 'failed');
+        assert.match(shape?.message ?? '', /text\/html/);
+        // The creates ran: the lots were read from the JSON body whatever its label.
+        assert.equal(result.verdict.checks.find((c) => c.id === 'createLotTransfer.valid-request-2xx')?.status, 'passed');
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('rule 1 (an HTML page): the order rendered as an HTML view while the API answers JSON elsewhere is a failure', async () => {
+      const server = await startReferenceServer(['order-html-view']);
+      try {
+        const hints = assertServerFault(await run(server.url, REFERENCE_TOKEN));
+        assert.match(hints, /was answered 200 with an HTML page while other answers of the run were JSON: the API is at --base-url/);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('rules 2 and 3 (the token refused): a token refused on the first request of each connection (accepted on the next) is a failure', async () => {
+      const server = await startReferenceServer(['auth-cold-connection']);
+      try {
+        const result = await run(server.url, REFERENCE_TOKEN);
+        const hints = assertServerFault(result);
+        assert.match(
+          hints,
+          /the token was refused \(401\) on the main order "ORD-2026-0001", but the server accepted it elsewhere \(GET \S+ answered 200\)/,
+        );
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('rule 3 (the token refused): the main order refused 403 while an unknown number is answered 404 with the token (no credentials: 401) names both explanations', async () => {
+      const server = await startReferenceServer(['order-403']);
+      try {
+        const hints = assertServerFault(await run(server.url, REFERENCE_TOKEN));
+        assert.match(
+          hints,
+          /refused \(403\) .* either the token's user may not read this order \(pass --order-number of one it may read\) or the server's authorization is wrong/,
+        );
+      } finally {
+        await server.close();
+      }
+    });
+
+    const DECODERS = [
+      { fault: 'path-decoded-twice', number: 'ORD%2026-0001', way: /decodes the path twice/ },
+      { fault: 'path-decoded-before-split', number: 'ORD?2026-0001', way: /before cutting off its query or fragment/ },
+      { fault: 'path-decoded-before-split', number: 'ORD#2026-0001', way: /before cutting off its query or fragment/ },
+      // %2F taken for `/`: every request of the run is answered 404 (rule 4 would have said --base-url).
+      { fault: 'path-slash-decoded', number: 'ORD/2026-0001', way: /takes `%2F` for `\/`/ },
+    ];
+    for (const { fault, number, way } of DECODERS) {
+      it(`rules 4 and 5 (not found): a server that decodes the order number wrongly (${fault}, --order-number ${number}) fails, the failure naming both explanations`, async () => {
+        const server = await startReferenceServer([fault], { orderAliases: { [number]: ORDER } });
+        const correct = await startReferenceServer([], { orderAliases: { [number]: ORDER } });
+        try {
+          // A correct server holding that number passes.
+          assert.equal((await run(correct.url, REFERENCE_TOKEN, number)).exitCode, 0);
+          const result = await run(server.url, REFERENCE_TOKEN, number);
+          const hints = assertServerFault(result);
+          const main = result.verdict.checks.find((c) => c.id === 'getOrderInfo.valid-request-2xx');
+          assert.equal(main?.status, 'failed');
+          for (const text of [main?.message ?? '', hints]) {
+            assert.match(text, /needs percent-encoding in the path/);
+            assert.match(text, way);
+            assert.match(text, /or --order-number names no order on this server/);
+          }
+        } finally {
+          await server.close();
+          await correct.close();
+        }
+      });
+    }
+
+    it('TLS: a server that resets every connection after a trusted handshake is no certificate problem: exit 1', async () => {
+      const cert = join(TESTING, 'tls-test-cert.pem');
+      const server = await listenOn(
+        https.createServer({ key: readFileSync(join(TESTING, 'tls-test-key.pem')), cert: readFileSync(cert) }, (req) =>
+          req.socket.destroy(),
+        ),
+      );
+      try {
+        let text = '';
+        const { exitCode, verdict } = await runConformance(
+          resolveConformanceConfig({ baseUrl: server.url, token: 'some-token', caPath: cert, level: 'spec', timeoutMs: 2000 }),
+          { write: (t) => void (text += t) },
+        );
+        assert.equal(exitCode, 1, text);
+        assert.equal(verdict.configuration, undefined);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('TLS: a plain-HTTP server that closes every connection unanswered at http:// is no protocol mismatch: exit 1', async () => {
+      const server = await listen((req) => req.socket.destroy());
+      try {
+        const { exitCode, verdict } = await runConformance(
+          resolveConformanceConfig({ baseUrl: server.url, token: 'some-token', level: 'spec', timeoutMs: 2000 }),
+          { write: () => undefined },
+        );
+        assert.equal(exitCode, 1);
+        assert.equal(verdict.configuration, undefined);
+      } finally {
+        await server.close();
+      }
+    });
   });
 });

@@ -13,7 +13,10 @@ import { ANSWER_LIMITS } from '../judgments/answer.js';
 import { ACCEPT_ENCODING } from '../judgments/content-coding.js';
 import { judgeContexts } from '../judgments/context.js';
 import type { JudgeContext, Violation } from '../judgments/exchange.js';
-import type { ConformanceConfig } from './config.js';
+import { basicCredentials, BASIC_USER } from './checks/auth.js';
+import { DEFAULT_REJECTED_TOKEN, type ConformanceConfig } from './config.js';
+import { curlOf, type ReproduceOptions } from './reproduce.js';
+import { withoutUserinfo } from '../redaction/redactor.js';
 import {
   carriesMarker,
   createCorpus,
@@ -55,6 +58,17 @@ export interface ContextOptions {
   deadline?: number;
   /** Certificates (PEM) trusted for https:// besides Node's bundled CAs (`--ca FILE`). */
   ca?: readonly string[];
+}
+
+/** How `CheckContext.request` builds a request to an operation. */
+export interface RequestOptions {
+  params?: Record<string, string>;
+  query?: [string, string][];
+  body?: unknown;
+  headers?: Record<string, string>;
+  write?: boolean;
+  /** Instead of the operation's own credentials (the credential checks). */
+  credentials?: CredentialParts;
 }
 
 /**
@@ -157,7 +171,16 @@ export class CheckContext {
       sender: () => this.currentCheck,
       concurrency: options.config.concurrency,
     });
-    this.expect = new Expect([options.config.token]);
+    const { config } = options;
+    const reproduce: ReproduceOptions = {
+      baseUrl: withoutUserinfo(options.baseUrl),
+      token: config.token,
+      rejectedToken: config.rejectedToken,
+      rejectedTokenIsDefault: config.rejectedToken === DEFAULT_REJECTED_TOKEN,
+      basic: { credential: basicCredentials(config.token), user: BASIC_USER },
+      ...(config.caPath !== undefined ? { caPath: config.caPath } : {}),
+    };
+    this.expect = new Expect([config.token], (request, before) => curlOf(request, reproduce, before));
     this.judge = judgeContexts(options.document)[options.config.level];
     this.contracts = this.judge.contracts;
     this.model = this.judge.model;
@@ -215,25 +238,19 @@ export class CheckContext {
    * (URL-encoded), query parameters appended, a JSON body (sent with the operation's JSON media type).
    * `write`: it changes state (skipped with --read-only).
    */
-  request(
-    op: OperationId,
-    options: {
-      params?: Record<string, string>;
-      query?: [string, string][];
-      body?: unknown;
-      headers?: Record<string, string>;
-      write?: boolean;
-      /** Instead of the operation's own credentials (the credential checks). */
-      credentials?: CredentialParts;
-    } = {},
-  ): Promise<Exchange> {
+  request(op: OperationId, options: RequestOptions = {}): Promise<Exchange> {
+    return this.send(this.buildRequest(op, options));
+  }
+
+  /** The request `request` sends (skipped with --read-only when it writes). */
+  buildRequest(op: OperationId, options: RequestOptions = {}): HttpRequest {
     if (options.write === true && this.config.readOnly)
       throw new CheckSkipped('--read-only: no request that changes state is sent', 'read-only');
     const model = this.model.get(op);
     const credentials = options.credentials ?? this.credentialsOf(op);
     const path = withQuery(this.model.pathOf(op, options.params), [...(options.query ?? []), ...credentials.query]);
     const body = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
-    return this.send({
+    return {
       operation: op,
       method: model.method,
       path,
@@ -244,13 +261,18 @@ export class CheckContext {
         ...options.headers,
       },
       ...(body !== undefined ? { body } : {}),
-    });
+    };
   }
 
   /** Sends any request (not counted as a write). */
   async send(request: HttpRequest): Promise<Exchange> {
-    const exchange = await this.http.send(request);
-    if (request.method === 'POST' && exchange.answer && exchange.answer.status >= 200 && exchange.answer.status < 300) this.postsAccepted++;
+    return this.counted(await this.http.send(request));
+  }
+
+  /** Counts a POST answered 2xx (a record the server says it created). */
+  private counted(exchange: Exchange): Exchange {
+    const { request, answer } = exchange;
+    if (request.method === 'POST' && answer && answer.status >= 200 && answer.status < 300) this.postsAccepted++;
     return exchange;
   }
 
@@ -264,13 +286,23 @@ export class CheckContext {
     path = this.path(orderRead(this.model).op.operationId, number),
     plain = false,
   ): Promise<Exchange> {
+    return this.send(this.orderRequest(number, headers, path, plain));
+  }
+
+  /** The request `getOrder` sends. */
+  orderRequest(
+    number: string,
+    headers: Record<string, string> = this.credentialsOf(orderRead(this.model).op.operationId).headers,
+    path = this.path(orderRead(this.model).op.operationId, number),
+    plain = false,
+  ): HttpRequest {
     const { op } = orderRead(this.model);
-    return this.send({
+    return {
       operation: op.operationId,
       method: op.method,
       path,
       headers: { accept: 'application/json', ...(plain ? {} : { 'accept-encoding': ACCEPT_ENCODING }), ...headers },
-    });
+    };
   }
 
   /**
@@ -285,17 +317,61 @@ export class CheckContext {
     headers: Record<string, string> = this.credentialsOf(id).headers,
     framing: RequestFraming = {},
   ): Promise<Exchange> {
+    return this.send(this.createRequest(id, body, headers, framing));
+  }
+
+  /** The request `sendToCreate` sends (skipped with --read-only). */
+  createRequest(
+    id: CreateOperationId,
+    body: Buffer | JsonObject | unknown[] | string,
+    headers: Record<string, string> = this.bearer(),
+    framing: RequestFraming = {},
+  ): HttpRequest {
     if (this.config.readOnly) throw new CheckSkipped('--read-only: no POST request is sent', 'read-only');
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
     const contentType = framing.contentType === undefined ? 'application/json' : framing.contentType;
-    return this.send({
+    return {
       operation: id,
       method: this.model.get(id).method,
       path: framing.path ?? withQuery(this.path(id), this.credentialsOf(id).query),
       headers: { ...(contentType === null ? {} : { 'content-type': contentType }), accept: 'application/json', ...headers },
       body: bytes,
       ...(framing.chunked === true ? { chunked: true } : {}),
+    };
+  }
+
+  /**
+   * Sends `request` on a connection that has just carried an authenticated request (the GET of the
+   * main order with the token, on the same kept-alive connection), as a client that keeps its
+   * connection sends its next request: a server that keeps authentication per connection shows it
+   * here. The authenticated GET is a request of the run like any other (the whole-run checks judge it).
+   */
+  async afterAuthenticated(request: HttpRequest): Promise<Exchange> {
+    const primer = this.primer();
+    if (primer === undefined) return this.fresh(request);
+    return this.http.sequence(async (send) => {
+      const first = await send(primer);
+      const exchange = await send(request);
+      exchange.after = `${primer.method} ${primer.path} with the token${first.answer ? ` (answered ${first.answer.status})` : ''}`;
+      exchange.before = [primer];
+      return this.counted(exchange);
     });
+  }
+
+  /**
+   * The authenticated request a credential case is sent after: the GET of the main order with its
+   * credentials, else the first GET of the contract without path parameters (a list); none when the
+   * contract has neither.
+   */
+  private primer(): HttpRequest | undefined {
+    if (this.model.orderInfo !== undefined) return this.orderRequest(this.config.orderNumber, undefined, undefined, true);
+    const list = this.model.operations.find((o) => o.method === 'GET' && o.pathParams.length === 0 && o.secured);
+    return list === undefined ? undefined : this.buildRequest(list.operationId);
+  }
+
+  /** Sends `request` on a new connection of its own (as the first request of a new client). */
+  async fresh(request: HttpRequest): Promise<Exchange> {
+    return this.counted(await this.http.fresh(request));
   }
 
   /**
@@ -306,7 +382,12 @@ export class CheckContext {
   async createRecord(
     id: CreateOperationId,
     body: JsonObject,
-    options: ({ spec: true } | { extra: string }) & { contentType?: string; chunked?: boolean; acceptEncoding?: boolean; keepKey?: boolean },
+    options: ({ spec: true } | { extra: string }) & {
+      contentType?: string;
+      chunked?: boolean;
+      acceptEncoding?: boolean;
+      keepKey?: boolean;
+    },
   ): Promise<Exchange> {
     if (this.config.readOnly) throw new CheckSkipped('--read-only: no record is created', 'read-only');
     const budget = await this.writeBudget();

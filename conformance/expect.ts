@@ -3,7 +3,7 @@
  * first part of the answer. (The rules themselves are judged by `judgments/`.)
  */
 import { CheckFailure, type ShownRequest } from './failure.js';
-import type { Exchange, HttpAnswer } from './http.js';
+import type { Exchange, HttpAnswer, HttpRequest } from './http.js';
 
 /** How much of a body a report shows. */
 const SHOWN_CHARS = 300;
@@ -31,12 +31,22 @@ export function showRequest(exchange: Exchange, secrets: readonly string[]): Sho
   return shown;
 }
 
+/** The curl that sends a request again, after the requests sent just before it on its connection. */
+type Reproduce = (request: HttpRequest, before?: readonly HttpRequest[]) => string | undefined;
+
 /** An exchange that has an answer. */
 export type Answered = Exchange & { answer: HttpAnswer };
 
 export class Expect {
   private readonly secrets: string[];
-  constructor(secrets: readonly string[]) {
+  /**
+   * @param reproduce the curl command that sends a request again (`reproduce.ts`), when the run has a
+   *   target to send it to
+   */
+  constructor(
+    secrets: readonly string[],
+    private readonly reproduce?: Reproduce,
+  ) {
     this.secrets = [...secrets];
   }
 
@@ -52,6 +62,38 @@ export class Expect {
       actual,
       ...(exchange ? { request: showRequest(exchange, this.secrets) } : {}),
       ...(exchange?.answer ? { status: exchange.answer.status, answer: cut(exchange.answer.text) } : {}),
+      ...withNote(exchange),
+      ...withCurl(exchange, this.reproduce),
     });
   }
+}
+
+function withCurl(exchange: Exchange | undefined, reproduce: Reproduce | undefined): { curl?: string } {
+  const curl = exchange && reproduce ? reproduce(exchange.request, exchange.before) : undefined;
+  return curl === undefined ? {} : { curl };
+}
+
+/** How the request went out, when that matters for reading the answer (see `Exchange`). */
+export function noteOf(exchange: Exchange): string | undefined {
+  const notes: string[] = [];
+  if (exchange.after !== undefined)
+    notes.push(
+      exchange.connection === 'new'
+        ? `sent after ${exchange.after}, on a new connection (the server had closed the one that carried it)`
+        : `sent on a kept-alive connection right after ${exchange.after} on it`,
+    );
+  if (exchange.resent)
+    notes.push('sent again on a new connection: the kept-alive one failed before any answer began (closed by the server)');
+  if (exchange.retried && exchange.answer)
+    notes.push(
+      `no answer within ${exchange.retried.afterMs} ms at first: sent again with the limit doubled (${exchange.retried.limitMs} ms), and this is the answer to that retry`,
+    );
+  if (exchange.waits !== undefined && exchange.waits > 0)
+    notes.push(`the server asked the run to wait ${exchange.waits} time(s) first (429/503 with Retry-After), then answered this`);
+  return notes.length > 0 ? notes.join('; ') : undefined;
+}
+
+function withNote(exchange: Exchange | undefined): { note?: string } {
+  const note = exchange ? noteOf(exchange) : undefined;
+  return note === undefined ? {} : { note };
 }

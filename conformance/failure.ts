@@ -24,6 +24,10 @@ export interface FailureDetails {
   status?: number;
   /** The first part of the answer's body. */
   answer?: string;
+  /** How the request went out, when that matters (sent again after a time-out, right after an authenticated request on the same connection). */
+  note?: string;
+  /** A ready-to-paste curl command that sends the request again (the token as `$CONFORMANCE_TOKEN`). */
+  curl?: string;
 }
 
 export class CheckFailure extends Error {
@@ -67,8 +71,10 @@ export function formatFailure(d: FailureDetails): string {
     if (headers) lines.push(`          ${headers}`);
     if (d.request.body !== undefined) lines.push(`          body ${d.request.body}`);
   }
+  if (d.note !== undefined) lines.push(`note:     ${d.note}`);
   if (d.status !== undefined) lines.push(`answer:   ${d.status} ${d.answer ?? ''}`.trimEnd());
   else if (d.answer !== undefined) lines.push(`answer:   ${d.answer}`);
   lines.push(`rule:     ${d.rule}`);
+  if (d.curl !== undefined) lines.push(`reproduce:\n${d.curl.replace(/^/gm, '  ')}`);
   return lines.join('\n');
 }

@@ -12,12 +12,15 @@ import net from 'node:net';
 import { resolve } from 'node:path';
 import tls from 'node:tls';
 import type { OpenApiDocument } from '../contract/document.js';
+import { carrierText } from '../contract/security.js';
+import { judgeContexts } from '../judgments/context.js';
+import { credentialsFor } from './credentials.js';
 import { anyTokenHint, credentialCases } from './checks/auth.js';
 import { checksFor } from './checks/index.js';
 import type { Check } from './checks/types.js';
 import type { ConformanceConfig } from './config.js';
 import { loadCa } from './ca-option.js';
-import { certificateProblem, configurationProblem } from './configuration.js';
+import { certificateProblem, configurationHints, configurationProblem } from './configuration.js';
 import { CheckContext } from './context.js';
 import { markerMembers } from './data.js';
 import { inMemoryContract, loadContract } from './contract-option.js';
@@ -65,6 +68,24 @@ export interface RunResult {
 interface ServerUnderTest {
   url: string;
   close(): Promise<void>;
+}
+
+/**
+ * What the contract asks of the configuration, refused before anything is sent (exit 2): an order number
+ * when the contract reads an order, and a credential the suite can send for every secured operation.
+ */
+function checkConfigurationAgainst(document: OpenApiDocument, config: ConformanceConfig): void {
+  const model = judgeContexts(document).strict.model;
+  if (model.orderInfo !== undefined && config.orderNumber === '')
+    throw new StartError('no order number for the server under test', 'pass --order-number NUMBER (an existing order with lots)');
+  for (const op of model.operations) {
+    if (!op.security.secured || credentialsFor(op.security, { token: config.token, byScheme: config.credentials }) !== undefined) continue;
+    const needs = op.security.alternatives.map((a) => a.map((s) => `${s.name} (${carrierText(s.carrier)})`).join(' and ')).join(', or ');
+    throw new StartError(
+      `no credential the suite can send for ${op.operationId}, which needs ${needs}`,
+      `pass --credential NAME=VALUE for one of them (Basic: user:password; a bearer token: an RFC 6750 token)`,
+    );
+  }
 }
 
 async function startServerUnderTest(config: ConformanceConfig): Promise<ServerUnderTest> {
@@ -203,14 +224,17 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       if (credential !== undefined && credential !== config.token) built.push(credential);
     }
   const secrets = credentialsOf(config);
-  const redactor = createRedactor(secrets.length > 0 ? [...secrets, ...built] : secrets);
+  // Built from a token that is no secret (the in-process mock's documented token), they are none either.
+  const redactor = createRedactor(secrets.includes(config.token) ? [...secrets, ...built] : secrets);
   const write = redactingWriter(options.write ?? ((text: string) => void process.stdout.write(text)), redactor);
   const startedAt = new Date();
   // Read once, before anything starts: a contract that cannot be read or used stops the run (exit 2).
   const contract = options.document !== undefined ? inMemoryContract(options.document) : loadContract(config.contractPath);
   const document = contract.document;
+  checkConfigurationAgainst(document, config);
   const ca = config.caPath !== undefined ? loadCa(config.caPath) : undefined;
   const target = await startServerUnderTest(config);
+  let closeConnections = (): Promise<void> => Promise.resolve();
   try {
     await probeListening(new URL(target.url), Math.min(config.timeoutMs, 5000));
     const deadline = config.deadlineMs === undefined ? undefined : startedAt.getTime() + config.deadlineMs;
@@ -221,6 +245,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       ...(deadline !== undefined ? { deadline } : {}),
       ...(ca !== undefined ? { ca: ca.certificates } : {}),
     });
+    closeConnections = () => ctx.http.close();
     for (const secret of redactor.secrets) ctx.expect.addSecret(secret);
     const checks = checksOfLevel(options.checks ?? checksFor(document), config.level);
     const outputDir = resolve(config.outputDir);
@@ -288,11 +313,12 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       operationsTested: [...new Set(results.filter((r) => r.status === 'passed' || r.status === 'failed').flatMap((r) => r.operations))],
       leftOut,
       unchecked,
-      hints: hintsOf(ctx, config),
+      hints: [...configurationHints(main, ctx.http.history, config), ...hintsOf(ctx, config)],
       coverage: coverageTable(results),
       writes: ctx.writes,
       recordsCreated: ctx.postsAccepted,
       requests: sent.length,
+      traffic: ctx.http.traffic,
       checks: results,
     };
     // The reports and the summary: sanitized (secrets.ts) and rendered as pure functions of the verdict.
@@ -305,6 +331,7 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     }));
     return { exitCode, verdict, files, requests };
   } finally {
+    await closeConnections();
     await target.close();
   }
 }

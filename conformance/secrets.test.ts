@@ -1,6 +1,12 @@
 /** secrets.ts: every form of every credential of a run is hidden; control characters are escaped. */
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMockServer } from '../mock/index.js';
 import { basicCredentials } from './checks/auth.js';
+import { MOCK_TOKEN, resolveConformanceConfig } from './config.js';
+import { runConformance } from './run.js';
 import type { Verdict } from './report/results.js';
 import {
   createRedactor,
@@ -187,5 +193,50 @@ describe('secrets: sanitizeVerdict', () => {
     assert.match(clean.checks[0]?.message ?? '', /\\x1b\[32mPASSED/);
     assert.deepEqual(clean.contract, { path: 'api/\\x1b[31mopenapi.yaml', sha256: 'ab'.repeat(32) });
     assert.equal(clean.counts.failed, 1);
+  });
+});
+
+describe('secrets: the built-in token is redacted as a credential, not as the words it is made of', function () {
+  this.timeout(60_000);
+
+  for (const where of ['the in-process mock', 'a mock at --base-url started with --token conformance-token'] as const) {
+    it(`${where}: the reports show "goods conformance:" and conformance_unknown_member, never goods<redacted>`, async () => {
+      const mock = where.startsWith('a mock')
+        ? await createMockServer({ host: '127.0.0.1', port: 0, quiet: true, tokens: [MOCK_TOKEN] })
+        : undefined;
+      const output = mkdtempSync(join(tmpdir(), 'token-words-'));
+      try {
+        let text = '';
+        const config = resolveConformanceConfig({
+          ...(mock ? { baseUrl: mock.url.replace(/\/+$/, ''), token: MOCK_TOKEN } : {}),
+          level: 'strict',
+          seed: 3,
+          reporters: ['json', 'html', 'junit'],
+          outputDir: output,
+        });
+        const { exitCode } = await runConformance(config, { write: (t) => void (text += t) });
+        assert.equal(exitCode, 0, text);
+        const files = ['conformance.json', 'conformance.html', 'junit.xml'].map((f) => readFileSync(join(output, f), 'utf8'));
+        assert.match(text, /^goods conformance: level strict/);
+        assert.match(files[0] ?? '', /unknown member conformance_unknown_member/);
+        assert.match(files[1] ?? '', /goods conformance: PASSED/);
+        for (const out of [text, ...files])
+          assert.deepEqual(
+            [...out.matchAll(/.{0,80}(?:<redacted>|&lt;redacted&gt;).{0,40}/g)].map((m) => m[0]),
+            [],
+          );
+      } finally {
+        rmSync(output, { recursive: true, force: true });
+        await mock?.close();
+      }
+    });
+  }
+
+  it('with --base-url, the token conformance-token itself and its pieces are still hidden', () => {
+    const redactor = redactorFor({ token: MOCK_TOKEN, rejectedToken: 'invalid', baseUrl: 'http://h' });
+    assert.equal(
+      redactor.redact('echo conformance-token and conformance-tok… and goods conformance:'),
+      'echo <redacted> and <redacted>… and goods conformance:',
+    );
   });
 });

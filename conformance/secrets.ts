@@ -35,10 +35,14 @@ export {
 export const PLACEHOLDER = REDACTED;
 
 /** The credentials of a run: what the suite was given and what it builds and sends. */
-export function credentialsOf(config: Pick<ConformanceConfig, 'token' | 'rejectedToken' | 'baseUrl'>): string[] {
+export function credentialsOf(
+  config: Pick<ConformanceConfig, 'token' | 'rejectedToken' | 'baseUrl'> & Partial<Pick<ConformanceConfig, 'credentials'>>,
+): string[] {
   // The in-process mock's token is documented in --help: not a secret (and it reads like ordinary words).
   const secrets = config.baseUrl === undefined && config.token === MOCK_TOKEN ? [] : [config.token];
   if (config.token.length > 0) secrets.push(basicCredentials(config.token));
+  // Each scheme's own credential (an API key, user:password for Basic: its base64 form too).
+  for (const value of Object.values(config.credentials ?? {})) secrets.push(value, Buffer.from(value).toString('base64'));
   // The default rejected token is documented in --help (not a secret; `invalid` is a common word).
   if (config.rejectedToken !== DEFAULT_REJECTED_TOKEN) secrets.push(config.rejectedToken);
   if (config.baseUrl !== undefined) secrets.push(...userinfoSecrets(config.baseUrl));
@@ -46,7 +50,9 @@ export function credentialsOf(config: Pick<ConformanceConfig, 'token' | 'rejecte
 }
 
 /** The redactor of a run's configuration. */
-export function redactorFor(config: Pick<ConformanceConfig, 'token' | 'rejectedToken' | 'baseUrl'>): Redactor {
+export function redactorFor(
+  config: Pick<ConformanceConfig, 'token' | 'rejectedToken' | 'baseUrl'> & Partial<Pick<ConformanceConfig, 'credentials'>>,
+): Redactor {
   return createRedactor(credentialsOf(config));
 }
 

@@ -115,13 +115,42 @@ describe('conformance/suite', () => {
         ['left out', 'skipped'],
       ],
     );
-    assert.match(result.message ?? '', /^2 of 4 case\(s\) failed; first: bad\n/);
-    assert.match(result.message ?? '', /also failed: worse \(second wrong\)/);
+    // Grouped: the count, then each failed case (at most three) spelled out with its whole failure.
+    assert.match(
+      result.message ?? '',
+      /^2 of 4 case\(s\) failed:\n1\) bad\n {3}first wrong\n {3}expected: e\n {3}rule: {5}r\n2\) worse\n {3}second wrong\n/,
+    );
+    assert.doesNotMatch(result.message ?? '', /more failed/);
     assert.deepEqual(
       result.failures?.map((f) => f.actual),
       ['first wrong', 'second wrong'],
     );
     assert.equal(result.rule, 'rule of mixed');
+  });
+
+  it('runCheck: a check failing many cases spells out three (every failure kept) and names the others', async () => {
+    const ctx = context();
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const result = await runCheck(
+      check('many', async (_ctx, t) => {
+        for (const name of names)
+          await t.run(name, () => {
+            throw new CheckFailure({ rule: 'r', expected: 'e', actual: `${name} wrong` });
+          });
+        await t.run('fine', () => undefined);
+      }),
+      ctx,
+    );
+    const message = result.message ?? '';
+    assert.match(message, /^5 of 6 case\(s\) failed; the first 3:\n1\) a\n {3}a wrong\n/);
+    assert.match(message, /\n3\) c\n {3}c wrong\n/);
+    assert.doesNotMatch(message, /d wrong|e wrong/, 'the others are only named');
+    assert.match(message, /\n… and 2 more failed: d; e \(every failed case, with its reproduction, is in conformance\.json/);
+    assert.deepEqual(
+      result.failures?.map((f) => f.actual),
+      names.map((n) => `${n} wrong`),
+      'every failure is kept in the results',
+    );
   });
 
   it('runCheck: a check that throws fails as a setup case; one that cannot run says what blocked it', async () => {

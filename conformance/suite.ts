@@ -19,6 +19,7 @@ import type { Check } from './checks/types.js';
 import type { CheckContext } from './context.js';
 import { CheckNotRun, CheckSkipped } from './failure.js';
 import type { OperationGroup } from './http.js';
+import { failureDigest } from './report/failures.js';
 import { HumanReporter, type HumanReporterOptions } from './report/human.js';
 import type { CheckResult } from './report/results.js';
 
@@ -86,14 +87,8 @@ function toResult(check: Check, outcomes: readonly CaseOutcome[], durationMs: nu
   const failures = outcomes.flatMap((o) => (o.status === 'failed' && o.failure ? [o.failure] : []));
   const failedCases = outcomes.filter((o) => o.status === 'failed');
   let message = first?.message;
-  if (status === 'failed' && first) {
-    message = `${failedCases.length} of ${outcomes.length} case(s) failed; first: ${first.name}\n${first.message ?? ''}`;
-    if (failedCases.length > 1)
-      message += `\nalso failed: ${failedCases
-        .slice(1)
-        .map((o) => `${o.name} (${o.failure?.actual ?? o.message ?? ''})`)
-        .join('; ')}`;
-  }
+  // Grouped: the count, at most three failed cases spelled out (each with its reproduction), the others named.
+  if (status === 'failed' && first) message = failureDigest(failedCases, outcomes.length);
   return {
     id: check.id,
     level: check.level,

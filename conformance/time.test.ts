@@ -56,12 +56,41 @@ describe('conformance time model', function () {
       assert.deepEqual(failed.map((c) => c.operation).sort(), ['createLotTransfer', 'createTestSample', 'getOrderInfo']);
       for (const check of failed) assert.match(check.message ?? '', /timed out/, check.id);
       assert.equal(requests.length, 3, 'three requests sent: one per operation, each timed out');
+      // Each was sent again once with the limit doubled before it counted, and the report says so.
+      assert.deepEqual(verdict.traffic && [verdict.traffic.timeoutRetries, verdict.traffic.answeredOnRetry], [3, 0]);
+      for (const check of failed)
+        assert.match(check.message ?? '', /no answer within 300 ms, nor within 600 ms when sent again \(timed out twice/, check.id);
       const rest = verdict.checks.filter((c) => c.status !== 'failed');
       assert.ok(rest.length > 50);
       for (const check of rest) {
         assert.equal(check.status, 'not-run', check.id);
         assert.ok(check.blockedBy !== undefined && check.blockedBy.length > 0, `${check.id} names what blocked it`);
       }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a correct server slow for a moment (its first answers past --timeout): each request that timed out is sent again with the limit doubled and passes; the report says so', async () => {
+    const server = await startReferenceServer([], { slowStart: { answers: 3, delayMs: 700 } });
+    try {
+      let text = '';
+      const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level: 'strict', seed: 4, timeoutMs: 500 });
+      const { exitCode, verdict } = await runConformance(config, { write: (t) => void (text += t) });
+      assert.deepEqual(
+        verdict.checks.filter((c) => c.status !== 'passed').map((c) => `${c.id} ${c.status}: ${c.message ?? ''}`),
+        [],
+      );
+      assert.equal(exitCode, 0);
+      const retried = verdict.traffic?.timeoutRetries ?? 0;
+      assert.ok(retried >= 1 && retried <= 3, `${retried} request(s) retried`);
+      assert.equal(verdict.traffic?.answeredOnRetry, retried);
+      assert.match(
+        text,
+        new RegExp(
+          `\\ntime-outs: ${retried} request\\(s\\) timed out and were sent again once with the limit doubled: ${retried} answered on the retry`,
+        ),
+      );
     } finally {
       await server.close();
     }

@@ -40,8 +40,12 @@ export interface OperationView {
   method: string;
   path: string;
   pathParams: string[];
-  /** `order-read`: answered from the fixture orders; `create`: recorded per session; `other`: answered by Prism. */
-  role: 'order-read' | 'create' | 'other';
+  /**
+   * `order-read`: answered from the fixture orders; `create`: recorded per session; `read`, `list`,
+   * `update`, `delete`, `action`: on the recorded records of `resource` (per session); `fixture-read`: a
+   * read of records served from fixtures; `other`: answered by Prism.
+   */
+  role: 'order-read' | 'create' | 'read' | 'list' | 'update' | 'delete' | 'action' | 'fixture-read' | 'other';
   /** The success body's members, in contract order (a create: the record as answered and listed). */
   members: MemberView[];
   /** A create: the resource its records are kept under, and the listing the mock serves. */
@@ -107,6 +111,13 @@ export function modelView(model: OperationsModel, listingPrefix: string, resourc
         ...(op.record !== undefined ? { record: op.record } : {}),
       };
     }
+    if (op.role !== 'create' && op.role !== 'other' && op.resource !== undefined)
+      return {
+        ...base,
+        role: op.role,
+        resource: op.resource,
+        ...(resources.includes(op.resource) ? { listing: `${listingPrefix}/${op.resource}` } : {}),
+      };
     return { ...base, role: 'other' };
   };
   return { operations: model.operations.map(operationView) };

@@ -28,6 +28,28 @@ describe('redaction: the shared redactor', () => {
     assert.equal(learning.redact('first-secret third-secret'), 'first-secret <redacted>');
   });
 
+  it('a credential is hidden as a credential, not the ordinary words it is made of (the token conformance-token)', () => {
+    const redactor = createRedactor(['conformance-token', 'conformance-toke', 'CONFORMANCE-TOKEN']);
+    // The words the token is made of, written whole: the tool's name, a member name, an order number.
+    for (const text of [
+      'goods conformance: level strict',
+      '{"conformance_unknown_member":1}',
+      'CONFORMANCE-UNKNOWN CONF-1',
+      'nonconformance',
+      'Conformance report',
+    ])
+      assert.equal(redactor.redact(text), text);
+    // The token itself, its encodings and its pieces are still hidden.
+    assert.equal(redactor.redact('Bearer conformance-token'), 'Bearer <redacted>');
+    assert.equal(redactor.redact(`x ${Buffer.from('conformance-token').toString('base64')} y`), 'x <redacted> y');
+    assert.equal(redactor.redact('{"echo":"conformance-tok…'), '{"echo":"<redacted>…');
+    assert.equal(redactor.redact('"conforman" is not valid'), '"<redacted>" is not valid', 'a cut word is a piece');
+    assert.equal(redactor.redact('ance-tok'), '<redacted>');
+    // A random token has no ordinary word: any 8 characters of it are hidden.
+    assert.equal(createRedactor(['tok_Abc123/xyz+Q']).redact('Abc123/x'), '<redacted>');
+    assert.equal(createRedactor(['passwordpassword']).redact('password'), '<redacted>', 'a one-word secret is no ordinary word');
+  });
+
   it('hides a secret written with JSON \\u escapes, any mix of escaped and plain characters, either case of hex', () => {
     // Regex metacharacters, a quote, a backslash, a slash, a non-ASCII and an astral character.
     const secret = 'Zq.*+?^${}()|[]\\/"x-é😀';

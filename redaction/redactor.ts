@@ -16,7 +16,9 @@
  *    `hideJsonEscaped`), HTML-escaped, and base64 (standard and url-safe, at each of the three byte
  *    alignments, so `base64("user:" + token)` and any other base64 text that embeds the secret loses
  *    it too). Optionally (`pieces`), a piece of MIN_PARTIAL or more characters of a longer secret is
- *    hidden as well (cut excerpts, parser messages). Secrets shorter than MIN_SCANNED_SECRET
+ *    hidden as well (cut excerpts, parser messages), but not an ordinary word the secret is made of
+ *    written whole (`conformance` of the token `conformance-token`: a credential is hidden as a
+ *    credential, not every word it contains; `ordinaryWords`). Secrets shorter than MIN_SCANNED_SECRET
  *    characters are hidden only where credentials go (after an auth scheme such as `Bearer`/`Basic`,
  *    after `authorization`/`token`/`password`/`secret` and `:` or `=`): replacing a 1-letter token in
  *    every text would garble every message while hiding nothing.
@@ -314,6 +316,7 @@ export class LearningRedactor implements Redactor {
     const grams = new Set(
       partial.flatMap((s) => Array.from({ length: s.length - MIN_PARTIAL + 1 }, (_, i) => s.slice(i, i + MIN_PARTIAL))),
     );
+    const words = [...new Set(partial.flatMap(ordinaryWords).map((w) => w.toLowerCase()))];
     // Where credentials go: after an auth scheme or an authorization/token/password name.
     const credentialPlace =
       short.length > 0
@@ -330,7 +333,7 @@ export class LearningRedactor implements Redactor {
       // Before the plain forms: a secret that holds another one is then still found whole.
       if (escaped) out = hideJsonEscaped(out, jsonEscape, escaped);
       if (anywhere) out = out.replace(anywhere, REDACTED);
-      if (grams.size > 0) out = hidePieces(out, partial, grams);
+      if (grams.size > 0) out = hidePieces(out, partial, grams, words);
       if (credentialPlace) {
         out = out.replace(credentialPlace, (match, place: string, secret: string) =>
           // The regex is case-insensitive for the place; the secret itself must match exactly.
@@ -349,8 +352,28 @@ export function createRedactor(secrets: readonly string[], options: RedactorOpti
   return redactor;
 }
 
-/** Every run of MIN_PARTIAL or more characters of a secret (`grams`: its MIN_PARTIAL-character pieces) replaced. */
-function hidePieces(text: string, secrets: readonly string[], grams: ReadonlySet<string>): string {
+/** A letter (any script): what the words of a secret are made of. */
+const LETTERS = /\p{L}+/gu;
+/** A word in one case style: all lower-case, all upper-case, or capitalized (`conformance`, `TOKEN`, `Goods`). */
+const PLAIN_WORD = /^(?:\p{Ll}+|\p{Lu}+|\p{Lu}\p{Ll}+)$/u;
+
+/**
+ * The ordinary words a secret is made of: its runs of letters of MIN_PARTIAL or more characters in one
+ * case style, cut off by anything else (`conformance` of `conformance-token`), never the whole secret.
+ * Such a word in a text is the word, not a piece of the credential: `goods conformance:` and
+ * `conformance_unknown_member` stay as they are when the token is `conformance-token`. Random tokens
+ * (mixed case, digits) have no such word.
+ */
+function ordinaryWords(secret: string): string[] {
+  return [...secret.matchAll(LETTERS)].map((m) => m[0]).filter((w) => w.length >= MIN_PARTIAL && w !== secret && PLAIN_WORD.test(w));
+}
+
+/**
+ * Every run of MIN_PARTIAL or more characters of a secret (`grams`: its MIN_PARTIAL-character pieces)
+ * replaced, unless every piece of the run lies inside one of the secret's ordinary `words` written
+ * whole in the text (a cut excerpt `conforman…` is a piece of the secret; `conformance` is a word).
+ */
+function hidePieces(text: string, secrets: readonly string[], grams: ReadonlySet<string>, words: readonly string[]): string {
   let out = '';
   let i = 0;
   let from = 0;
@@ -361,11 +384,41 @@ function hidePieces(text: string, secrets: readonly string[], grams: ReadonlySet
     }
     let end = i + MIN_PARTIAL;
     while (end < text.length && secrets.some((s) => s.includes(text.slice(i, end + 1)))) end += 1;
-    out += `${text.slice(from, i)}${REDACTED}`;
+    if (!insideWords(text, i, end, words)) out += `${text.slice(from, i)}${REDACTED}`;
+    else out += text.slice(from, end);
     i = end;
     from = end;
   }
   return `${out}${text.slice(from)}`;
+}
+
+/** Neither a letter nor a digit: what separates the words of a secret (`-`, `_`, `.`, a space). */
+const SEPARATOR = /^[^\p{L}\p{N}]$/u;
+
+/**
+ * `text[start, end)` lies inside occurrences of the `words` (lower-case; found in any letter case),
+ * each written whole in the text, and the separators between or around them (`CONFORMANCE-` of
+ * `CONFORMANCE-UNKNOWN`).
+ */
+function insideWords(text: string, start: number, end: number, words: readonly string[]): boolean {
+  if (words.length === 0) return false;
+  let covered = start;
+  while (covered < end) {
+    if (SEPARATOR.test(text.charAt(covered))) {
+      covered += 1;
+      continue;
+    }
+    let reach = -1;
+    for (const word of words) {
+      // An occurrence of the word that covers position `covered`.
+      for (let at = Math.max(0, covered - word.length + 1); at <= covered; at++) {
+        if (text.slice(at, at + word.length).toLowerCase() === word) reach = Math.max(reach, at + word.length);
+      }
+    }
+    if (reach <= covered) return false;
+    covered = reach;
+  }
+  return true;
 }
 
 /**

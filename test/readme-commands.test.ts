@@ -43,6 +43,11 @@ const SKIPPED_KINDS: { pattern: RegExp; reason: string }[] = [
   },
   { pattern: /^curl .*\/__mock\/(violations|report)/, reason: 'asks a running proxy: test/proxy/*.test.ts and mock/proxy/*.test.ts do' },
   {
+    pattern: /^CONFORMANCE_TOKEN=<token> sh -c /,
+    reason:
+      "runs a failing case's curl from a report of a run against a faulty server: conformance/reproduce.test.ts runs every one as printed",
+  },
+  {
     pattern: /^curl .*(Prefer: fault=|\/__mock\/faults)/,
     reason:
       'asks for an injected fault (a 5xx on purpose) or sets a fault rule: mock/fault-stage.test.ts, mock/fault-admin.test.ts and test/browser/faults.test.ts send each',

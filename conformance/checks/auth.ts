@@ -2,7 +2,9 @@
  * Authentication on every secured operation, as its security in the contract states: no 2xx without
  * accepted credentials (spec), 401 with a challenge of the operation's HTTP scheme (strict). Every way
  * credentials can be missing, presented under another scheme, malformed, rejected, put in the wrong
- * place or be those of a scheme the operation does not accept is a case of its class.
+ * place or be those of a scheme the operation does not accept is a case of its class;
+ * each class is sent both on a kept-alive connection right after an authenticated request and on
+ * fresh connections (`afterAuthenticated`).
  */
 import { is2xx } from '../../judgments/answer.js';
 import { bearerChallenge, judgeChallenged, judgeNoAccessWithout, type CredentialClass } from '../../judgments/auth.js';
@@ -15,7 +17,7 @@ import type { JsonObject } from '../../contract/document.js';
 import { PROFILE, SPEC } from '../../judgments/rules.js';
 import type { ConformanceConfig } from '../config.js';
 import type { CheckContext } from '../context.js';
-import type { Exchange } from '../http.js';
+import type { Exchange, HttpRequest } from '../http.js';
 import type { CheckSource } from './helpers.js';
 import type { Check } from './types.js';
 
@@ -26,9 +28,12 @@ const TITLES: Record<CredentialClass, string> = {
   malformed: 'a malformed bearer credential containing the token',
 };
 
+/** The user of the Basic credentials the non-Bearer class sends (the token is the password). */
+export const BASIC_USER = 'conformance';
+
 /** The Basic credentials sent by the non-Bearer class (redacted in reports). */
 export function basicCredentials(token: string): string {
-  return Buffer.from(`conformance:${token}`).toString('base64');
+  return Buffer.from(`${BASIC_USER}:${token}`).toString('base64');
 }
 
 interface CredentialCase {
@@ -106,6 +111,16 @@ export function anyTokenHint(history: readonly Exchange[], config: Pick<Conforma
     if (note !== undefined) return note;
   }
   return undefined;
+}
+
+/**
+ * Where a credential case goes out, as real clients send: the first case of each class (and every
+ * other one after it) on a kept-alive connection that has just carried an authenticated request (a
+ * server that keeps authentication per connection then serves it), the others on a fresh connection
+ * (the first request of a new client). Fixed by the case's place in its class, never by the seed.
+ */
+export function afterAuthenticated(index: number): boolean {
+  return index % 2 === 0;
 }
 
 /** A case of a credential class for one operation: what the request carries instead of its credentials. */
@@ -270,36 +285,40 @@ async function recordFor(ctx: CheckContext, op: OperationModel): Promise<{ key: 
 }
 
 /** One request per (operation, case), shared by the spec and the strict check: the operation with the case's credentials instead of its own. */
-function request(ctx: CheckContext, op: OperationId, credentials: AuthCase): Promise<Exchange> {
+function request(ctx: CheckContext, op: OperationId, credentials: AuthCase, index: number): Promise<Exchange> {
   return ctx.memo(`auth/${op}/${credentials.name}`, async () => {
-    if (op === ctx.model.orderInfo?.operationId && credentials.parts.query.length === 0)
-      return ctx.getOrder(ctx.config.orderNumber, credentials.parts.headers);
     const model = ctx.model.get(op);
-    const target = await recordFor(ctx, model);
-    const body = ctx.model.isCreate(op)
-      ? ((await ctx.corpus(op))[0]?.body ?? {})
-      : model.requestRef !== undefined
-        ? await validBody(ctx, model, target?.record)
-        : undefined;
-    // Path parameters: the record's key, else a plausible value of their type (credentials are judged before anything else).
-    const params = Object.fromEntries(
-      model.params
-        .filter((p) => p.in === 'path')
-        .map((p) => [
-          p.name,
-          p.name === model.keyParam && target !== undefined
-            ? target.key
-            : p.type === 'integer' || p.type === 'number'
-              ? '1'
-              : ctx.config.orderNumber,
-        ]),
-    );
-    return ctx.request(op, {
-      params,
-      credentials: credentials.parts,
-      ...(body !== undefined ? { body } : {}),
-      write: model.method !== 'GET' && model.method !== 'HEAD',
-    });
+    let sent: HttpRequest;
+    if (op === ctx.model.orderInfo?.operationId && credentials.parts.query.length === 0)
+      sent = ctx.orderRequest(ctx.config.orderNumber, credentials.parts.headers);
+    else {
+      const target = await recordFor(ctx, model);
+      const body = ctx.model.isCreate(op)
+        ? ((await ctx.corpus(op))[0]?.body ?? {})
+        : model.requestRef !== undefined
+          ? await validBody(ctx, model, target?.record)
+          : undefined;
+      // Path parameters: the record's key, else a plausible value of their type (credentials are judged before anything else).
+      const params = Object.fromEntries(
+        model.params
+          .filter((p) => p.in === 'path')
+          .map((p) => [
+            p.name,
+            p.name === model.keyParam && target !== undefined
+              ? target.key
+              : p.type === 'integer' || p.type === 'number'
+                ? '1'
+                : ctx.config.orderNumber,
+          ]),
+      );
+      sent = ctx.buildRequest(op, {
+        params,
+        credentials: credentials.parts,
+        ...(body !== undefined ? { body } : {}),
+        write: model.method !== 'GET' && model.method !== 'HEAD',
+      });
+    }
+    return afterAuthenticated(index) ? ctx.afterAuthenticated(sent) : ctx.fresh(sent);
   });
 }
 
@@ -347,20 +366,22 @@ function check(
       // any token is (the requests are memoized: each is sent once, and shared with the other level's check).
       const anyToken = async (): Promise<string | undefined> => {
         if (credentials !== 'rejected' || first === undefined) return undefined;
-        const send = (c: AuthCase): Promise<Exchange | undefined> => request(ctx, op.operationId, c).catch(() => undefined);
+        const send = (c: AuthCase): Promise<Exchange | undefined> =>
+          request(ctx, op.operationId, c, cases.indexOf(c)).catch(() => undefined);
         const rejected = await send(first);
         const answers: (Exchange | undefined)[] = [];
         for (const c of derived) answers.push(await send(c));
         return anyTokenNote(rejected, answers);
       };
-      for (const c of cases) {
+      for (const [index, c] of cases.entries()) {
+        const at = index;
         let note: string | undefined;
         await t.judge(
           c.name,
           async () => {
             // Said once per check: on the first token made from --token.
             if (c === derived[0]) note = await anyToken();
-            return request(ctx, op.operationId, c);
+            return request(ctx, op.operationId, c, at);
           },
           (e) =>
             (level === 'spec' ? judgeNoAccessWithout(e) : judgeChallenged(e, http, c.bearerRefused === true)).map((v) =>

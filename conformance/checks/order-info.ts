@@ -4,6 +4,7 @@ import { judgeMethodNotAllowed } from '../../judgments/request-errors.js';
 import { PROFILE, SPEC } from '../../judgments/rules.js';
 import { statusIs } from '../../judgments/answer.js';
 import type { Cases } from '../cases.js';
+import { decodingExplanation } from '../configuration.js';
 import type { CheckContext } from '../context.js';
 import {
   encodedRealExchange,
@@ -40,7 +41,16 @@ export function orderInfoChecks(source: CheckSource): Check[] {
       rule: SPEC.validRequest,
       cases: [MAIN, ENCODED],
       async run(ctx, t) {
-        await t.judge(MAIN, () => ctx.orderExchange(), judgeExistingOrderAnswered);
+        // A 404 to a number that needs percent-encoding may be the server's decoding: the failure names both explanations.
+        const explained = decodingExplanation(ctx.config.orderNumber);
+        await t.judge(
+          MAIN,
+          () => ctx.orderExchange(),
+          (e) =>
+            judgeExistingOrderAnswered(e).map((v) =>
+              e.answer?.status === 404 && explained !== undefined ? { ...v, reason: `${v.reason}: ${explained}` } : v,
+            ),
+        );
         await t.judge(ENCODED, () => encodedRealExchange(ctx), judgeExistingOrderAnswered);
       },
     },

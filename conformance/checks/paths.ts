@@ -54,7 +54,9 @@ function sendTo(
   path: string,
 ): Promise<Exchange> {
   if (create !== undefined)
-    return ctx.sendToCreate(create, body ?? {}, ctx.credentialsOf(create).headers, { path: withQuery(path, ctx.credentialsOf(create).query) });
+    return ctx.sendToCreate(create, body ?? {}, ctx.credentialsOf(create).headers, {
+      path: withQuery(path, ctx.credentialsOf(create).query),
+    });
   return ctx.getOrder(ctx.config.orderNumber, undefined, path);
 }
 

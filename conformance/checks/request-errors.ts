@@ -180,7 +180,8 @@ function textCheck(
       for (const c of cases(await validBody(ctx, op))) {
         await t.judge(
           c.label,
-          () => ctx.sendToCreate(op, c.text, ctx.credentialsOf(op).headers, c.contentType === undefined ? {} : { contentType: c.contentType }),
+          () =>
+            ctx.sendToCreate(op, c.text, ctx.credentialsOf(op).headers, c.contentType === undefined ? {} : { contentType: c.contentType }),
           (e) => judgeRefused(e, ctx.judge, this.rule, status),
         );
       }
@@ -290,7 +291,9 @@ function badRequestChecks(source: CheckSource, op: CreateOperationId): Check[] {
                 await t.judge(
                   `a valid body padded past ${limit} bytes, ${framing.name}`,
                   () =>
-                    ctx.sendToCreate(op, { ...body, [member?.name ?? UNKNOWN_MEMBER]: pad }, ctx.credentialsOf(op).headers, { chunked: framing.chunked }),
+                    ctx.sendToCreate(op, { ...body, [member?.name ?? UNKNOWN_MEMBER]: pad }, ctx.credentialsOf(op).headers, {
+                      chunked: framing.chunked,
+                    }),
                   (e) => judgeRefused(e, ctx.judge, PROFILE.tooLarge, 413),
                 );
             },

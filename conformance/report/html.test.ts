@@ -27,12 +27,15 @@ describe('HTML report (conformance.html)', () => {
     assert.match(html, /not run: blocked by --max-writes 3 \(spent\)/);
   });
 
-  it('every failed case is shown by name, identical failures once with the list of their cases', () => {
+  it('every failed case is shown by name with its whole failure and reproduction, after the count', () => {
+    const exact = CHECKS.find((c) => c.id === 'getOrderInfo.exact-order');
+    const [main, space] = exact?.cases ?? [];
     assert.ok(
       html.includes(
-        '<div class="failure"><p class="fc"><code>getOrderInfo.exact-order</code> · 2 cases <q>main order</q>, <q>order with a space</q></p><pre>another order</pre></div>',
+        `<p class="count">2 of 3 case(s) failed</p><div class="failure"><p class="fc"><code>getOrderInfo.exact-order</code> · case <q>main order</q></p><pre>${escapeHtml(main?.message ?? '')}</pre></div><div class="failure"><p class="fc"><code>getOrderInfo.exact-order</code> · case <q>order with a space</q></p><pre>${escapeHtml(space?.message ?? '')}</pre></div>`,
       ),
     );
+    assert.ok(html.includes(`reproduce:\n  curl -sS -i \\\n    -H &#39;accept: application/json&#39;`), 'the curl of the failure');
     assert.match(html, /<li class="failed">failed: order with a space<\/li>/, 'the case list does not repeat the text');
     assert.ok(
       html.includes(
@@ -84,6 +87,31 @@ describe('HTML report (conformance.html)', () => {
     ]);
     assert.equal(page.split('the answer is 500').length - 1, 1, 'the identical text is shown once');
     assert.equal(page.split('the answer is 200').length - 1, 1);
+  });
+
+  it('a check with many distinct failures: the count, three open, the others folded under a summary naming them', () => {
+    const first: FailureDetails = { rule: 'r', expected: 'e', actual: 'case a wrong' };
+    const failures: FailureDetails[] = [first, ...['b', 'c', 'd', 'e'].map((n) => ({ ...first, actual: `case ${n} wrong` }))];
+    const check: CheckResult = {
+      id: 'createLotTransfer.wrong-type-400',
+      level: 'strict',
+      operation: 'createLotTransfer',
+      operations: ['createLotTransfer'],
+      title: 'wrong types are refused',
+      rule: 'r',
+      status: 'failed',
+      message: 'five failed',
+      failure: first,
+      failures,
+      cases: failures.map((f, i) => ({ name: `case ${i}`, status: 'failed' as const, message: formatFailure(f) })),
+      durationMs: 1,
+    };
+    const page = renderHtml(verdictOf([check]));
+    assert.ok(page.includes('<p class="count">5 of 5 case(s) failed</p>'));
+    const folded = page.indexOf('<details class="more"><summary>… and 2 more failed: case 3; case 4 (every failed case');
+    assert.ok(folded > 0, 'the others are folded');
+    for (const n of ['a', 'b', 'c']) assert.ok(page.indexOf(`case ${n} wrong`) < folded, n);
+    for (const n of ['d', 'e']) assert.ok(page.indexOf(`case ${n} wrong`) > folded, n);
   });
 
   it('has the coverage table: rule → cases sent → verdict', () => {

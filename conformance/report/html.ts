@@ -7,7 +7,8 @@
  */
 import { formatFailure } from '../failure.js';
 import { escapeControls } from '../secrets.js';
-import { configurationLine, notRunMessage } from './human.js';
+import { failureCount, othersLine, splitFailed } from './failures.js';
+import { configurationLine, notRunMessage, trafficLines } from './human.js';
 import type { CheckResult, CheckStatus, UncheckedRule, Verdict } from './results.js';
 
 export const escapeHtml = (value: string): string =>
@@ -26,14 +27,15 @@ const OUTCOME: Record<Verdict['outcome'], string> = {
 };
 
 /**
- * A failed check's failures, one block per distinct text: each block names the check and the cases that
- * failed with that text (a case's message is its whole failure: what was wrong, expected, request,
- * answer, rule), so identical failures are shown once with the list of their cases.
+ * A failed check's failures: how many cases failed, then one block per distinct text (a case's message
+ * is its whole failure: what was wrong, expected, request, answer, rule, a ready-to-paste curl), each
+ * naming the check and the cases that failed with that text, so identical failures are shown once.
+ * At most SPELLED_OUT blocks are open; the others are folded under a summary naming them.
  */
 function failureBlocks(check: CheckResult): string {
   const groups = new Map<string, string[]>();
-  for (const c of check.cases) {
-    if (c.status !== 'failed') continue;
+  const failed = check.cases.filter((c) => c.status === 'failed');
+  for (const c of failed) {
     const text = c.message ?? check.message ?? 'the check failed';
     groups.set(text, [...(groups.get(text) ?? []), c.name]);
   }
@@ -41,15 +43,22 @@ function failureBlocks(check: CheckResult): string {
     const failures = check.failures && check.failures.length > 0 ? check.failures : check.failure ? [check.failure] : [];
     groups.set(failures.length > 0 ? failures.map(formatFailure).join('\n\n') : (check.message ?? 'the check failed'), []);
   }
-  return [...groups]
-    .map(([text, names]) => {
-      const cases =
-        names.length === 0
-          ? ''
-          : ` · ${names.length === 1 ? 'case' : `${names.length} cases`} ${names.map((name) => `<q>${escapeHtml(name)}</q>`).join(', ')}`;
-      return `<div class="failure"><p class="fc"><code>${escapeHtml(check.id)}</code>${cases}</p><pre>${escapeHtml(text)}</pre></div>`;
-    })
-    .join('');
+  const block = ([text, names]: [string, string[]]): string => {
+    const cases =
+      names.length === 0
+        ? ''
+        : ` · ${names.length === 1 ? 'case' : `${names.length} cases`} ${names.map((name) => `<q>${escapeHtml(name)}</q>`).join(', ')}`;
+    return `<div class="failure"><p class="fc"><code>${escapeHtml(check.id)}</code>${cases}</p><pre>${escapeHtml(text)}</pre></div>`;
+  };
+  const { shown, others } = splitFailed([...groups].map(([text, names]) => ({ name: names.join(', '), text, names })));
+  const count = failed.length > 0 ? `<p class="count">${escapeHtml(failureCount(failed.length, check.cases.length))}</p>` : '';
+  const folded =
+    others.length === 0
+      ? ''
+      : `<details class="more"><summary>${escapeHtml(othersLine(others.flatMap((g) => g.names.map((name) => ({ name })))) ?? '')}</summary>${others
+          .map((g) => block([g.text, g.names]))
+          .join('')}</details>`;
+  return `${count}${shown.map((g) => block([g.text, g.names])).join('')}${folded}`;
 }
 
 function detail(check: CheckResult): string {
@@ -102,6 +111,9 @@ export function renderHtml(verdict: Verdict): string {
   const outcome = OUTCOME[verdict.outcome];
   const hints =
     verdict.hints.length > 0 ? `<div class="hints">${verdict.hints.map((h) => `<p><b>hint:</b> ${escapeHtml(h)}</p>`).join('')}</div>` : '';
+  const traffic = trafficLines(verdict)
+    .map((line) => `<p class="traffic">${escapeHtml(line)}</p>`)
+    .join('');
   const configuration = verdict.configuration
     ? `<p class="configuration"><b>configuration error:</b> ${escapeHtml(configurationLine(verdict.configuration))}</p>`
     : '';
@@ -111,7 +123,7 @@ export function renderHtml(verdict: Verdict): string {
 body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;width:100%;margin-bottom:1.5em}
 td,th{border-bottom:1px solid #ddd;padding:.4em;text-align:left;vertical-align:top}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5em;margin:.3em 0}
 .passed .v{color:#17732b;font-weight:bold}.failed .v{color:#b00020;font-weight:bold}.skipped .v{color:#8a6d00;font-weight:bold}.not-run .v{color:#6a1b9a;font-weight:bold}
-.fc{margin:.4em 0 0}.fc q{font-weight:bold}.t{color:#555}.r{color:#888;font-size:12px}.m{color:#777}.n{text-align:right}.summary{font-size:16px}.hints{background:#fff6d6;padding:.2em 1em}
+.fc{margin:.4em 0 0}.count{font-weight:bold;margin:.3em 0 0}.more summary{cursor:pointer;color:#555}.fc q{font-weight:bold}.t{color:#555}.r{color:#888;font-size:12px}.m{color:#777}.n{text-align:right}.summary{font-size:16px}.hints{background:#fff6d6;padding:.2em 1em}
 table.checks{table-layout:fixed}.c1{width:7em}.c2{width:11em}.c3{width:4em}
 h1.passed{color:#17732b}h1.failed,h1.configuration{color:#b00020}h1.incomplete{color:#8a6d00}.configuration{background:#fde7ea;padding:.5em 1em}
 </style></head><body>
@@ -119,6 +131,7 @@ h1.passed{color:#17732b}h1.failed,h1.configuration{color:#b00020}h1.incomplete{c
 <p class="summary">exit code <b>${verdict.exitCode}</b> · level <b>${escapeHtml(verdict.level)}</b> · target <code>${escapeHtml(verdict.target)}</code> · contract <code class="contract">${escapeHtml(verdict.contract.path)}</code> (sha256 <code class="sha256">${escapeHtml(verdict.contract.sha256)}</code>) · ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.notRun} not run of ${counts.total} checks (${counts.cases} cases) · ${verdict.durationMs} ms</p>
 <p>seed <code>${verdict.seed}</code> (<code>--seed ${verdict.seed}</code> repeats the requests) · run marker <code>${escapeHtml(verdict.runMarker)}</code> · writes ${verdict.writes}, records created ${verdict.recordsCreated} · started ${escapeHtml(verdict.startedAt)}</p>
 ${configuration}
+${traffic}
 ${hints}
 ${ruleList('Not checked', verdict.unchecked)}
 ${ruleList('Left out by --read-only', verdict.leftOut)}

@@ -32,13 +32,39 @@ describe('human report', () => {
     assert.ok(colored.startsWith(`  ${ESC}[31mFAIL${ESC}[0m`));
   });
 
+  it('what the traffic took, never counted against the server: time-out retries, waits asked for, requests sent again', () => {
+    const quiet = renderSummary(
+      verdictOf(CHECKS, { traffic: { connections: 9, resent: 0, timeoutRetries: 0, answeredOnRetry: 0, waits: 0, pausedMs: 0 } }),
+      {
+        color: false,
+      },
+    );
+    assert.doesNotMatch(quiet, /time-outs:|rate limit:|connections:/, 'nothing said when nothing happened');
+    const busy = renderSummary(
+      verdictOf(CHECKS, { traffic: { connections: 12, resent: 2, timeoutRetries: 3, answeredOnRetry: 2, waits: 7, pausedMs: 4250 } }),
+      { color: false },
+    );
+    assert.match(
+      busy,
+      /\ntime-outs: 3 request\(s\) timed out and were sent again once with the limit doubled: 2 answered on the retry \(judged by their answer\), 1 timed out again \(counted as time-outs\)\n/,
+    );
+    assert.match(
+      busy,
+      /\nrate limit: the server asked the run to wait 7 time\(s\) \(429, or 503 with Retry-After\); the run paused 4\.3 s in all and sent those requests again, none counted against the server\n/,
+    );
+    assert.match(
+      busy,
+      /\nconnections: 2 request\(s\) sent again on a new connection after the server had closed a kept-alive one \(not counted against the server; 12 connection\(s\) in all\)\n/,
+    );
+  });
+
   it('FAILED for exit 1, with the failed checks, the rules not checked and the hints', () => {
     const text = renderSummary(verdictOf(), { color: false, files: ['reports/junit.xml'] });
     assert.match(
       text,
       /^\nFAILED: 2 passed, 2 failed, 1 skipped, 1 not run of 6 checks \(7 cases, 12 requests, level strict\) in 4321 ms\n/,
     );
-    assert.match(text, /failed:\n {2}- getOrderInfo\.exact-order: the answer describes the requested order\n/);
+    assert.match(text, /failed:\n {2}- getOrderInfo\.exact-order: the answer describes the requested order \(2 of 3 case\(s\) failed\)\n/);
     assert.match(
       text,
       /also not checked:\n {2}- \[spec\] Spec fact 5: creates echo what was sent \(--max-writes spent; createLotTransfer\.echo-members\)\n/,

@@ -11,6 +11,7 @@
  */
 import Mocha from 'mocha';
 import { escapeControls } from '../secrets.js';
+import { failureCount } from './failures.js';
 import type { CheckResult, CheckStatus, JudgedContract, UncheckedRule, Verdict } from './results.js';
 
 export interface HumanReporterOptions {
@@ -95,6 +96,7 @@ const REASON_TEXT: Record<UncheckedRule['reason'], string> = {
   deadline: '--deadline reached',
   'timed-out-operation': 'an earlier request of the operation timed out',
   'no-lots': 'the order has no lots',
+  'rate-limited': 'the server kept asking the run to wait (429 or 503 with Retry-After)',
   setup: 'a prerequisite answer was missing',
 };
 
@@ -108,6 +110,30 @@ export interface SummaryOptions {
   color: boolean;
   /** Report files written. */
   files?: readonly string[];
+}
+
+/**
+ * What the run's traffic took that was not counted against the server, one line each when it
+ * happened: requests retried after a time-out, waits the server asked for, requests sent again after
+ * a kept-alive connection closed.
+ */
+export function trafficLines(verdict: Pick<Verdict, 'traffic'>): string[] {
+  const t = verdict.traffic;
+  if (!t) return [];
+  const lines: string[] = [];
+  if (t.timeoutRetries > 0)
+    lines.push(
+      `time-outs: ${t.timeoutRetries} request(s) timed out and were sent again once with the limit doubled: ${t.answeredOnRetry} answered on the retry (judged by their answer), ${t.timeoutRetries - t.answeredOnRetry} timed out again (counted as time-outs)`,
+    );
+  if (t.waits > 0)
+    lines.push(
+      `rate limit: the server asked the run to wait ${t.waits} time(s) (429, or 503 with Retry-After); the run paused ${(t.pausedMs / 1000).toFixed(1)} s in all and sent those requests again, none counted against the server`,
+    );
+  if (t.resent > 0)
+    lines.push(
+      `connections: ${t.resent} request(s) sent again on a new connection after the server had closed a kept-alive one (not counted against the server; ${t.connections} connection(s) in all)`,
+    );
+  return lines;
 }
 
 /** The one line of a configuration error: what the answers showed; how to fix it (naming the option). */
@@ -135,10 +161,15 @@ export function renderSummary(verdict: Verdict, options: SummaryOptions): string
   const requests = verdict.requests !== undefined ? `${verdict.requests} requests, ` : '';
   let text = `\n${word}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.notRun} not run of ${counts.total} checks (${counts.cases} cases, ${requests}level ${verdict.level}) in ${verdict.durationMs} ms\n`;
   if (configuration) text += `${paint(options.color, 31, 'configuration error')}: ${escapeControls(configurationLine(configuration))}\n`;
+  for (const line of trafficLines(verdict)) text += `${line}\n`;
   const failed = verdict.checks.filter((c) => c.status === 'failed');
   if (failed.length > 0) {
     const heading = configuration ? 'failed (after the configuration error: says nothing about the contract)' : 'failed';
-    text += `${heading}:\n${failed.map((c) => `  - ${escapeControls(c.id)}: ${escapeControls(c.title)}\n`).join('')}`;
+    const count = (c: CheckResult): string => {
+      const cases = c.cases.filter((k) => k.status === 'failed').length;
+      return cases > 0 ? ` (${failureCount(cases, c.cases.length)})` : '';
+    };
+    text += `${heading}:\n${failed.map((c) => `  - ${escapeControls(c.id)}: ${escapeControls(c.title)}${count(c)}\n`).join('')}`;
   }
   if (verdict.unchecked.length > 0) {
     text += `${verdict.outcome === 'incomplete' ? 'nothing failed, but these rules were not checked' : 'also not checked'}:\n${ruleLines(verdict.unchecked)}`;

@@ -130,7 +130,9 @@ describe('JUnit report (junit.xml)', () => {
     const text = exact?.results[0]?.text ?? '';
     assert.match(text, /order\.orderNumber is "ORD-2"/);
     assert.match(text, /lot 2002: the answer is another order/);
-    assert.match(text, /- order with a space: another order/);
+    assert.match(text, /^2 of 3 case\(s\) failed:\n1\) main order\n/);
+    assert.match(text, /\n2\) order with a space\n {3}lot 2002: the answer is another order\n/);
+    assert.match(text, /reproduce:\n {5}curl -sS -i/, 'each with its reproduction');
   });
 
   it('test-results-parser reads the same verdicts and failure messages', () => {

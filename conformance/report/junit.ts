@@ -3,19 +3,22 @@
  * text and attribute). As CI systems read it (Jenkins/Ant schema, GitLab, GitHub test reporters):
  * - `<testsuites>` > one `<testsuite>` per operation > one `<testcase>` per check;
  * - `classname` is the operation, `name` is `check id: title`, `time` in seconds;
- * - a failed check has `<failure message type>` with the whole failure (every failed case) as text;
+ * - a failed check has `<failure message type>` with how many cases failed, at most three spelled out
+ *   (each with a ready-to-paste curl) and the others named, as text;
  * - a skipped check has `<skipped message>`; a check not run is skipped with "not run: blocked by ...";
  * - `tests`, `failures`, `errors` (always 0: a broken rule is a failure), `skipped` are the counts of
  *   the children; timestamps are ISO 8601 (`YYYY-MM-DDTHH:MM:SS`, UTC, as the Ant schema wants it;
  *   the exact start with zone is the property `startedAt`);
  * - every `<testsuite>` carries the run's properties: level, seed, run marker, target, the contract
  *   judged against (`contract`: its file; `contract.sha256`: the SHA-256 of its bytes), start, outcome,
- *   exit code, and for a configuration error (exit 2) the line naming the option to fix (`configuration`);
+ *   exit code, for a configuration error (exit 2) the line naming the option to fix (`configuration`),
+ *   and what the traffic took that was not counted against the server (`traffic.waits`, ...);
  * - characters invalid in XML 1.0 (and any control character) are shown escaped (`\x1b`).
  */
 import { create } from 'xmlbuilder2';
 import { formatFailure } from '../failure.js';
 import { escapeControls } from '../secrets.js';
+import { failureDigest } from './failures.js';
 import { configurationLine, notRunMessage } from './human.js';
 import type { CheckResult, Verdict } from './results.js';
 
@@ -40,17 +43,17 @@ function counts(checks: readonly CheckResult[]): { tests: number; failures: numb
   };
 }
 
-/** The whole failure of a check: every failed case's details (or the message), then the cases sent. */
+/**
+ * The failure of a check: how many cases failed, at most three spelled out (each its whole failure,
+ * with a ready-to-paste curl), the others named; the rule.
+ */
 function failureText(check: CheckResult): string {
-  const details = check.failures && check.failures.length > 0 ? check.failures : check.failure ? [check.failure] : [];
-  const body =
-    details.length > 0 ? details.map(formatFailure).join('\n\n') : `${check.message ?? 'the check failed'}\nrule:     ${check.rule}`;
-  const failedCases = check.cases.filter((c) => c.status === 'failed');
-  const cases =
-    failedCases.length > 0
-      ? `\n\nfailed cases:\n${failedCases.map((c) => `- ${c.name}${c.message ? `: ${c.message}` : ''}`).join('\n')}`
-      : '';
-  return `${body}${cases}`;
+  const failed = check.cases.filter((c) => c.status === 'failed');
+  if (failed.length === 0) {
+    const details = check.failures && check.failures.length > 0 ? check.failures : check.failure ? [check.failure] : [];
+    return details.length > 0 ? details.map(formatFailure).join('\n\n') : `${check.message ?? 'the check failed'}\nrule:     ${check.rule}`;
+  }
+  return `${failureDigest(failed, check.cases.length, check.message)}\nrule of the check: ${check.rule}`;
 }
 
 function firstLine(value: string | undefined, fallback: string): string {
@@ -98,6 +101,7 @@ export function renderJunit(verdict: Verdict): string {
       ['outcome', verdict.outcome],
       ['exitCode', String(verdict.exitCode)],
       ...(verdict.configuration ? [['configuration', configurationLine(verdict.configuration)] as [string, string]] : []),
+      ...Object.entries(verdict.traffic ?? {}).map(([name, value]) => [`traffic.${name}`, String(value)] as [string, string]),
     ];
     for (const [name, value] of props) properties.ele('property', { name, value: attr(value) });
     for (const check of checks) {

@@ -5,7 +5,7 @@
  */
 import type { Level } from '../../contract/levels.js';
 import type { FailureDetails } from '../failure.js';
-import type { OperationGroup } from '../http.js';
+import type { OperationGroup, TrafficCounts } from '../http.js';
 
 /**
  * - `passed`: the check ran every one of its cases and none broke the rule;
@@ -24,6 +24,7 @@ export type SkipReason =
   | 'deadline' // --deadline reached
   | 'timed-out-operation' // an earlier request of the same operation timed out
   | 'no-lots' // the order has no lots to name in create requests
+  | 'rate-limited' // the server kept asking the run to wait (429, or 503 with Retry-After)
   | 'setup'; // a prerequisite answer was missing (e.g. the main order did not answer 2xx)
 
 /** One case a check sends: a member of a documented partition class of the rule's inputs. */
@@ -149,5 +150,10 @@ export interface Verdict {
    * in the validating proxy's reports (it judges the requests of others and sends none of its own).
    */
   requests?: number;
+  /**
+   * What the run's requests took beyond one send each, none of it counted against the server (the
+   * suite fills it; absent in the validating proxy's reports).
+   */
+  traffic?: TrafficCounts;
   checks: CheckResult[];
 }

@@ -4,6 +4,7 @@
  */
 import { readContract } from '../../contract/document.js';
 import { operationsModel } from '../../contract/operations-model.js';
+import { formatFailure, type FailureDetails } from '../failure.js';
 import type { CheckResult, Verdict } from './results.js';
 
 /** The bundled contract's operations (order info, then the two creates), read from its model. */
@@ -19,13 +20,21 @@ export function rawControls(text: string): number[] {
 /** Text an answer may carry that no report may pass on raw. */
 export const HOSTILE_TEXT = `<script>alert("x")</script> & ]]> '\u001b[32mPASSED\u001b[0m\r\u0007\u0000\ufffe\ud800 😀`;
 
-const failure = {
+const failure: FailureDetails = {
   rule: 'Spec fact 3: `order.orderNumber` equals the requested number',
   expected: 'order.orderNumber "ORD-1"',
   actual: `the answer's order.orderNumber is "ORD-2" ${HOSTILE_TEXT}`,
   request: { method: 'GET', path: '/orders/info/ORD-1', headers: { authorization: 'Bearer <redacted>' } },
   status: 200,
   answer: `{"order":{"orderNumber":"ORD-2"}} ${HOSTILE_TEXT}`,
+};
+
+/** The failure of a second case of the same check. */
+const SECOND: FailureDetails = {
+  ...failure,
+  actual: 'lot 2002: the answer is another order',
+  expected: 'the order of lot 2002',
+  curl: `curl -sS -i \\\n  -H 'accept: application/json' \\\n  -H 'authorization: Bearer '"\${CONFORMANCE_TOKEN}" \\\n  'http://127.0.0.1:4010/orders/info/ORD-1'`,
 };
 
 export const CHECKS: CheckResult[] = [
@@ -39,10 +48,11 @@ export const CHECKS: CheckResult[] = [
     status: 'failed',
     message: `the answer's order.orderNumber is "ORD-2"\nexpected: order.orderNumber "ORD-1"`,
     failure,
-    failures: [failure, { ...failure, actual: 'lot 2002: the answer is another order', expected: 'the order of lot 2002' }],
+    failures: [failure, SECOND],
+    // As in a real run: each failed case's message is its whole failure (with its reproduction).
     cases: [
-      { name: 'main order', status: 'failed', message: 'another order' },
-      { name: 'order with a space', status: 'failed', message: 'another order' },
+      { name: 'main order', status: 'failed', message: formatFailure(failure) },
+      { name: 'order with a space', status: 'failed', message: formatFailure(SECOND) },
       { name: 'order needing %-encoding', status: 'passed' },
     ],
     durationMs: 12,

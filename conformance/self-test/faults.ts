@@ -16,7 +16,9 @@ const AUTH = ['missing', 'non-bearer', 'rejected'] as const;
 export const SEQUENCE_PER_LOT = 'sequence-per-lot';
 
 /** The path-variant checks (order info and every create). */
-const PATH_CHECKS = [...(MODEL.orderInfo !== undefined ? [MODEL.orderInfo.operationId] : []), ...CREATE_OPERATIONS].map((op) => `${op}.path-variants-404`);
+const PATH_CHECKS = [...(MODEL.orderInfo !== undefined ? [MODEL.orderInfo.operationId] : []), ...CREATE_OPERATIONS].map(
+  (op) => `${op}.path-variants-404`,
+);
 
 /**
  * Behaviours a correct server may have: they fail nothing. A case-insensitive or space-trimming order
@@ -53,6 +55,9 @@ export const FAULT_CASES: FaultCase[] = [
     { check: `${op}.auth-rejected-no-2xx`, faults: [`token-prefix-match:${op}`] },
     { check: `${op}.auth-malformed-no-2xx`, faults: [`token-first-word:${op}`] },
   ]),
+  // Connections as clients use them: a kept-alive connection that carried one authenticated request
+  // then serves a request with no credentials.
+  ...OPERATION_IDS.map((op) => ({ check: `${op}.auth-missing-no-2xx`, faults: [`auth-per-connection:${op}`] })),
   ...OPERATION_IDS.map((op) => ({
     check: `${op}.auth-missing-401`,
     faults: [`auth-no-challenge:${op}`],

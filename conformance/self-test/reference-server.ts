@@ -35,10 +35,23 @@ type Op = OperationId;
 export interface ReferenceOptions {
   /** Every answer is delayed by this many ms (a slow but correct server). */
   delayMs?: number;
+  /** The first `answers` answers are delayed by `delayMs` (a correct server on a machine busy for a moment). */
+  slowStart?: { answers: number; delayMs: number };
   /** The contract it implements (default: the bundled one). */
   document?: OpenApiDocument;
   /** Serve https:// with this key and certificate (PEM) instead of plain HTTP. */
   tls?: { key: string | Buffer; cert: string | Buffer };
+  /**
+   * Close kept-alive connections idle for this many ms, without announcing it (no `Keep-Alive:
+   * timeout` hint), as servers and load balancers may (RFC 9112 §9.5): `eager` closes an idle
+   * connection when the time is up; `lazy` closes it, unanswered, when the next request arrives after
+   * the time (the close and the request crossing, as the client sees it). A correct server either way.
+   */
+  idleClose?: { ms: number; how: 'eager' | 'lazy' };
+  /** Further order numbers, each the copy of a fixture order (by its number) under that number. */
+  orderAliases?: Readonly<Record<string, string>>;
+  /** Counts what the server did to its connections (tests). */
+  counters?: { connections: number; idleClosed: number };
 }
 
 /** What every reference server of a contract reads and never changes: its model, the fixtures, the create validators, the success schemas. */
@@ -233,6 +246,9 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     send(res, status, body, headers, 'application/problem+json');
   };
 
+  /** Connections that have carried a request with the token (for the fault that keeps authentication per connection). */
+  const authenticated = new WeakSet<object>();
+
   /** Bearer check; answers 401 (or a faulty alternative) and returns false when refused. */
   const authorized = (req: http.IncomingMessage, res: http.ServerResponse, op: Op): boolean => {
     const header = req.headers.authorization;
@@ -258,6 +274,14 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
         ?.replace(/"/g, '') === REFERENCE_TOKEN
     )
       variant = undefined;
+    // Fault: the token refused on the first request of each connection (an authentication cache cold per connection).
+    if (variant === undefined && has('auth-cold-connection') && !authenticated.has(req.socket)) {
+      authenticated.add(req.socket);
+      variant = 'rejected';
+    }
+    if (variant === undefined) authenticated.add(req.socket);
+    // Fault: a connection that carried one authenticated request serves later requests with no credentials.
+    if (variant === 'missing' && has('auth-per-connection', op) && authenticated.has(req.socket)) variant = undefined;
     if (variant === undefined || has(`auth-accepts-${variant}`, op)) return true;
     if (has(`auth-403-${variant}`, op) || has('auth-403')) {
       problem(res, 403, 'forbidden');
@@ -287,6 +311,16 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     return shell;
   };
 
+  /** The fixture order `number` under the number `as`. */
+  const aliased = (number: string, as: string): ReturnType<typeof fixtures.orders.get> => {
+    const order = fixtures.orders.get(number);
+    if (!order) return undefined;
+    const copy = structuredClone(order);
+    const header = copy[orderLinks.orderMember];
+    if (isObject(header)) header[orderLinks.orderNumberMember] = as;
+    return copy;
+  };
+
   const orderInfo = (req: http.IncomingMessage, res: http.ServerResponse, raw: string): void => {
     const op = orderOp.operationId;
     if (has('hang-order-info')) return; // never answers
@@ -295,8 +329,10 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       return;
     }
     if (!authorized(req, res, op)) return;
-    const number = has('path-not-decoded') ? raw : decodeURIComponent(raw);
-    let order = fixtures.orders.get(number);
+    // Faults of decoding: none, or twice (`%2541` read as `A`).
+    const number = has('path-not-decoded') ? raw : has('path-decoded-twice') ? decodeTwice(raw) : decodeURIComponent(raw);
+    const alias = options.orderAliases?.[number];
+    let order = alias !== undefined ? aliased(alias, number) : fixtures.orders.get(number);
     if (!order && has('unknown-order-answers-first')) order = [...fixtures.orders.values()][0];
     // Faults of a partition class: lookups that find a real order for an unknown number resembling it.
     if (!order && has('order-prefix-match'))
@@ -311,6 +347,16 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       return problem(res, has('unknown-order-410') ? 410 : 404, `no order has the number "${number}"`);
     }
     if (has('order-always-404')) return problem(res, 404, 'no such order');
+    // Fault: an existing order refused to the token (an access rule gone wrong).
+    if (has('order-403')) return problem(res, 403, 'you may not read this order');
+    // Fault: the order rendered as an HTML view, whatever the request accepts.
+    if (has('order-html-view'))
+      return finish(
+        res,
+        200,
+        { 'content-type': 'text/html; charset=utf-8' },
+        `<!DOCTYPE html><html><head><title>Order ${number}</title></head><body><h1>Order ${number}</h1></body></html>`,
+      );
     const answer = structuredClone(order);
     const header = answer[orderLinks.orderMember];
     if (isObject(header)) {
@@ -319,7 +365,9 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       if (has('order-wrong-type') && numeric !== undefined) header[numeric] = JSON.stringify(header[numeric]);
       if (has('order-date-format') && date !== undefined) header[date] = '02.11.2026';
     }
-    send(res, has('order-203') ? 203 : 200, answering ? brokenAnswer(basis.answers.get(op), faults, op, answer) : answer);
+    // Fault: the order's JSON labelled text/html.
+    const type = has('order-labelled-html') ? 'text/html; charset=utf-8' : 'application/json';
+    send(res, has('order-203') ? 203 : 200, answering ? brokenAnswer(basis.answers.get(op), faults, op, answer) : answer, {}, type);
   };
 
   const create = (req: http.IncomingMessage, res: http.ServerResponse, op: CreateOperationId, bytes: Buffer, overLimit: boolean): void => {
@@ -455,6 +503,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     send(res, has('create-200', op) ? 200 : 201, answering ? brokenAnswer(basis.answers.get(op), faults, op, record) : record);
   };
 
+  let slow = options.slowStart?.answers ?? 0;
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -472,15 +521,23 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       if (size <= limit) chunks.push(chunk);
     });
     req.on('end', () => {
+      const delay = (slow > 0 ? (slow--, options.slowStart?.delayMs) : undefined) ?? options.delayMs;
       // setTimeout(fn, 0) would cost every answer a timer tick (1 ms or more); a correct server answers at once.
-      if (options.delayMs === undefined || options.delayMs <= 0) dispatch(req, res, chunks, size, limit);
-      else setTimeout(() => dispatch(req, res, chunks, size, limit), options.delayMs);
+      if (delay === undefined || delay <= 0) dispatch(req, res, chunks, size, limit);
+      else setTimeout(() => dispatch(req, res, chunks, size, limit), delay);
     });
   };
   const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler) : http.createServer(handler);
   const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, chunks: Buffer[], size: number, limit: number): void => {
     {
-      let path = (req.url ?? '/').split('?')[0] ?? '/';
+      // Faults of decoding: the target decoded before its query is cut off (`%3F` taken for `?`, `%23`
+      // for `#`), or `%2F` taken for `/` (the route then has one segment more).
+      const target = has('path-decoded-before-split')
+        ? safeDecode(req.url ?? '/').replace(/#.*$/s, '')
+        : has('path-slash-decoded')
+          ? (req.url ?? '/').replace(/%2F/gi, '/')
+          : (req.url ?? '/');
+      let path = target.split('?')[0] ?? '/';
       const variant = routes.some((r) => r.matches(path)) ? undefined : nearMiss(path);
       if (variant?.redirect === true) return finish(res, 307, { location: variant.served }, '');
       if (variant) path = variant.served;
@@ -492,6 +549,11 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
       else problem(res, has('unknown-path-400') ? 400 : 404, `no such path: ${path}`);
     }
   };
+  if (options.idleClose) watchIdle(server, options.idleClose, options.counters);
+  else if (options.counters) {
+    const counters = options.counters;
+    server.on('connection', () => (counters.connections += 1));
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -502,4 +564,55 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
         server.close(() => resolve());
       }),
   };
+}
+
+/** `%`-decoded, or the text as it is where it is no valid percent-encoding. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Decoded twice (a fault): `%2541` → `%41` → `A`. */
+function decodeTwice(text: string): string {
+  return safeDecode(safeDecode(text));
+}
+
+/** Closes kept-alive connections idle for `ms` (no `Keep-Alive: timeout` hint is sent), eagerly or when the next request crosses the close. */
+function watchIdle(
+  server: http.Server,
+  idle: NonNullable<ReferenceOptions['idleClose']>,
+  counters: ReferenceOptions['counters'] = { connections: 0, idleClosed: 0 },
+): void {
+  // No idle time-out of Node's own (it would announce itself with `Keep-Alive: timeout=N`).
+  server.keepAliveTimeout = 0;
+  const lastAnswered = new WeakMap<object, number>();
+  const timers = new WeakMap<object, NodeJS.Timeout>();
+  server.on('connection', (socket) => {
+    counters.connections += 1;
+    socket.on('close', () => clearTimeout(timers.get(socket)));
+  });
+  server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const socket = req.socket;
+    clearTimeout(timers.get(socket));
+    const last = lastAnswered.get(socket);
+    if (idle.how === 'lazy' && last !== undefined && performance.now() - last > idle.ms) {
+      counters.idleClosed += 1;
+      socket.destroy();
+      return;
+    }
+    res.on('finish', () => {
+      lastAnswered.set(socket, performance.now());
+      if (idle.how === 'eager')
+        timers.set(
+          socket,
+          setTimeout(() => {
+            counters.idleClosed += 1;
+            socket.destroy();
+          }, idle.ms),
+        );
+    });
+  });
 }

@@ -71,6 +71,7 @@ async function runAgainst(
         if (stopAtFailure) break;
       }
     }
+    await ctx.http.close();
     return { failed, passed };
   } finally {
     await server.close();

@@ -9,7 +9,7 @@ import type { OpenApiDocument } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
 import { checksFor } from '../checks/index.js';
 import type { Check } from '../checks/types.js';
-import { resolveConformanceConfig } from '../config.js';
+import { MOCK_ORDER_NUMBER, resolveConformanceConfig } from '../config.js';
 import { CheckContext } from '../context.js';
 import { checksOfLevel, runCheck } from '../suite.js';
 import { generatedFaults, referenceBase, type GeneratedFault, type ReferenceBase } from './generated-faults.js';
@@ -58,7 +58,15 @@ async function runAgainst(
 ): Promise<Outcome> {
   const server = await start(faults);
   try {
-    const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level, seed, outputDir: 'reports' });
+    // The reference servers serve the bundled fixture orders (the mock's default ones).
+    const config = resolveConformanceConfig({
+      baseUrl: server.url,
+      token: REFERENCE_TOKEN,
+      orderNumber: MOCK_ORDER_NUMBER,
+      level,
+      seed,
+      outputDir: 'reports',
+    });
     const ctx = new CheckContext({ config, baseUrl: server.url, document });
     ctx.planWrites(checks);
     const failed: string[] = [];

@@ -19,10 +19,16 @@ export default tseslint.config(
     },
   },
   {
-    // Plain Node scripts that run before anything is built (npm start's prestart).
-    files: ['scripts/**/*.mjs'],
+    // Plain Node scripts that run before anything is built or installed (npm start's prestart, the
+    // prerequisite check); mocha's configuration (CommonJS: mocha reads it with require()).
+    files: ['scripts/**/*.mjs', 'scripts/**/*.cjs'],
     extends: [tseslint.configs.disableTypeChecked],
-    languageOptions: { globals: { process: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
+    files: ['scripts/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     // Plain browser scripts served as they are (no build step), outside the TypeScript project.

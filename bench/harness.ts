@@ -11,7 +11,6 @@ import { median, rotate, runLoad, total, wrongOf, type LoadPlan, type LoadRun } 
 import { treeCpuMs } from '../support/proc-cpu.js';
 import { stopAll } from '../support/processes.js';
 import { projectCli } from '../support/project-cli.js';
-import { REDIS_SERVER } from '../support/redis.js';
 import { memoryOf, npmStartCommand, prismCommand } from './processes.js';
 import { judgingBetween, judgingOf } from './proxy-judging.js';
 import { measureRecords } from './records.js';
@@ -266,7 +265,10 @@ export async function runBench(settings: BenchSettings, log: Log = () => undefin
       const value = await measureRedisStore(transfer, settings);
       return value
         ? { status: 'measured' as const, value }
-        : { status: 'not available' as const, reason: `redis-server is not installed (${REDIS_SERVER})` };
+        : {
+            status: 'not available' as const,
+            reason: 'redis-server is not installed (not on PATH; node scripts/prerequisites.mjs installs it)',
+          };
     });
     const problems: string[] = [];
     for (const row of load.rows) {

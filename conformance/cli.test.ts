@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import getPort from 'get-port';
 import { CONTRACT_JSON_PATH, PROJECT_ROOT, shownPath } from '../contract/paths.js';
 import { runToExit } from '../support/processes.js';
+import { requireSystemTool } from '../support/system-tools.js';
 import { projectCli } from '../support/project-cli.js';
 import { HELP } from './args.js';
 import { CHECKS } from './checks/index.js';
@@ -272,7 +273,7 @@ describe('goods-conformance CLI against a hostile server: no secret in any outpu
       assert.equal(json.target, server.url);
       assert.equal(json.outcome, 'failed');
       const py = spawnSync(
-        '/usr/bin/python3',
+        requireSystemTool('python3-junitparser'),
         [
           '-c',
           'import sys; from junitparser import JUnitXml; x = JUnitXml.fromfile(sys.argv[1]); print(sum(1 for s in x for c in s))',

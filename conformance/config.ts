@@ -111,8 +111,8 @@ export function resolveConformanceConfig(partial: ConformanceConfigInput = {}): 
     token: partial.baseUrl === undefined ? MOCK_TOKEN : '',
     credentials: {},
     rejectedToken: DEFAULT_REJECTED_TOKEN,
-    // Against a server, the user names it (run.ts refuses a run without it when the contract reads an order).
-    orderNumber: partial.baseUrl === undefined ? MOCK_ORDER_NUMBER : '',
+    // The fixtures' order; a server without it is told to pass --order-number (run.ts refuses an empty one).
+    orderNumber: MOCK_ORDER_NUMBER,
     unknownOrderNumber: `CONFORMANCE-UNKNOWN ${runMarker}`,
     level: 'spec',
     readOnly: false,

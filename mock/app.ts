@@ -28,6 +28,7 @@ import { chooseInjection, inject, type FaultStageContext, type Injection } from 
 import { choosePreference, preferredAnswers, type Preference, type PreferredAnswer } from './prefer.js';
 import { createPrismFallback, flatHeaders, queryOf, type Fallback } from './prism-fallback.js';
 import { problem } from './problems.js';
+import { recordCheck, recordStamp } from './record-check.js';
 import { modelView } from './model-view.js';
 import { pipelineHandler, printable, type Stage } from './pipeline.js';
 import { sendBody, sendEmpty } from './respond.js';
@@ -229,6 +230,10 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       maxRecordedBytes: config.maxRecordedBytes,
     },
     resources: new Map([...recorded].map(([name, r]) => [name, r.stored])),
+    // Stored records written under another contract version are checked before any is served.
+    check: recordCheck([...creates.values()].map((op) => op.record)),
+    stamp: recordStamp(compiled.document),
+    ...(config.setAsideInvalid !== undefined ? { setAside: config.setAsideInvalid } : {}),
     log,
   });
   const budgets: CreateBudgets = {

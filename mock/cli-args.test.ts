@@ -111,6 +111,31 @@ describe('goods-mock arguments (mock/cli-args.ts)', () => {
       assert.ok(HELP.includes(option), option);
   });
 
+  it('takes --set-aside-invalid FILE with --state-file or --store (MOCK_STORE too), never alone, empty, as the state file or with --proxy', () => {
+    assert.deepEqual(parseMockArgs(['--state-file', 's.jsonl', '--set-aside-invalid', 'aside.jsonl']), {
+      kind: 'run',
+      config: { stateFile: 's.jsonl', setAsideInvalid: 'aside.jsonl' },
+    });
+    assert.deepEqual(parseMockArgs(['--set-aside-invalid', 'aside.jsonl'], { MOCK_STORE: 'redis://r:6379/0' }), {
+      kind: 'run',
+      config: { store: 'redis://r:6379/0', setAsideInvalid: 'aside.jsonl' },
+    });
+    const cases: [string[], RegExp][] = [
+      [['--set-aside-invalid', 'aside.jsonl'], /--set-aside-invalid works only with --state-file or --store/],
+      [['--state-file', 's.jsonl', '--set-aside-invalid', ''], /--set-aside-invalid needs a file path/],
+      [['--state-file', 's.jsonl', '--set-aside-invalid', 's.jsonl'], /--set-aside-invalid needs a file other than the --state-file/],
+      [['--proxy', 'http://up.test', '--set-aside-invalid', 'a.jsonl'], /--set-aside-invalid works only with --state-file or --store/],
+    ];
+    for (const [args, pattern] of cases) {
+      assert.throws(
+        () => parseMockArgs(args),
+        (error: Error) => error instanceof UsageError && pattern.test(error.message),
+        args.join(' '),
+      );
+    }
+    assert.ok(HELP.includes('--set-aside-invalid FILE'));
+  });
+
   it('shows the first --token in the curl line, or a sample token', () => {
     assert.equal(exampleToken({ tokens: ['t1', 't2'] }), 't1');
     assert.equal(exampleToken({}), 'dev-token');

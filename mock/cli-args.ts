@@ -30,6 +30,9 @@ Options:
   --allowed-host NAME  also accept requests whose Host header names NAME (repeatable; default: loopback
                        names, IP addresses and --host; any other Host is answered 421)
   --state-file PATH    keep recorded transfers and samples in this journal across restarts
+  --set-aside-invalid FILE  with --state-file or --store: move the stored records the contract refuses
+                       (written under another contract version) to FILE and start; without it such
+                       records stop the start (exit 1), each named in the log
   --admin-token T      require "Authorization: Bearer T" for POST /__mock/reset
   --max-sessions N     most X-Mock-Session sessions kept besides the default one (default 100)
   --store URL          keep the state on Redis (redis://HOST:PORT/DB, or MOCK_STORE), shared by every
@@ -57,7 +60,8 @@ Options:
   -h, --help           show this help
 
 Exit status: 0 after a clean stop (SIGINT/SIGTERM), 1 when the mock cannot start (invalid fixture,
-unreadable contract, unwritable state file, port in use), 2 for a wrong option or value.`;
+unreadable contract, unwritable state file, stored records the contract refuses, port in use), 2 for a
+wrong option or value.`;
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -70,6 +74,7 @@ const OPTIONS = {
   'cors-origin': { type: 'string', multiple: true },
   'allowed-host': { type: 'string', multiple: true },
   'state-file': { type: 'string' },
+  'set-aside-invalid': { type: 'string' },
   'admin-token': { type: 'string' },
   'max-sessions': { type: 'string' },
   store: { type: 'string' },
@@ -175,6 +180,15 @@ export function parseMockArgs(args: string[], env: Record<string, string | undef
     }
     config.store = store;
   }
+  const setAside = values['set-aside-invalid'];
+  if (setAside !== undefined) {
+    if (setAside === '') throw new UsageError('--set-aside-invalid needs a file path');
+    if (config.stateFile === undefined && config.store === undefined) {
+      throw new UsageError('--set-aside-invalid works only with --state-file or --store (it sets aside records they hold)');
+    }
+    if (setAside === config.stateFile) throw new UsageError('--set-aside-invalid needs a file other than the --state-file');
+    config.setAsideInvalid = setAside;
+  }
   if (values['store-prefix'] !== undefined) {
     if (!/^[A-Za-z0-9._:-]{1,64}$/.test(values['store-prefix'])) {
       throw new UsageError('--store-prefix must be 1 to 64 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-"');
@@ -198,7 +212,7 @@ export function parseMockArgs(args: string[], env: Record<string, string | undef
 }
 
 const PROXY_ONLY = ['level', 'record', 'output', 'keep', 'proxy-timeout'] as const;
-const MOCK_ONLY = ['fixtures', 'state-file', 'latency', 'token', 'reject-token', 'max-sessions'] as const;
+const MOCK_ONLY = ['fixtures', 'state-file', 'set-aside-invalid', 'latency', 'token', 'reject-token', 'max-sessions'] as const;
 
 /** The `--proxy` options (undefined without --proxy; the proxy-only options without it are a UsageError). */
 function proxyConfig(

@@ -26,6 +26,11 @@ export interface MockConfig {
   allowedHosts: string[];
   /** Append-only journal that makes recorded transfers and samples survive a restart. */
   stateFile?: string;
+  /**
+   * Where stored records the contract refuses (a journal or a Redis written under another contract
+   * version) are moved at start; without it, such records stop the start (exit 1).
+   */
+  setAsideInvalid?: string;
   /** When set, `/__mock` state-changing endpoints need `Authorization: Bearer <adminToken>`. */
   adminToken?: string;
   /** No per-request log line. */

@@ -8,6 +8,7 @@ import type { OperationModel, ResourceModel } from '../contract/operations-model
 import type { CompiledContract, FieldError, Validator } from '../contract/schemas.js';
 import { isoNow } from './clock.js';
 import { problem } from './problems.js';
+import type { RecordRules } from './record-check.js';
 import { recordModel, type RecordModel } from './record-model.js';
 import { recordPlanner, type RecordPlanner } from './store/plan.js';
 import type { Store } from './store/types.js';
@@ -44,6 +45,8 @@ export interface CreateOperation {
   plan: RecordPlanner;
   /** The validator of the request body (readOnly members, when sent, are typed like in the answer). */
   validate: Validator;
+  /** What a stored record of the resource must be (its success schema, members and key): replay checks it. */
+  record: RecordRules;
 }
 
 /**
@@ -65,6 +68,13 @@ export function createOperation(
     model,
     plan: recordPlanner(resource.name, model, resource.keyAssigned ? undefined : resource.key),
     validate: compiled.validator({ $ref: createModel.requestRef }),
+    record: {
+      resource: resource.name,
+      schemaName: createModel.successSchema,
+      validate: compiled.validator({ $ref: `#/components/schemas/${createModel.successSchema}` }),
+      members: model.fields.map((field) => field.name),
+      keyMember: model.fields.find((field) => field.rule.kind === 'id')?.name,
+    },
   };
 }
 

@@ -10,21 +10,50 @@
  * and scalar record members it still shows), so its ids can be reserved and never handed out again.
  */
 import { crc32 } from 'node:zlib';
-import { isObject, type JsonObject } from '../contract/document.js';
+import { isObject, type JsonObject, type JsonValue } from '../contract/document.js';
 
-export type JournalEntry =
-  | { op: 'create'; session: string; resource: string; record: JsonObject; at?: string }
-  | { op: 'reset'; session: string; at?: string }
-  /** A record changed (a merge patch, a replace, an action): the whole record as answered since. */
-  | { op: 'update'; session: string; resource: string; key: string; record: JsonObject; at?: string }
-  /** A record deleted. */
-  | { op: 'delete'; session: string; resource: string; key: string; at?: string }
+/**
+ * The members of each kind of entry besides `op`, `session` and `at`. A new kind of entry is one
+ * member here with its shape in `SHAPES`, and one method of the `EntryReplayers` that replay it (the
+ * compiler asks for both).
+ */
+interface EntryFields {
+  create: { resource: string; record: JsonObject };
+  reset: Record<never, never>;
   /**
    * A session's counters (`lot-transfers#id` → the last value handed out), written by a rewritten
    * journal (journal.ts) before the session's records: the ids of records a reset dropped are never
    * handed out again.
    */
-  | { op: 'counters'; session: string; counters: Record<string, number>; at?: string };
+  counters: { counters: Record<string, number> };
+  /** A record changed (a merge patch, a replace, an action): the whole record as answered since. */
+  update: { resource: string; key: string; record: JsonObject };
+  /** A record deleted. */
+  delete: { resource: string; key: string };
+}
+
+export type EntryKind = keyof EntryFields;
+/** The entry of one kind. */
+export type EntryOf<K extends EntryKind> = { op: K; session: string; at?: string } & EntryFields[K];
+export type JournalEntry = { [K in EntryKind]: EntryOf<K> }[EntryKind];
+
+/** Where a replayed entry stands in its journal. */
+export interface EntryLine {
+  /** 1-based line number. */
+  line: number;
+  /** The line as it is in the file, without its newline (valid during the call only: copy it to keep it). */
+  text: Buffer;
+  /** The line lies in the journal's vouched prefix (`Journal.vouch`, under the same stamp): it was checked before. */
+  trusted: boolean;
+}
+
+/** What replay does with each kind of entry: one method per kind. */
+export type EntryReplayers = { [K in EntryKind]: (entry: EntryOf<K>, at: EntryLine) => void };
+
+/** Hands an entry to the replayer of its kind. */
+export function replayEntry<K extends EntryKind>(replayers: EntryReplayers, entry: EntryOf<K>, at: EntryLine): void {
+  replayers[entry.op](entry, at);
+}
 
 export type DecodedLine =
   | { kind: 'blank' }
@@ -41,14 +70,23 @@ function isCounters(value: unknown): boolean {
   return isObject(value) && Object.values(value).every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0);
 }
 
+/** The shape of each kind of entry beyond `op` and `session` (a line of another shape is damage). */
+const SHAPES: { [K in EntryKind]: (value: JsonObject) => boolean } = {
+  create: (value) => typeof value['resource'] === 'string' && isObject(value['record']),
+  reset: () => true,
+  counters: (value) => isCounters(value['counters']),
+  update: (value) => typeof value['resource'] === 'string' && typeof value['key'] === 'string' && isObject(value['record']),
+  delete: (value) => typeof value['resource'] === 'string' && typeof value['key'] === 'string',
+};
+
+function isKind(op: JsonValue | undefined): op is EntryKind {
+  return typeof op === 'string' && Object.hasOwn(SHAPES, op);
+}
+
 function isEntry(value: unknown): value is JournalEntry {
   if (!isObject(value) || typeof value['session'] !== 'string') return false;
-  if (value['op'] === 'reset') return true;
-  if (value['op'] === 'counters') return isCounters(value['counters']);
-  if (typeof value['resource'] !== 'string') return false;
-  if (value['op'] === 'update') return typeof value['key'] === 'string' && isObject(value['record']);
-  if (value['op'] === 'delete') return typeof value['key'] === 'string';
-  return value['op'] === 'create' && isObject(value['record']);
+  const op = value['op'];
+  return isKind(op) && SHAPES[op](value);
 }
 
 function checksum(json: Buffer | string): string {
@@ -64,6 +102,14 @@ function checkedLine(json: string): string {
   return `${json.slice(0, -1)},"crc32":"${checksum(json)}"}\n`;
 }
 
+/**
+ * The line of a create whose record is already JSON text (as the memory store keeps it, byte for byte
+ * `JSON.stringify`'s): the same line as `encodeLine`, without parsing and serializing the record again.
+ */
+export function encodeCreateLine(session: string, resource: string, recordJson: string): string {
+  return checkedLine(`{"op":"create","session":${JSON.stringify(session)},"resource":${JSON.stringify(resource)},"record":${recordJson}}`);
+}
+
 /** The line of a change whose record is already JSON text (as `encodeCreateLine`). */
 export function encodeUpdateLine(session: string, resource: string, key: string, recordJson: string): string {
   return checkedLine(
@@ -72,11 +118,13 @@ export function encodeUpdateLine(session: string, resource: string, key: string,
 }
 
 /**
- * The line of a create whose record is already JSON text (as the memory store keeps it, byte for byte
- * `JSON.stringify`'s): the same line as `encodeLine`, without parsing and serializing the record again.
+ * The line of a create whose stored text is not a JSON object (found in Redis, set aside): the record
+ * empty, the text kept whole as a string in `unreadable`.
  */
-export function encodeCreateLine(session: string, resource: string, recordJson: string): string {
-  return checkedLine(`{"op":"create","session":${JSON.stringify(session)},"resource":${JSON.stringify(resource)},"record":${recordJson}}`);
+export function encodeUnreadableCreateLine(session: string, resource: string, text: string): string {
+  return checkedLine(
+    `{"op":"create","session":${JSON.stringify(session)},"resource":${JSON.stringify(resource)},"record":{},"unreadable":${JSON.stringify(text)}}`,
+  );
 }
 
 function parse(text: string, strip = true): JournalEntry | undefined {

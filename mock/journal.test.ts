@@ -135,8 +135,9 @@ describe('mock durable state (--state-file journal)', () => {
       sample_number: 'S-000009',
       status: 'NEW',
       notes: '',
-      created: 'x',
-      modified: 'x',
+      // A record the contract accepts (a record it refuses stops the start: "record-check" tests below).
+      created: '2026-11-22T10:11:12.345Z',
+      modified: '2026-11-22T10:11:12.345Z',
     };
     writeFileSync(
       stateFile,
@@ -633,5 +634,54 @@ describe('mock durable state (--state-file journal)', () => {
     }
     assert.deepEqual(seen, [big]);
     assert.ok(joined > 0 && joined <= size, `replay joined ${joined} bytes for a ${size}-byte journal`);
+  });
+});
+
+describe('mock journal: what was vouched for is remembered (<file>.checked)', () => {
+  let dir: string;
+  let stateFile: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'goods-mock-journal-vouched-'));
+    stateFile = join(dir, 'state.jsonl');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const entry = (id: number): JournalEntry => ({ op: 'create', session: 'default', resource: 'lot-transfers', record: { id } });
+
+  /** Opens the journal under `stamp`, returns which replayed lines were trusted; vouches and appends `more` when asked. */
+  async function open(stamp: string, vouch: boolean, more: JournalEntry[] = []): Promise<boolean[]> {
+    const trusted: boolean[] = [];
+    const opened = await openJournal(
+      stateFile,
+      () => undefined,
+      (_entry, at) => trusted.push(at.trusted),
+      { stamp, snapshot: () => [] },
+    );
+    if (vouch) opened.journal.vouch();
+    for (const next of more) await opened.journal.append(next);
+    await opened.journal.close();
+    return trusted;
+  }
+
+  it('trusts at the next open, under the same stamp, exactly the lines vouched for at a clean close', async () => {
+    writeFileSync(stateFile, [entry(1), entry(2)].map(encodeLine).join(''));
+    assert.deepEqual(await open('contract A', true, [entry(3)]), [false, false], 'nothing was vouched for before');
+    assert.ok(existsSync(`${stateFile}.checked`));
+    assert.deepEqual(await open('contract A', false), [true, true, true]);
+    // Bytes appended by someone else after the vouched ones are not trusted.
+    appendFileSync(stateFile, encodeLine(entry(4)));
+    assert.deepEqual(await open('contract A', false), [true, true, true, false]);
+    assert.deepEqual(await open('contract B', false), [false, false, false, false], 'another stamp trusts nothing');
+  });
+
+  it('trusts nothing without a vouch, nor once the vouched bytes changed (a line rewritten with a valid checksum)', async () => {
+    writeFileSync(stateFile, [entry(1), entry(2)].map(encodeLine).join(''));
+    await open('contract A', false);
+    assert.ok(!existsSync(`${stateFile}.checked`), 'no vouch: nothing recorded');
+    await open('contract A', true);
+    const lines = readFileSync(stateFile, 'utf8').split('\n');
+    lines[0] = encodeLine(entry(7)).trimEnd();
+    writeFileSync(stateFile, lines.join('\n'));
+    assert.deepEqual(await open('contract A', false), [false, false]);
   });
 });

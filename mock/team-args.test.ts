@@ -43,6 +43,15 @@ describe('goods-team-mock command line', () => {
     );
   });
 
+  it("passes --set-aside-invalid FILE to the replicas (they run on the team's Redis), still refusing --store beside it", () => {
+    assert.deepEqual(config(['--', '--set-aside-invalid', 'refused.jsonl']).mockArgs, ['--set-aside-invalid', 'refused.jsonl']);
+    assert.deepEqual(config(['--', '--set-aside-invalid=refused.jsonl']).mockArgs, ['--set-aside-invalid=refused.jsonl']);
+    assert.throws(
+      () => parseTeamArgs(['--', '--set-aside-invalid', 'r.jsonl', '--store', 'redis://127.0.0.1:6379/0']),
+      (error: Error) => error instanceof UsageError && /after --, --store is set by goods-team-mock/.test(error.message),
+    );
+  });
+
   it('--help: the usage, every option, what goes after --, the exit statuses', () => {
     assert.deepEqual(parseTeamArgs(['--help']), { kind: 'help' });
     assert.deepEqual(parseTeamArgs(['-h', '--ports', 'x']), { kind: 'help' });

@@ -55,10 +55,17 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** The team's Redis as the replicas' options are checked (the team gives each replica its real URL). */
+const TEAM_STORE = 'redis://goods-team-mock.invalid:6379/0';
+
 /** goods-mock options the team sets itself, with what to use instead. */
 const SET_BY_TEAM: { option: string; set: (config: Partial<MockConfig>) => boolean; instead: string }[] = [
   { option: '--port', set: (c) => c.port !== undefined, instead: 'give the replicas their ports with --ports before --' },
-  { option: '--store', set: (c) => c.store !== undefined, instead: 'the replicas share the Redis the team starts' },
+  {
+    option: '--store',
+    set: (c) => c.store !== undefined && c.store !== TEAM_STORE,
+    instead: 'the replicas share the Redis the team starts',
+  },
   { option: '--state-file', set: (c) => c.stateFile !== undefined, instead: "the state lives in the team's Redis (--redis-dir keeps it)" },
   { option: '--proxy', set: (c) => c.proxy !== undefined, instead: 'run one goods-mock --proxy URL on its own' },
 ];
@@ -67,9 +74,11 @@ export type TeamCommand = { kind: 'help' } | { kind: 'run'; config: TeamConfig }
 
 /** The replicas' options, checked by goods-mock's own parser (its environment left out: the team sets the port and the store). */
 function mockOptions(args: string[]): Partial<MockConfig> {
+  // An option that needs a store (--set-aside-invalid) is checked as the replicas will run: on the team's Redis.
+  const needsStore = args.some((arg) => arg === '--set-aside-invalid' || arg.startsWith('--set-aside-invalid='));
   let parsed;
   try {
-    parsed = parseMockArgs(args, {});
+    parsed = parseMockArgs(needsStore ? ['--store', TEAM_STORE, ...args] : args, {});
   } catch (error) {
     if (error instanceof UsageError)
       throw new UsageError(`after --, ${error.message.replace(/ \(run goods-mock --help.*\)$/, '')} (see goods-mock --help)`);

@@ -9,6 +9,9 @@ import { createMockServer, type MockServer } from './server.js';
 import type { MockConfig } from './config.js';
 import { MemoryStore } from './store/memory.js';
 import { counterSlots } from './store/plan.js';
+import type { StoredResource } from './store/types.js';
+import type { CounterSlot } from './store/types.js';
+import { recordCheck, type RecordCheck } from './record-check.js';
 
 /** The bundled contract's paths, read from its operations model (the creates in contract order). */
 const MODEL = operationsModel(readContract());
@@ -69,6 +72,12 @@ export interface BundledContract {
   fixtures: FixtureSet;
   /** A create operation as the mock builds it (`app.ts`): resource, status, record model, planner, validator. */
   createOperation(id: CreateOperationId): CreateOperation;
+  /** The counter slots of every create's records, by resource. */
+  slots: Map<string, CounterSlot[]>;
+  /** Every recorded resource: its counter slots and key member (what the app gives its store). */
+  resources: Map<string, StoredResource>;
+  /** The check of stored records against the bundled contract (what the app gives its store). */
+  check: RecordCheck;
   /** A fresh in-memory store knowing the counters of every create (limits generous unless given). */
   memoryStore(limits?: Partial<{ maxSessions: number; maxRecordsPerSession: number; maxRecordedBytes: number }>): Promise<MemoryStore>;
 }
@@ -81,20 +90,26 @@ export function bundledContract(): BundledContract {
     if (!operations.some((operation) => operation.operationId === id)) throw new Error(`${id}: no such operation in the bundled contract`);
     return createOperation(compiled, model.create(id), model.resourceOf(id), model.order.lotResource);
   };
+  const creates = model.createIds.map(createOperationOf);
+  const slots = new Map(creates.map((op) => [op.resource, counterSlots(op.resource, op.model)]));
+  const resources = new Map(
+    model.createIds.map((id) => {
+      const op = createOperationOf(id);
+      const resource = model.resourceOf(id);
+      return [op.resource, { slots: counterSlots(op.resource, op.model), key: resource.key, assigned: resource.keyAssigned }];
+    }),
+  );
   return {
     model,
     fixtures: loadFixtures(undefined, compiled),
     createOperation: createOperationOf,
+    slots,
+    resources,
+    check: recordCheck(creates.map((op) => op.record)),
     memoryStore: (limits = {}) =>
       MemoryStore.open({
         limits: { maxSessions: 10, maxRecordsPerSession: 1000, maxRecordedBytes: 1 << 20, ...limits },
-        resources: new Map(
-          model.createIds.map((id) => {
-            const op = createOperationOf(id);
-            const resource = model.resourceOf(id);
-            return [op.resource, { slots: counterSlots(op.resource, op.model), key: resource.key, assigned: resource.keyAssigned }];
-          }),
-        ),
+        resources,
         log: () => undefined,
       }),
   };

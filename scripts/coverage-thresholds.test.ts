@@ -212,7 +212,10 @@ describe('scripts/coverage-thresholds', () => {
       );
       const { text, failures } = checkCoverage({ ...paths, root: folder });
       assert.deepEqual(failures, []);
-      assert.match(text, /^coverage per folder \(this process's tests on the TypeScript sources; thresholds in thresholds\.json\):\n/);
+      assert.match(
+        text,
+        /^coverage per folder \(the test processes' coverage of the TypeScript sources; thresholds in thresholds\.json\):\n/,
+      );
       assert.match(text, /mock\/ +2 +75\.00% \(min 75%\)/);
       assert.match(text, /not counted, types only \(no JavaScript\): mock\/types\.ts$/);
       assert.throws(

@@ -251,7 +251,7 @@ export function checkCoverage(config: CoverageCheckConfig): { text: string; fail
   const { rows, failures } = judge(coverage, thresholds);
   const typeOnly = coverage.flatMap((folder) => folder.typeOnly);
   const text = [
-    `coverage per folder (this process's tests on the TypeScript sources; thresholds in ${relative(config.root, config.thresholdsPath)}):`,
+    `coverage per folder (the test processes' coverage of the TypeScript sources; thresholds in ${relative(config.root, config.thresholdsPath)}):`,
     renderTable(coverage, rows),
     ...(typeOnly.length > 0 ? [`not counted, types only (no JavaScript): ${typeOnly.join(', ')}`] : []),
   ].join('\n');

@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../contract/paths.js';
+import { isParallelMain } from './coverage-in-process.js';
 import { runToExit } from './processes.js';
 
 describe('support/coverage-in-process', function () {
@@ -49,5 +50,12 @@ describe('support/coverage-in-process', function () {
 
   it('without it, the child inherits NODE_V8_COVERAGE and writes coverage of its own', async () => {
     assert.deepEqual(await run(false), { childSaw: 'true', parent: true, child: true });
+  });
+
+  it('keeps the variable only in the main process of mocha --parallel, which runs no test and forks the measured workers', () => {
+    assert.equal(isParallelMain(['--config', 'scripts/mocharc.cjs', '--parallel'], {}), true);
+    assert.equal(isParallelMain(['-p'], {}), true);
+    assert.equal(isParallelMain(['--parallel'], { MOCHA_WORKER_ID: '0' }), false, 'a worker');
+    assert.equal(isParallelMain(['--config', 'scripts/mocharc.cjs'], {}), false, 'a serial run');
   });
 });

@@ -1,17 +1,15 @@
 /**
- * A real redis-server (Debian's `/usr/bin/redis-server`) for the tests and the bench: on a free loopback port, in its own
+ * A real redis-server (Debian's `redis-server`, the one on PATH the prerequisite check finds) for the tests and the bench: on a free loopback port, in its own
  * temporary directory, append-only file on (`appendfsync` as asked), no RDB snapshots. `kill()` is a
  * `kill -9`; `start()` again runs a new server on the same port and directory (so it loads the AOF);
  * `freeze()`/`thaw()` are SIGSTOP/SIGCONT (a Redis that stops answering without closing a connection).
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import getPort from 'get-port';
 import { startChild, waitForLine, type Child } from './processes.js';
-
-export const REDIS_SERVER = '/usr/bin/redis-server';
+import { requireSystemTool, systemTool } from './system-tools.js';
 
 export interface TestRedis {
   url: string;
@@ -36,11 +34,11 @@ export interface TestRedis {
 }
 
 export function redisAvailable(): boolean {
-  return existsSync(REDIS_SERVER);
+  return systemTool('redis-server') !== undefined;
 }
 
 export async function startRedis(options: { appendfsync?: 'always' | 'everysec' } = {}): Promise<TestRedis> {
-  if (!redisAvailable()) throw new Error(`${REDIS_SERVER} is missing: install Debian's redis-server (.ci/run does)`);
+  const command = requireSystemTool('redis-server');
   const dir = await mkdtemp(join(tmpdir(), 'test-redis-'));
   const port = await getPort({ host: '127.0.0.1' });
   let child: Child | undefined;
@@ -64,7 +62,7 @@ export async function startRedis(options: { appendfsync?: 'always' | 'everysec' 
       '--logfile',
       '',
     ];
-    child = startChild('redis-server', { command: REDIS_SERVER, args });
+    child = startChild('redis-server', { command, args });
     await waitForLine(child, /Ready to accept connections/, 10_000);
   };
   const signal = async (name: NodeJS.Signals): Promise<void> => {

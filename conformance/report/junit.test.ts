@@ -1,6 +1,6 @@
 /**
  * The JUnit report, read back by the JUnit consumers CI systems use: the npm package
- * test-results-parser and Debian's python3-junitparser (installed by .ci/run). Every check is found
+ * test-results-parser and Debian's python3-junitparser (a prerequisite of npm test, scripts/prerequisites.json). Every check is found
  * with its verdict and message; the counts agree with the children; timestamps are ISO 8601.
  */
 import assert from 'node:assert/strict';
@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'test-results-parser';
+import { requireSystemTool } from '../../support/system-tools.js';
 import { junitTimestamp, renderJunit } from './junit.js';
 import type { CheckResult } from './results.js';
 import { CHECKS, CONTRACT, configurationVerdictOf, rawControls, verdictOf } from './verdict-fixture.js';
@@ -61,11 +62,10 @@ print(json.dumps({"tests": int(root.get("tests")), "failures": int(root.get("fai
                   "skipped": int(root.get("skipped")), "suites": suites}))
 `;
 
-/** Debian's python (where python3-junitparser is installed), not a virtual environment's. */
-const PYTHON = '/usr/bin/python3';
-
 function readWithJunitparser(file: string): PyReport {
-  const run = spawnSync(PYTHON, ['-c', PY, file], { encoding: 'utf8' });
+  // The python3 with junitparser the prerequisite check finds (Debian's python3-junitparser; a pyenv
+  // or virtualenv python3 first on PATH may lack it).
+  const run = spawnSync(requireSystemTool('python3-junitparser'), ['-c', PY, file], { encoding: 'utf8' });
   assert.equal(run.status, 0, `python3-junitparser could not read the report: ${run.stderr}`);
   return JSON.parse(run.stdout) as PyReport;
 }

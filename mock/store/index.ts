@@ -1,4 +1,5 @@
 /** Opens the store the configuration names: Redis (`--store`), the journal (`--state-file`) or memory. */
+import type { RecordCheck } from '../record-check.js';
 import { MemoryStore } from './memory.js';
 import { RedisStore } from './redis.js';
 import type { Store, StoreLimits, StoredResource } from './types.js';
@@ -14,6 +15,12 @@ export interface StoreConfig {
   limits: StoreLimits;
   /** The recorded resources: the counter slots of their records and their key member. */
   resources: Map<string, StoredResource>;
+  /** Checks stored records (a replayed journal, Redis) against the contract in force before any is served. */
+  check?: RecordCheck;
+  /** What `check` stands for (`recordStamp`): the journal does not check again what it checked under it. */
+  stamp?: string;
+  /** `--set-aside-invalid FILE`: where records the check refuses are moved; without it they refuse the start. */
+  setAside?: string;
   log: (line: string) => void;
 }
 
@@ -27,6 +34,8 @@ export async function openStore(config: StoreConfig): Promise<Store> {
       resources: config.resources,
       log: config.log,
       ...(config.outcomeWaitMs !== undefined ? { outcomeWaitMs: config.outcomeWaitMs } : {}),
+      ...(config.check ? { check: config.check } : {}),
+      ...(config.setAside !== undefined ? { setAside: config.setAside } : {}),
     });
   }
   return MemoryStore.open({
@@ -35,6 +44,9 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     log: config.log,
     ...(config.stateFile !== undefined ? { stateFile: config.stateFile } : {}),
     ...(config.bodyLimitBytes !== undefined ? { bodyLimitBytes: config.bodyLimitBytes } : {}),
+    ...(config.check ? { check: config.check } : {}),
+    ...(config.stamp !== undefined ? { stamp: config.stamp } : {}),
+    ...(config.setAside !== undefined ? { setAside: config.setAside } : {}),
   });
 }
 

@@ -10,7 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeCreateLine, encodeLine } from '../journal-line.js';
 import { refusal } from '../../test/support/problems.js';
+import type { JsonObject } from '../../contract/document.js';
+import { bundledContract } from '../testing.js';
 import { MemoryStore, type MemoryStoreOptions } from './memory.js';
+import { RefusedRecordsError } from './refused-records.js';
 import type { CounterSlot, RecordPlan, StoreLimits } from './types.js';
 
 const ID: CounterSlot = { name: 'id', counter: 'notes#id', kind: 'id' };
@@ -207,5 +210,194 @@ describe('mock/store/memory', () => {
     assert.equal(journaled.kind, 'journal');
     assert.deepEqual(await journaled.health(), { kind: 'journal', up: true, detail: `in memory, journaled to ${stateFile}` });
     await journaled.close();
+  });
+});
+
+describe('mock/store/memory: replayed records checked against the contract in force', () => {
+  const bundled = bundledContract();
+  const [transfers, samples] = bundled.model.createIds;
+  if (transfers === undefined || samples === undefined) throw new Error('the bundled contract has two creates');
+  const TRANSFERS = bundled.createOperation(transfers).resource;
+  const SAMPLES = bundled.createOperation(samples).resource;
+  /** A transfer as the mock answers it (the contract's example of a created transfer), with its id. */
+  const transfer = (id: number, change: JsonObject = {}): JsonObject => ({
+    ...(bundled.model.create(transfers).successExample as JsonObject),
+    id,
+    ...change,
+  });
+  const line = (session: string, record: JsonObject, resource = TRANSFERS) => encodeLine({ op: 'create', session, resource, record });
+  let folder = '';
+  let stateFile = '';
+  let logged: string[] = [];
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'memory-store-check-'));
+    stateFile = join(folder, 'state.jsonl');
+    logged = [];
+  });
+  afterEach(() => rm(folder, { recursive: true, force: true }));
+
+  const openChecked = (options: Partial<MemoryStoreOptions> = {}): Promise<MemoryStore> =>
+    MemoryStore.open({
+      limits: ROOMY,
+      resources: bundled.resources,
+      check: bundled.check,
+      stateFile,
+      log: (text) => logged.push(text),
+      ...options,
+    });
+
+  const transferIds = async (store: MemoryStore, session = 'default'): Promise<unknown[]> =>
+    (await store.list(session, TRANSFERS, ALL)).records.map((record) => idOf(record.toString()));
+
+  it('refuses to open on a record the contract refuses, naming line, resource, pointer and reason; the lock is released', async () => {
+    await writeFile(stateFile, [line('default', transfer(1)), line('qa', transfer(2, { fk_lot_id: 'not-a-number', amount: -5 }))].join(''));
+    const refused = await openChecked().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(refused instanceof RefusedRecordsError, String(refused));
+    assert.match(refused.message, new RegExp(`state file ${stateFile} holds 1 record the contract in force refuses`));
+    assert.match(
+      refused.message,
+      /line 2: a lot-transfers record \(session "qa"\) the contract in force refuses: \/fk_lot_id must be of type integer; \/amount must be > 0/,
+    );
+    assert.match(refused.message, /--set-aside-invalid FILE/);
+    assert.ok(
+      logged.some(
+        (text) =>
+          text ===
+          `state file ${stateFile} line 2: a lot-transfers record (session "qa") the contract in force refuses: /fk_lot_id must be of type integer; /amount must be > 0`,
+      ),
+      logged.join('\n'),
+    );
+    // Nothing changed: the journal is as it was, and another open may take it.
+    assert.equal((await readFile(stateFile, 'utf8')).split('\n').length, 3);
+    const again = await openChecked({ setAside: join(folder, 'aside.jsonl') });
+    await again.close();
+  });
+
+  it('sets aside exactly the refused lines (byte for byte), serves the rest, drops them from the journal, and never reuses their ids', async () => {
+    const lines = [
+      line('default', transfer(1)),
+      line('default', transfer(7, { pallet: 'P-7' })),
+      line('default', transfer(3, { id: 'seven' })),
+      line('default', transfer(4)),
+      line('default', { id: 9 }, 'pallets'),
+    ];
+    await writeFile(stateFile, lines.join(''));
+    const aside = join(folder, 'aside', 'refused.jsonl');
+    const store = await openChecked({ setAside: aside });
+    try {
+      assert.deepEqual(await transferIds(store), [1, 4]);
+      assert.equal(await readFile(aside, 'utf8'), [lines[1], lines[2], lines[4]].join(''));
+      assert.ok(
+        logged.some((text) => text.includes(`3 records the contract in force refuses moved to ${aside}`)),
+        logged.join('\n'),
+      );
+      // Id 7 was set aside, and "seven" held an id that cannot be read (one more reserved): the next is 9.
+      const next = await store.create(
+        'default',
+        bundled.createOperation(transfers).plan(transfer(0), undefined, '2026-11-22T10:11:12.345Z'),
+      );
+      assert.equal(idOf(next), 9);
+    } finally {
+      await store.close();
+    }
+    const journal = await readFile(stateFile, 'utf8');
+    assert.ok(!journal.includes('P-7') && !journal.includes('seven') && !journal.includes('pallets'), journal);
+    // The next start (no option) serves what is left, with nothing to refuse.
+    logged = [];
+    const reopened = await openChecked();
+    try {
+      assert.deepEqual((await transferIds(reopened)).length, 3);
+      assert.ok(!logged.some((text) => text.includes('refuses')), logged.join('\n'));
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('appends to an existing side file, and refuses the state file itself as the side file', async () => {
+    await writeFile(stateFile, line('default', transfer(1, { amount: -1 })));
+    const aside = join(folder, 'aside.jsonl');
+    await writeFile(aside, 'kept\n');
+    const itself = await openChecked({ setAside: stateFile }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.match(String(itself), /--set-aside-invalid .* names the state file itself/);
+    const store = await openChecked({ setAside: aside });
+    await store.close();
+    assert.equal(await readFile(aside, 'utf8'), `kept\n${line('default', transfer(1, { amount: -1 }))}`);
+  });
+
+  it('refuses a second record under an id its session already has; the same id in another session is fine', async () => {
+    await writeFile(stateFile, [line('a', transfer(1)), line('b', transfer(1)), line('a', transfer(1, { amount: 2 }))].join(''));
+    const refused = await openChecked().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.match(String(refused), /holds 1 record the contract in force refuses/);
+    assert.match(
+      String(refused),
+      /line 3: a lot-transfers record \(session "a"\) .*: \/id is 1, which an earlier record of this session already has/,
+    );
+  });
+
+  it('serves on when the refused records were cleared by a later reset of their session (never served; their ids stay reserved)', async () => {
+    await writeFile(
+      stateFile,
+      [line('qa', transfer(5, { amount: -5 })), encodeLine({ op: 'reset', session: 'qa' }), line('default', transfer(1))].join(''),
+    );
+    const store = await openChecked();
+    try {
+      assert.ok(
+        logged.some((text) => text.includes('1 records the contract in force refuses were cleared by a later reset')),
+        logged.join('\n'),
+      );
+      const next = await store.create('qa', bundled.createOperation(transfers).plan(transfer(0), undefined, '2026-11-22T10:11:12.345Z'));
+      assert.equal(idOf(next), 6);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('checks a record once per contract: a clean stop records what was checked, the next start under the same contract trusts it', async () => {
+    await writeFile(stateFile, [line('default', transfer(1)), line('default', transfer(2))].join(''));
+    let calls = 0;
+    const counted: MemoryStoreOptions['check'] = (resource, record) => {
+      calls++;
+      return bundled.check(resource, record);
+    };
+    const first = await openChecked({ check: counted, stamp: 'contract A' });
+    await first.create('default', bundled.createOperation(transfers).plan(transfer(0), undefined, '2026-11-22T10:11:12.345Z'));
+    await first.close();
+    assert.equal(calls, 2);
+    logged = [];
+    const second = await openChecked({ check: counted, stamp: 'contract A' });
+    await second.close();
+    assert.equal(calls, 2, 'nothing checked again, the create of the mock itself included');
+    assert.ok(
+      logged.some((text) => text.includes('0 records checked against the contract in force, 3 more were checked at an earlier start')),
+      logged.join('\n'),
+    );
+    const third = await openChecked({ check: counted, stamp: 'contract B' });
+    await third.close();
+    assert.equal(calls, 5, 'another contract checks every record');
+  });
+
+  it('names the first 100 refused records one by one, counts the rest, and sets every one aside', async () => {
+    await writeFile(
+      stateFile,
+      Array.from({ length: 150 }, (_, i) => line('default', transfer(i + 1, { amount: -1 }), i % 2 ? TRANSFERS : SAMPLES)).join(''),
+    );
+    const aside = join(folder, 'aside.jsonl');
+    const store = await openChecked({ setAside: aside });
+    await store.close();
+    assert.equal(logged.filter((text) => / line \d+: a /.test(text)).length, 100);
+    assert.ok(
+      logged.some((text) => text.includes('50 more records the contract in force refuses (not listed one by one)')),
+      logged.join('\n'),
+    );
+    assert.equal((await readFile(aside, 'utf8')).trim().split('\n').length, 150);
   });
 });

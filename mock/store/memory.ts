@@ -5,14 +5,21 @@
  * (ids and sequences continue past everything replayed, so no id is ever handed out twice). The store
  * gives the journal its snapshot (per session its counters, then its records), from which a journal
  * deleted or replaced while the mock runs is written afresh, and a long one compacted at start.
+ * Each replayed record is checked against the contract in force (`options.check`): one it refuses, or
+ * one whose key another record of its session already has, is never served; start-up is refused
+ * naming each, unless `options.setAside` names a file they are moved to (`refused-records.ts`).
  */
 import type { JsonObject, JsonValue } from '../../contract/document.js';
+import type { FieldError } from '../../contract/schemas.js';
 import { DEFAULT_MAX_LINE_BYTES, openJournal, type DamagedLine, type Journal } from '../journal.js';
-import { encodeCreateLine, encodeLine } from '../journal-line.js';
+import { checkedFile } from '../journal-files.js';
+import { encodeCreateLine, encodeLine, replayEntry, type EntryLine, type EntryOf, type EntryReplayers } from '../journal-line.js';
 import { problem } from '../problems.js';
+import type { RecordCheck } from '../record-check.js';
 import { mockFull, sessionFull, tooManySessions } from './limit-problems.js';
 import { jsonText, keyText, memberKey, slotRecordValue, slotValue } from './plan.js';
 import { duplicateKey } from './record-problems.js';
+import { RefusalReport, SetAsideFile, type RefusedRecord } from './refused-records.js';
 import {
   DEFAULT_SESSION,
   isSlot,
@@ -25,6 +32,7 @@ import {
   type StoreLimits,
 } from './types.js';
 import { messageOf } from '../../util/errors.js';
+import { childPointer } from '../../util/json-pointer.js';
 
 /**
  * A record's JSON longer than this many bytes is held as a Buffer, outside the V8 heap. V8 lets its heap
@@ -69,8 +77,30 @@ export interface MemoryStoreOptions {
   compactAboveBytes?: number;
   /** How often the journal's path is checked for deletion or replacement while no write comes (ms; default 1000). */
   watchMs?: number;
+  /**
+   * Checks each replayed record against the contract in force; a record it refuses is never served.
+   * Without it (a bare store), a record of an unknown resource is skipped with a log line.
+   */
+  check?: RecordCheck;
+  /**
+   * What `check` stands for (the contract's fingerprint, `recordStamp`): the journal remembers what was
+   * checked under it (`<file>.checked`), and those records are not checked again at the next start.
+   */
+  stamp?: string;
+  /** `--set-aside-invalid FILE`: refused records are moved there and the store opens; without it they refuse the start. */
+  setAside?: string;
   log: (line: string) => void;
 }
+
+/** A replayed record that is not served: why, and its line as it stands in the journal. */
+interface Refusal {
+  record: RefusedRecord;
+  line: number;
+  /** The journal line with its newline. */
+  text: Buffer;
+}
+
+const NEWLINE = Buffer.from('\n');
 
 /** The index of the first id above `after` in an ascending list. */
 function firstAbove(ids: number[], after: number): number {
@@ -96,6 +126,18 @@ export class MemoryStore implements Store {
   private readonly pendingKeys = new Set<string>();
   /** Records whose change or delete is being written to the journal: a second one waits its turn. */
   private readonly changing = new Map<string, Promise<unknown>>();
+  /**
+   * Replay: the records not served, per session. A replayed reset of the session drops its own (they
+   * were never to be served again, and their ids stay reserved); the rest are settled after replay.
+   */
+  private readonly refused = new Map<string, Refusal[]>();
+  /** Replay: refused records a later reset of their session cleared. */
+  private refusedThenReset = 0;
+  /** After replay: the refused records not (yet) in the side file. */
+  private unsettled: Refusal[] = [];
+  /** Replay: records checked against the contract, and records a journal vouched for under the same contract (not checked again). */
+  private replayChecked = 0;
+  private replayTrusted = 0;
 
   private constructor(private readonly options: MemoryStoreOptions) {
     this.kind = options.stateFile !== undefined ? 'journal' : 'memory';
@@ -107,26 +149,32 @@ export class MemoryStore implements Store {
     const store = new MemoryStore(options);
     const stateFile = options.stateFile;
     if (stateFile !== undefined) {
-      const opened = await openJournal(
-        stateFile,
-        options.log,
-        (entry) => {
-          if (entry.op === 'reset') store.clear(entry.session);
-          else if (entry.op === 'counters') store.raiseCounters(store.session(entry.session), entry.counters);
-          else if (entry.op === 'update') store.replayUpdate(stateFile, entry.session, entry.resource, entry.key, entry.record);
-          else if (entry.op === 'delete') store.replayDelete(entry.session, entry.resource, entry.key);
-          else store.replayCreate(stateFile, entry.session, entry.resource, entry.record);
-        },
-        {
-          // A record is at most a few times its request body: a longer line is damage.
-          maxLineBytes: Math.max(DEFAULT_MAX_LINE_BYTES, 4 * (options.bodyLimitBytes ?? 0)),
-          onDamaged: (damaged) => store.reserveDamaged(damaged),
-          snapshot: () => store.snapshot(),
-          ...(options.watchMs !== undefined ? { watchMs: options.watchMs } : {}),
-        },
-      );
+      // One replayer per kind of entry (journal-line.ts).
+      const replayers: EntryReplayers = {
+        create: (entry, at) => store.replayCreate(stateFile, entry, at),
+        reset: (entry) => store.replayReset(entry.session),
+        counters: (entry) => store.raiseCounters(store.session(entry.session), entry.counters),
+        update: (entry, at) => store.replayUpdate(stateFile, entry, at),
+        delete: (entry) => store.replayDelete(entry),
+      };
+      const opened = await openJournal(stateFile, options.log, (entry, at) => replayEntry(replayers, entry, at), {
+        // A record is at most a few times its request body: a longer line is damage.
+        maxLineBytes: Math.max(DEFAULT_MAX_LINE_BYTES, 4 * (options.bodyLimitBytes ?? 0)),
+        onDamaged: (damaged) => store.reserveDamaged(damaged),
+        snapshot: () => store.snapshot(),
+        ...(options.watchMs !== undefined ? { watchMs: options.watchMs } : {}),
+        ...(options.check && options.stamp !== undefined ? { stamp: options.stamp } : {}),
+      });
       store.journal = opened.journal;
       if (opened.replayed > 0) options.log(`state file ${stateFile}: ${opened.replayed} entries replayed`);
+      try {
+        await store.settleRefused(stateFile, opened.journal);
+      } catch (error) {
+        await opened.journal.close();
+        throw error;
+      }
+      // Every record it holds was checked (or vouched for before): what the mock appends is its own.
+      if (options.check) opened.journal.vouch();
       const compacted = store.compactedSize();
       if (opened.journal.size >= (options.compactAboveBytes ?? DEFAULT_COMPACT_ABOVE_BYTES) && compacted <= opened.journal.size * 0.75) {
         try {
@@ -166,11 +214,14 @@ export class MemoryStore implements Store {
       counters: Object.fromEntries(session.counters),
       lists: [...session.records].map(([resource, list]) => ({ resource, data: list.data.slice() })),
     }));
+    // Refused records not yet set aside stay in any rewrite, as they stood: a rewrite never drops them.
+    const unsettled = this.unsettled.map((refusal) => refusal.text.toString('utf8'));
     return (function* () {
       for (const { name, counters, lists } of sessions) {
         if (Object.keys(counters).length > 0) yield encodeLine({ op: 'counters', session: name, counters });
         for (const { resource, data } of lists) for (const json of data) yield encodeCreateLine(name, resource, json.toString());
       }
+      yield* unsettled;
     })();
   }
 
@@ -240,41 +291,69 @@ export class MemoryStore implements Store {
     return spec === undefined || spec.assigned ? String(id) : keyText(record[spec.key]);
   }
 
-  private replayCreate(stateFile: string, name: string, resource: string, record: JsonObject): void {
+  private replayCreate(stateFile: string, { session: name, resource, record }: EntryOf<'create'>, at: EntryLine): void {
+    // A record the journal vouched for under this contract was checked at an earlier start.
+    if (at.trusted) this.replayTrusted++;
+    else if (this.options.check) this.replayChecked++;
+    const verdict = at.trusted ? undefined : this.options.check?.(resource, record);
+    if (verdict && verdict.problems.length > 0) {
+      this.refuse(name, resource, record, at, verdict.problems);
+      return;
+    }
     const spec = this.options.resources.get(resource);
     if (!spec) {
       this.options.log(`state file ${stateFile}: unknown resource "${resource}" skipped`);
       return;
     }
+    const slots = spec.slots;
     const session = this.session(name);
     let id = 0;
-    for (const slot of spec.slots) {
+    let key = '';
+    for (const slot of slots) {
       const value = slotValue(slot, record[slot.name]);
       if (value > (session.counters.get(slot.counter) ?? 0)) session.counters.set(slot.counter, value);
-      if (slot.kind === 'id' && id === 0) id = value;
+      if (slot.kind === 'id' && id === 0) {
+        id = value;
+        key = slot.name;
+      }
     }
-    const key = this.keyOf(resource, record, id);
-    const existing = session.records.get(resource);
-    if (existing !== undefined && MemoryStore.positionOf(existing, key) >= 0) this.replayDelete(name, resource, key);
+    // Keys are unique per session and resource: a second record with the key could never be told apart.
+    const recordKey = this.keyOf(resource, record, id);
+    const list = session.records.get(resource);
+    if (list && (spec.assigned ? id > 0 : true) && MemoryStore.positionOf(list, recordKey) >= 0) {
+      const member = spec.assigned ? key : spec.key;
+      this.refuse(name, resource, record, at, [
+        { pointer: childPointer('', member), detail: `is ${recordKey}, which an earlier record of this session already has (keys are unique)` },
+      ]);
+      return;
+    }
     const data = JSON.stringify(record);
     const bytes = Buffer.byteLength(data);
     session.count++;
     session.bytes += bytes;
     this.totalBytes += bytes;
-    this.add(session, resource, this.nextSeq(session, resource, id), key, data, bytes);
+    this.add(session, resource, this.nextSeq(session, resource, id), recordKey, data, bytes);
   }
 
-  private replayUpdate(stateFile: string, name: string, resource: string, key: string, record: JsonObject): void {
-    const list = this.sessions.get(name)?.records.get(resource);
-    const at = list !== undefined ? MemoryStore.positionOf(list, key) : -1;
-    if (list === undefined || at < 0) {
-      this.options.log(`state file ${stateFile}: a change of ${resource} "${key}" in session "${name}" names no record; skipped`);
+  /** A replayed change: the record's new JSON, checked like a create (a change the contract refuses leaves the record unserved). */
+  private replayUpdate(stateFile: string, { session: name, resource, key, record }: EntryOf<'update'>, at: EntryLine): void {
+    const session = this.sessions.get(name);
+    const list = session?.records.get(resource);
+    const position = list !== undefined ? MemoryStore.positionOf(list, key) : -1;
+    if (session === undefined || list === undefined || position < 0) {
+      this.options.log(`state file ${stateFile}: line ${at.line}, a change of ${resource} "${key}" in session "${name}" names no record; skipped`);
       return;
     }
-    this.put(this.session(name), list, at, JSON.stringify(record));
+    const verdict = at.trusted ? undefined : this.options.check?.(resource, record);
+    if (verdict && verdict.problems.length > 0) {
+      this.drop(session, list, position);
+      this.refuse(name, resource, record, at, verdict.problems);
+      return;
+    }
+    this.put(session, list, position, JSON.stringify(record));
   }
 
-  private replayDelete(name: string, resource: string, key: string): void {
+  private replayDelete({ session: name, resource, key }: EntryOf<'delete'>): void {
     const session = this.sessions.get(name);
     const list = session?.records.get(resource);
     const at = list !== undefined ? MemoryStore.positionOf(list, key) : -1;
@@ -304,6 +383,88 @@ export class MemoryStore implements Store {
     session.bytes -= bytes;
     session.count--;
     this.totalBytes -= bytes;
+  }
+
+  /**
+   * A replayed record that is not served. Its ids are never handed out again: each counter is raised to
+   * what the record shows, and an id it does not show as a usable number is reserved one past the
+   * counter (it had one, unknown).
+   */
+  private refuse(name: string, resource: string, record: JsonObject, at: EntryLine, problems: FieldError[]): void {
+    const session = this.session(name);
+    for (const slot of this.options.resources.get(resource)?.slots ?? []) {
+      const current = session.counters.get(slot.counter) ?? 0;
+      const value = slotValue(slot, record[slot.name]);
+      const next = value > 0 ? Math.max(current, value) : slot.kind === 'id' ? current + 1 : current;
+      if (next > current) session.counters.set(slot.counter, next);
+    }
+    let refusals = this.refused.get(name);
+    if (!refusals) {
+      refusals = [];
+      this.refused.set(name, refusals);
+    }
+    refusals.push({
+      record: { where: `line ${at.line}`, session: name, resource, problems },
+      line: at.line,
+      text: Buffer.concat([at.text, NEWLINE]),
+    });
+  }
+
+  private replayReset(name: string): void {
+    this.clear(name);
+    this.refusedThenReset += this.refused.get(name)?.length ?? 0;
+    this.refused.delete(name);
+  }
+
+  /**
+   * After replay: the records not served are named in the log, then either refuse the start (no
+   * `setAside`) or are appended to the side file, synced, and dropped from the journal by a rewrite
+   * from what the store holds. A rewrite that fails undoes the side file and refuses the start. Until
+   * they are in the side file, every rewrite (a repair while the journal closes) keeps them.
+   */
+  private async settleRefused(stateFile: string, journal: Journal): Promise<void> {
+    const origin = `state file ${stateFile}`;
+    if (this.options.check && this.replayChecked + this.replayTrusted > 0) {
+      this.options.log(
+        `${origin}: ${this.replayChecked} records checked against the contract in force${this.replayTrusted > 0 ? `, ${this.replayTrusted} more were checked at an earlier start under the same contract (${checkedFile(stateFile)})` : ''}`,
+      );
+    }
+    if (this.refusedThenReset > 0) {
+      this.options.log(
+        `${origin}: ${this.refusedThenReset} records the contract in force refuses were cleared by a later reset of their session (never served; their ids stay reserved)`,
+      );
+    }
+    const refusals = [...this.refused.values()].flat().sort((a, b) => a.line - b.line);
+    this.refused.clear();
+    this.unsettled = refusals;
+    if (refusals.length === 0) return;
+    const report = new RefusalReport(origin, this.options.log);
+    for (const refusal of refusals) report.add(refusal.record);
+    if (this.options.setAside === undefined) throw report.refusal();
+    const side = await SetAsideFile.open(this.options.setAside, stateFile);
+    const before = side.size;
+    try {
+      try {
+        await side.write(refusals.map((refusal) => refusal.text));
+      } catch (error) {
+        await side.cutBack(before).catch(() => undefined);
+        throw error;
+      }
+      this.unsettled = [];
+      try {
+        await journal.compact(`${refusals.length} records the contract in force refuses moved to ${side.path}`);
+      } catch (error) {
+        this.unsettled = refusals;
+        await side.cutBack(before);
+        throw new Error(
+          `${origin}: the records the contract in force refuses could not be dropped from it (${messageOf(error)}); nothing was set aside`,
+          { cause: error },
+        );
+      }
+    } finally {
+      await side.close();
+    }
+    report.setAside(side.path);
   }
 
   /**

@@ -274,3 +274,33 @@ redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('DEL', KEYS[2])
 return {#rules, 0}
 `;
+
+/**
+ * Sets records aside (a record the contract in force refuses, already written to the side file).
+ * KEYS: bytes, session hash, records zset. ARGV: the records' JSON, as stored. Answers how many were
+ * removed (a record a reset removed meanwhile is not counted twice). Counters stay: ids are never reused.
+ */
+export const SET_ASIDE_SCRIPT = `
+local removed = 0
+local size = 0
+for i = 1, #ARGV do
+  if redis.call('ZREM', KEYS[3], ARGV[i]) == 1 then
+    removed = removed + 1
+    size = size + string.len(ARGV[i])
+  end
+end
+if removed > 0 then
+  local records = tonumber(redis.call('HGET', KEYS[2], '#records') or '0') - removed
+  local bytes = tonumber(redis.call('HGET', KEYS[2], '#bytes') or '0') - size
+  redis.call('HSET', KEYS[2], '#records', math.max(records, 0), '#bytes', math.max(bytes, 0))
+  local total = tonumber(redis.call('GET', KEYS[1]) or '0') - size
+  redis.call('SET', KEYS[1], math.max(total, 0))
+end
+return removed
+`;
+
+/** Frees a lock only its holder's token may free. KEYS: the lock. ARGV: the token. */
+export const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;

@@ -19,12 +19,21 @@
  * Health and log speak the project's words: while a connection is down, health says since when Redis
  * has been unreachable and what the API answers meanwhile; the client library's own error text goes to
  * the log once per change of state (down, up again), never into an answer.
+ *
+ * Records written under another contract version: with `check`, every record is checked before any is
+ * served (`redis-check.ts`). At open when Redis answers: records the contract refuses refuse the start
+ * (or are set aside with `setAside`). When Redis cannot be checked then (unreachable, or it failed
+ * midway), the API answers 503 `store-unavailable` and health is down until the check has passed; it
+ * runs again once Redis is back, and every second while it fails.
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { problem, ProblemError } from '../problems.js';
 import { mockFull, sessionFull, tooManySessions } from './limit-problems.js';
 import { planSegments } from './plan.js';
+import type { RecordCheck } from '../record-check.js';
+import { checkRedisRecords } from './redis-check.js';
+import { RefusedRecordsError, SET_ASIDE_OPTION, SetAsideFileError } from './refused-records.js';
 import { CREATE_SCRIPT, READ_SCRIPT, REMOVE_SCRIPT, REPLACE_SCRIPT, RESET_SCRIPT } from './redis-scripts.js';
 import { duplicateKey } from './record-problems.js';
 import {
@@ -52,6 +61,10 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number;
   /** How long a create or reset sent to Redis is waited for before its answer says the outcome is unknown (default 30,000). */
   outcomeWaitMs?: number;
+  /** Checks the stored records against the contract in force before any is served (see above). */
+  check?: RecordCheck;
+  /** `--set-aside-invalid FILE`: records the check refuses are moved there; without it they refuse the start. */
+  setAside?: string;
 }
 
 /** A change was sent to Redis and its outcome is not known (no answer in time, or the connection broke). */
@@ -117,6 +130,12 @@ export class RedisStore implements Store {
   private downSince: Date | undefined;
   /** Set by `close()`: connections closing then are not an outage. */
   private closing = false;
+  /** Why the records are not served (their check has not passed), or undefined once it has (or without a check). */
+  private unchecked: string | undefined;
+  /** The check of the records once it failed for good (refused records, the side file): it is not tried again. */
+  private checkRefused = false;
+  private checking: Promise<void> | undefined;
+  private checkRetry: NodeJS.Timeout | undefined;
   /** The connection the fault rules' announcements arrive on (`faultRules()`). */
   private subscriber: Redis | undefined;
   private readonly connectionOptions = connectionOptions();
@@ -133,6 +152,7 @@ export class RedisStore implements Store {
       connection.on('close', () => this.wentDown('the connection closed'));
       connection.on('ready', () => {
         const since = this.downSince;
+        if (this.unchecked !== undefined && this.redis.status === 'ready' && this.writer.status === 'ready') this.checkLater(0);
         if (since !== undefined && this.redis.status === 'ready' && this.writer.status === 'ready') {
           this.downSince = undefined;
           options.log(
@@ -155,8 +175,94 @@ export class RedisStore implements Store {
       () => false,
     );
     const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), waitMs).unref());
-    if (!(await Promise.race([connected, timer]))) store.wentDown(`no answer within ${waitMs / 1000} s`);
+    const up = await Promise.race([connected, timer]);
+    if (!up) store.wentDown(`no answer within ${waitMs / 1000} s`);
+    if (options.check) {
+      store.unchecked = 'the mock has not yet checked its records against the contract in force (it does once Redis answers)';
+      if (up) {
+        try {
+          await store.checkRecords();
+        } catch (error) {
+          // Refused records or an unusable side file stop the start; Redis failing midway is retried.
+          if (error instanceof RefusedRecordsError || error instanceof SetAsideFileError) {
+            await store.close();
+            throw error;
+          }
+          store.checkFailed(error);
+        }
+      }
+    }
     return store;
+  }
+
+  /** Checks the records (`redis-check.ts`); once it passes, they are served. */
+  private async checkRecords(): Promise<void> {
+    const check = this.options.check;
+    if (!check) return;
+    const started = performance.now();
+    const origin = `store ${this.where}`;
+    const result = await checkRedisRecords(this.redis, this.writer, {
+      prefix: this.options.prefix,
+      origin,
+      check,
+      log: this.options.log,
+      ...(this.options.setAside !== undefined ? { setAside: this.options.setAside } : {}),
+    });
+    this.unchecked = undefined;
+    this.options.log(
+      `${origin}: ${result.checked} records checked against the contract in force (${(performance.now() - started).toFixed(0)} ms)${result.refused > 0 ? `, ${result.refused} set aside` : ''}`,
+    );
+  }
+
+  /** A check that did not pass: for good (refused records, the side file), or tried again in a second (Redis). */
+  private checkFailed(error: unknown): void {
+    if (this.closing) return;
+    if (error instanceof RefusedRecordsError || error instanceof SetAsideFileError) {
+      this.checkRefused = true;
+      this.unchecked =
+        error instanceof RefusedRecordsError
+          ? `it holds records the contract in force refuses (the mock's log names each); restart the mock with the contract that wrote them, or with ${SET_ASIDE_OPTION} FILE`
+          : `the records the contract in force refuses could not be set aside (${error.message}); restart the mock`;
+      this.options.log(`store ${this.where}: ${error.message}`);
+      return;
+    }
+    // Not sent: Redis is not connected (the outage is logged apart, and the check runs again once both
+    // connections are ready); tried again in a second too, in case they were ready again before it failed.
+    if (error instanceof Error && error.message === NOT_SENT) {
+      this.checkLater(1000);
+      return;
+    }
+    this.note(`the records could not be checked against the contract in force (${printable(messageOf(error))}); trying again in a second`);
+    this.checkLater(1000);
+  }
+
+  /** Runs the check after `delayMs`, unless one runs or is due, it failed for good, or the store closes. */
+  private checkLater(delayMs: number): void {
+    if (this.closing || this.checkRefused || this.checking || this.checkRetry || this.unchecked === undefined) return;
+    this.checkRetry = setTimeout(() => {
+      this.checkRetry = undefined;
+      this.checking = this.checkRecords().then(
+        () => {
+          this.checking = undefined;
+        },
+        (error: unknown) => {
+          // Done before the failure is handled, so that it may schedule the next try.
+          this.checking = undefined;
+          this.checkFailed(error);
+        },
+      );
+    }, delayMs);
+    this.checkRetry.unref();
+  }
+
+  /** The 503 of a call while the records are not served (their check has not passed). */
+  private notChecked(why: string): ProblemError {
+    return problem(
+      'storeUnavailable',
+      `The mock's shared store (Redis at ${this.where}) is not served yet: ${why}. Nothing was recorded or changed; retry shortly.`,
+      undefined,
+      { 'Retry-After': '1' },
+    );
   }
 
   /** Marks the store down (the first time only: logs the reason once per outage, in the mock's words and the client's). */
@@ -260,6 +366,7 @@ export class RedisStore implements Store {
   }
 
   async create(session: string, plan: RecordPlan): Promise<string> {
+    if (this.unchecked !== undefined) throw this.notChecked(this.unchecked);
     const { limits } = this.options;
     const { segments, slots } = planSegments(plan);
     const slotArgs = slots.flatMap((slot) => [
@@ -404,6 +511,7 @@ export class RedisStore implements Store {
   }
 
   async list(session: string, resource: string, page: { after: number; limit: number; maxBytes: number }): Promise<ListPage> {
+    if (this.unchecked !== undefined) throw this.notChecked(this.unchecked);
     const key = this.key('s', session, resource);
     const records: Buffer[] = [];
     let bytes = 0;
@@ -434,6 +542,7 @@ export class RedisStore implements Store {
   }
 
   async reset(session: string): Promise<void> {
+    if (this.unchecked !== undefined) throw this.notChecked(this.unchecked);
     const started = Date.now();
     try {
       await this.change(
@@ -471,6 +580,8 @@ export class RedisStore implements Store {
     }
     try {
       await this.redis.ping();
+      if (this.unchecked !== undefined)
+        return { kind: 'redis', up: false, detail: `Redis at ${this.where} is not served yet: ${this.unchecked}` };
       return { kind: 'redis', up: true, detail: `Redis at ${this.where}, key prefix ${this.options.prefix}` };
     } catch (error) {
       const refused = error instanceof Error && error.name === 'ReplyError';
@@ -570,6 +681,7 @@ export class RedisStore implements Store {
 
   async close(): Promise<void> {
     this.closing = true;
+    clearTimeout(this.checkRetry);
     await Promise.all(
       [this.redis, this.writer, ...(this.subscriber ? [this.subscriber] : [])].map(async (connection) => {
         try {
@@ -579,5 +691,7 @@ export class RedisStore implements Store {
         }
       }),
     );
+    // A check running now fails with its connections, and is not tried again.
+    await this.checking;
   }
 }

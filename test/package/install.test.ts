@@ -19,7 +19,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { runToExit, startChild, waitForLine, type Child } from '../../support/processes.js';
 import { PROJECT_ROOT } from '../../contract/paths.js';
 import { editedContract, pairNamed } from '../../conformance/testing/compat-pairs.js';
-import { REDIS_SERVER } from '../../support/redis.js';
+import { redisAvailable } from '../../support/redis.js';
 import { until } from '../../support/wait.js';
 import { parse } from 'yaml';
 
@@ -391,7 +391,7 @@ describe('the package installed into a user project (npm pack → npm install <t
 
   describe('npx goods-team-mock, from the project folder (the team mock recipe, docs/team-mock-recipe.md)', () => {
     it("serves the project's orders from two replicas on one Redis, and SIGTERM to npx alone stops every process it started", async function () {
-      if (!existsSync(REDIS_SERVER)) this.skip();
+      if (!redisAvailable()) this.skip();
       const team = startChild(
         'goods-team-mock',
         { command: 'npx', args: ['--no', '--', 'goods-team-mock', '--ports', '0,0', '--', '--quiet', '--fixtures', './my-orders'] },

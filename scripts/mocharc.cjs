@@ -1,0 +1,100 @@
+/**
+ * The mocha configuration of whole runs (`mocha --config scripts/mocharc.cjs`): `npm test`'s coverage
+ * run and `npm run test:unit` run every test file, `npm run test:quick` (GOODS_TESTS=quick) all but
+ * the slow ones (QUICK_LEAVES_OUT). With `--parallel` (on the command line, where
+ * support/coverage-in-process.ts sees it) the files run in worker processes, two at a time (these
+ * machines have 2 cores; GOODS_TEST_JOBS=N for more), the slowest first, by the per-file times of the recorded
+ * run (docs/generated/test-time.json), so no long file starts last and keeps the run waiting; a file
+ * the record does not know yet runs after those it knows. `support/test-timing.ts` prints the slowest
+ * files at the end. `npx mocha FILE...` keeps .mocharc.json (one process, no plugin).
+ * CommonJS, because mocha reads its configuration with require().
+ */
+'use strict';
+const { existsSync, readdirSync, readFileSync } = require('node:fs');
+const { join, relative, sep } = require('node:path');
+
+const ROOT = join(__dirname, '..');
+/** The folders holding tests (every folder of the project with TypeScript). */
+const FOLDERS = ['util', 'contract', 'judgments', 'redaction', 'mock', 'conformance', 'bench', 'support', 'scripts', 'client', 'test'];
+/** The recorded run (scripts/test-time.ts writes it). */
+const RECORD = join(ROOT, 'docs', 'generated', 'test-time.json');
+
+/**
+ * What `npm run test:quick` leaves out: the files that start whole processes, browsers, Redis or
+ * package installs, or make many whole conformance runs (each over 3 s of CPU in the recorded run).
+ */
+const QUICK_LEAVES_OUT = [
+  'bench/',
+  'test/browser/',
+  'test/hardening/',
+  'test/package/',
+  'test/proxy/',
+  'test/readme-commands.test.ts',
+  'test/workflow-lint.test.ts',
+  'conformance/faults.test.ts',
+  'conformance/concurrency.test.ts',
+  'conformance/evolved.test.ts',
+  'conformance/self-test/',
+  'conformance/compat/',
+  'conformance/cli.test.ts',
+  'conformance/mock.test.ts',
+  'conformance/robustness.test.ts',
+  'conformance/prism.test.ts',
+  'conformance/contract-option.test.ts',
+  'conformance/checks/',
+  'conformance/spec-vs-profile.test.ts',
+  'conformance/configuration.test.ts',
+  'conformance/coverage.test.ts',
+  'conformance/time.test.ts',
+  'conformance/verdict.test.ts',
+  'conformance/ca-option.test.ts',
+  'mock/documented-answers.test.ts',
+  'mock/crosscheck.test.ts',
+  'mock/cli.test.ts',
+  'mock/proxy/cli.test.ts',
+  'mock/journal.test.ts',
+  'mock/store/',
+  'contract/prism.test.ts',
+  'scripts/coverage-thresholds.test.ts',
+  'scripts/prerequisites.test.ts',
+  'support/coverage-in-process.test.ts',
+];
+
+/** Every `*.test.ts` of the test folders, as project-relative `/` paths, in name order. */
+function testFiles() {
+  const files = [];
+  for (const folder of FOLDERS) {
+    for (const entry of readdirSync(join(ROOT, folder), { withFileTypes: true, recursive: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.test.ts')) continue;
+      const path = relative(ROOT, join(entry.parentPath, entry.name)).split(sep).join('/');
+      if (!path.split('/').includes('node_modules')) files.push(path);
+    }
+  }
+  return files.sort();
+}
+
+/** The recorded wall time of each file (an empty map when there is no record). */
+function recordedSeconds() {
+  if (!existsSync(RECORD)) return new Map();
+  const record = JSON.parse(readFileSync(RECORD, 'utf8'));
+  return new Map((record.files ?? []).map((entry) => [entry.file, entry.seconds]));
+}
+
+/** Slowest recorded first; files without a record after them, in name order. */
+function slowestFirst(files, seconds) {
+  const known = files.filter((file) => seconds.has(file)).sort((a, b) => seconds.get(b) - seconds.get(a));
+  return [...known, ...files.filter((file) => !seconds.has(file))];
+}
+
+const quick = process.env.GOODS_TESTS === 'quick';
+const files = testFiles().filter((file) => !quick || !QUICK_LEAVES_OUT.some((left) => file === left || file.startsWith(left)));
+const jobs = Number(process.env.GOODS_TEST_JOBS ?? '2');
+
+module.exports = {
+  spec: slowestFirst(files, recordedSeconds()),
+  'node-option': ['import=tsx'],
+  require: ['./support/test-timing.ts'],
+  timeout: 30000,
+  reporter: 'spec',
+  jobs: Number.isInteger(jobs) && jobs > 0 ? jobs : 2,
+};

@@ -197,6 +197,10 @@ export class SequenceRunner {
         name,
         filters: Object.fromEntries(filters.map(([, member, value]) => [member, value])),
         ...(page ? { page } : list.paging !== undefined ? { limit: largest } : {}),
+        ...(this.ctx.config.runMarker !== '' &&
+        filters.some(([, , value]) => typeof value === 'string' && value.includes(this.ctx.config.runMarker))
+          ? { singlesOut: true }
+          : {}),
         exchange,
       });
     };

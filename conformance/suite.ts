@@ -110,13 +110,22 @@ function toResult(check: Check, outcomes: readonly CaseOutcome[], durationMs: nu
   };
 }
 
-export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
+/** The `prepare` steps of `checks`, in check order, each on behalf of its check. */
+export async function prepareChecks(checks: readonly Check[], ctx: CheckContext): Promise<void> {
+  for (const check of checks) {
+    const prepare = check.prepare?.bind(check);
+    if (prepare !== undefined) await ctx.as(check.id, () => prepare(ctx));
+  }
+}
+
+export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const results: CheckResult[] = [];
   const byTest = new WeakMap<Mocha.Runnable, CheckResult>();
   const reporterOptions: HumanReporterOptions = { results: byTest, write: options.write, color: options.color };
   const mocha = new Mocha({ reporter: HumanReporter, reporterOptions, timeout: 0, bail: false });
   const root = Mocha.Suite.create(mocha.suite, `goods conformance (${options.ctx.config.level})`);
   options.ctx.planWrites(options.checks);
+  await prepareChecks(options.checks, options.ctx);
   const started = new Map<Check, Promise<CheckResult>>();
   const start = (check: Check): Promise<CheckResult> => {
     let run = started.get(check);

@@ -56,6 +56,9 @@ function recordCheck(
     rule,
     write: true,
     extraWrites: () => Promise.resolve(sequenceWrites(resource)),
+    async prepare(ctx: CheckContext) {
+      await resourceSequence(ctx, resource).catch(() => undefined);
+    },
     cases,
     async run(ctx: CheckContext, t: Cases) {
       const seq = await resourceSequence(ctx, resource);

@@ -79,7 +79,9 @@ function checksOfOperation(source: CheckSource, op: OperationModel): Check[] {
           CASE,
           () => validRequest(ctx, op),
           (exchange) =>
-            exchange.answer !== undefined && is2xx(exchange.answer.status) ? judgeDocumentedAnswer(exchange, jc, op.operationId, 'spec') : [],
+            exchange.answer !== undefined && is2xx(exchange.answer.status)
+              ? judgeDocumentedAnswer(exchange, jc, op.operationId, 'spec')
+              : [],
         );
       },
     });
@@ -95,7 +97,10 @@ function checksOfOperation(source: CheckSource, op: OperationModel): Check[] {
       await t.judge(
         CASE,
         () => validRequest(ctx, op),
-        (exchange) => [...judgeDocumentedStatus(exchange, jc, op.operationId), ...judgeDocumentedAnswer(exchange, jc, op.operationId, 'strict')],
+        (exchange) => [
+          ...judgeDocumentedStatus(exchange, jc, op.operationId),
+          ...judgeDocumentedAnswer(exchange, jc, op.operationId, 'strict'),
+        ],
       );
     },
   });

@@ -11,7 +11,7 @@ import { checksFor } from '../checks/index.js';
 import type { Check } from '../checks/types.js';
 import { MOCK_ORDER_NUMBER, resolveConformanceConfig } from '../config.js';
 import { CheckContext } from '../context.js';
-import { checksOfLevel, runCheck } from '../suite.js';
+import { checksOfLevel, prepareChecks, runCheck } from '../suite.js';
 import { generatedFaults, referenceBase, type GeneratedFault, type ReferenceBase } from './generated-faults.js';
 import { startMockBase } from './mock-reference.js';
 import { REFERENCE_TOKEN, startReferenceServer, type ReferenceServer } from './reference-server.js';
@@ -55,6 +55,7 @@ async function runAgainst(
   level: Level,
   seed: number,
   stopAtFailure: boolean,
+  order: readonly Check[] = checks,
 ): Promise<Outcome> {
   const server = await start(faults);
   try {
@@ -69,9 +70,10 @@ async function runAgainst(
     });
     const ctx = new CheckContext({ config, baseUrl: server.url, document });
     ctx.planWrites(checks);
+    await prepareChecks(checks, ctx);
     const failed: string[] = [];
     let passed = true;
-    for (const check of checks) {
+    for (const check of order) {
       const result = await runCheck(check, ctx);
       if (result.status !== 'passed') passed = false;
       if (result.status === 'failed') {
@@ -95,6 +97,25 @@ function checksForFault(all: readonly Check[], fault: GeneratedFault): Check[] {
   ];
 }
 
+/**
+ * The family of a generated fault: its kind, operation and keyword (`ignore|createX|/a|type` and
+ * `ignore|createX|/b|type` are one family); a fault without a keyword is a family of its own.
+ */
+export function familyOf(fault: string): string {
+  const [kind = '', operation = '', pointer, keyword] = fault.split('|');
+  return pointer !== undefined && keyword !== undefined ? `${kind}|${operation}|${keyword}` : fault;
+}
+
+/**
+ * The checks in the order a fault tries them: first those that killed a fault of its family earlier
+ * in the run (the latest first), then the others in their own order. Only the order changes: every
+ * check still runs until one fails, and the write budget is planned on the checks' own order.
+ */
+export function triedFirst(checks: readonly Check[], killers: readonly string[]): Check[] {
+  const first = killers.flatMap((id) => checks.filter((c) => c.id === id));
+  return [...first, ...checks.filter((c) => !first.includes(c))];
+}
+
 export async function runSelfTest(document: OpenApiDocument, options: SelfTestOptions = {}): Promise<SelfTestResult> {
   const started = Date.now();
   const seed = options.seed ?? 7;
@@ -107,6 +128,8 @@ export async function runSelfTest(document: OpenApiDocument, options: SelfTestOp
   const faults = options.faults ?? generatedFaults(document);
   const killed = new Array<boolean>(faults.length).fill(false);
   const killedBy = new Map<string, string>();
+  /** Per family of faults, the checks that killed one of it (the latest first). */
+  const killers = new Map<string, string[]>();
   try {
     for (const level of ['spec', 'strict'] as const)
       reference[level] = await runAgainst(start, document, [], checksOfLevel(all, level), level, seed, false);
@@ -117,9 +140,16 @@ export async function runSelfTest(document: OpenApiDocument, options: SelfTestOp
         const fault = faults[index];
         if (!fault) continue;
         const list = fault.kind === 'profile' ? fault.fault.split(',') : [fault.fault];
-        const outcome = await runAgainst(start, document, list, checksForFault(all, fault), fault.level, seed, true);
+        const checks = checksForFault(all, fault);
+        const family = familyOf(fault.fault);
+        const order = triedFirst(checks, killers.get(family) ?? []);
+        const outcome = await runAgainst(start, document, list, checks, fault.level, seed, true, order);
         killed[index] = outcome.failed.length > 0;
-        if (outcome.failed[0] !== undefined) killedBy.set(fault.fault, outcome.failed[0]);
+        const by = outcome.failed[0];
+        if (by !== undefined) {
+          killedBy.set(fault.fault, by);
+          killers.set(family, [by, ...(killers.get(family) ?? []).filter((id) => id !== by)]);
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, () => worker()));

@@ -10,11 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import https from 'node:https';
 import { listen, listenOn, type Loopback } from '../support/loopback.js';
-import { resolveConformanceConfig } from './config.js';
+import { resolveConformanceConfig, type ConformanceConfigInput } from './config.js';
 import { configurationHints, configurationProblem, decodingExplanation, looksLikeHtml } from './configuration.js';
 import type { Exchange } from './http.js';
 import { reportProblems } from './report/schema.js';
 import { runConformance, type RunResult } from './run.js';
+import { StartError } from './start-error.js';
 import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';
 
 const ORDER = 'ORD-2026-0001';
@@ -68,6 +69,36 @@ function assertConfiguration(result: Awaited<ReturnType<typeof run>>, option: st
 }
 
 describe('configuration errors: exit 2, one line naming the option to fix', function () {
+  describe('what the contract asks of the configuration, refused before anything is sent', () => {
+    let server: Loopback;
+    let requests = 0;
+    before(async () => {
+      server = await listen((req, res) => {
+        requests += 1;
+        res.writeHead(500).end();
+      });
+    });
+    after(() => server.close());
+
+    for (const [what, given, reason, fix] of [
+      ['no order number for a contract that reads an order', { orderNumber: '' }, /^no order number for the server under test$/, /--order-number NUMBER/],
+      [
+        'no credential the bearer scheme can carry (a token with a space)',
+        { token: 'not a token' },
+        /^no credential the suite can send for getOrderInfo, which needs bearerAuth/,
+        /--credential NAME=VALUE/,
+      ],
+    ] as [string, ConformanceConfigInput, RegExp, RegExp][]) {
+      it(`${what}: a StartError (exit 2) naming the option`, async () => {
+        await assert.rejects(
+          runConformance(resolveConformanceConfig({ baseUrl: server.url, token: 'some-token', reporters: [], orderNumber: ORDER, ...given })),
+          (error: unknown) => error instanceof StartError && reason.test(error.reason) && fix.test(error.fix),
+        );
+        assert.equal(requests, 0, 'nothing was sent');
+      });
+    }
+  });
+
   this.timeout(20_000);
 
   it('what the answers show, in order: an HTML page, nothing but 401s, the token refused, nothing but 404s, the main order not found', () => {

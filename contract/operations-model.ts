@@ -332,6 +332,7 @@ function problemSchemas(
 /** Derives the operations model from the contract document (the strict level: the whole contract). */
 export function operationsModel(doc: OpenApiDocument): OperationsModel {
   const specs = listOperations(doc);
+  if (specs.length === 0) fail('any operation (its paths hold none)');
   const schemes = securitySchemes(doc);
   const lot = lotLink(doc, specs);
   const lotIdSchema = lot?.lotIdSchema;

@@ -98,6 +98,7 @@ describe('resources: found from the contract', () => {
     assert.deepEqual(roles(model), [
       'DELETE /books/{isbn} → delete books {isbn}',
       'GET /books → list books',
+      'GET /books/stats → other',
       'GET /books/{isbn} → read books {isbn}',
       'POST /books → create books',
     ]);

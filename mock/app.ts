@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listOperations, readContract, type JsonObject, type OperationSpec } from '../contract/document.js';
 import { operationsModel, type OperationModel, type OperationsModel, type ResourceModel } from '../contract/operations-model.js';
+import type { SecurityScheme } from '../contract/security.js';
 import { fixtureResource, loadFixtures, type FixtureSet } from '../contract/fixtures.js';
 import { CONTRACT_JSON_PATH } from '../contract/paths.js';
 import { compileContract } from '../contract/schemas.js';
@@ -52,8 +53,11 @@ export interface ServedContent {
   lotIds: number[];
   /** Operations answered by Prism because they have no stateful handler. */
   prismOperations: string[];
-  /** The order-info path of the first fixture order (the banner's example); empty in proxy mode. */
-  exampleOrderPath: string;
+  /**
+   * A read to try (the banner's example): the first fixture order, else a list or read answering without
+   * a record key; with the scheme of its first alternative. Absent in proxy mode or when there is none.
+   */
+  exampleRead?: ExampleRead;
   /** The resources whose records `/__mock/<resource>` lists (one per create operation). */
   resources: string[];
 }
@@ -160,7 +164,9 @@ function prismSteps(prism: Fallback, operation: OperationSpec, bodyLimitBytes: n
         (answer) => {
           // Prism's answer is made for this request: a large one counts against the answer budget until it is sent.
           const session = sessionOrDefault(req);
-          budgets.answers.take(session, Buffer.byteLength(answer.body), () => `The answer of ${operation.operationId} in session "${session}"`).until(res);
+          budgets.answers
+            .take(session, Buffer.byteLength(answer.body), () => `The answer of ${operation.operationId} in session "${session}"`)
+            .until(res);
           sendBody(res, answer.status, undefined, answer.body, answer.headers);
         },
       );
@@ -433,10 +439,7 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     orderNumbers,
     lotIds: [...fixtures.lots.keys()],
     prismOperations: fallbackOperations.map((op) => op.operationId),
-    exampleOrderPath:
-      orderNumbers[0] === undefined || api.orderInfo === undefined || api.order === undefined
-        ? ''
-        : api.pathOf(api.orderInfo.operationId, { [api.order.numberParam]: orderNumbers[0] }),
+    ...exampleReadOf(api, orderNumbers),
     resources,
     async close() {
       await store.close();
@@ -445,3 +448,22 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
 }
 
 export type { JsonObject };
+
+/** A GET a user can try at once, and the scheme of the credential it needs (none: public). */
+export interface ExampleRead {
+  path: string;
+  scheme?: SecurityScheme;
+}
+
+function exampleReadOf(api: OperationsModel, orderNumbers: readonly string[]): { exampleRead?: ExampleRead } {
+  const first = (op: OperationModel): SecurityScheme | undefined => (op.security.secured ? op.security.alternatives[0]?.[0] : undefined);
+  const withScheme = (path: string, op: OperationModel): { exampleRead: ExampleRead } => {
+    const scheme = first(op);
+    return { exampleRead: { path, ...(scheme !== undefined ? { scheme } : {}) } };
+  };
+  const [number] = orderNumbers;
+  if (number !== undefined && api.orderInfo !== undefined && api.order !== undefined)
+    return withScheme(api.pathOf(api.orderInfo.operationId, { [api.order.numberParam]: number }), api.orderInfo);
+  const list = api.operations.find((op) => op.role === 'list' && !op.params.some((p) => p.in === 'path'));
+  return list !== undefined ? withScheme(api.pathOf(list.operationId), list) : {};
+}

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { authPolicy, checkBearer } from './auth.js';
+import type { OperationSecurity, SecurityScheme } from '../contract/security.js';
+import { authPolicy, checkBearer, checkSecurity } from './auth.js';
 import { ProblemError } from './problems.js';
 import type { MockServer } from './server.js';
 import { ORDER_PATH, rawRequest, SAMPLES_PATH, startMock } from './testing.js';
@@ -96,5 +97,26 @@ describe('checkBearer: the cache of accepted headers', () => {
     assert.equal(policy.accepted.size, 64);
     assert.equal(checkBearer('Bearer t99', policy), 't99');
     assert.throws(() => checkBearer('Bearer t99 x', policy), ProblemError);
+  });
+});
+
+describe('checkSecurity: Basic credentials (RFC 7617) against --token', () => {
+  const basic: SecurityScheme = { name: 'basicAuth', type: 'http', carrier: { kind: 'authorization', scheme: 'basic' }, pointer: '/x' };
+  const security: OperationSecurity = { alternatives: [[basic]], secured: true };
+  const sent = (credentials: string) => ({ headers: { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` } });
+  const policy = authPolicy(['librarian-token', 'ann:pw'], ['invalid']);
+
+  it('accepts a --token as the whole user:password, or as the password of any user', () => {
+    for (const credentials of ['ann:pw', 'reader:librarian-token', 'anyone:librarian-token'])
+      assert.doesNotThrow(() => checkSecurity(security, sent(credentials), '', policy), credentials);
+  });
+
+  it('refuses another password, a token as the user name, and a rejected password (401)', () => {
+    for (const credentials of ['ann:other', 'librarian-token:x', 'reader:invalid', 'librarian-token'])
+      assert.throws(
+        () => checkSecurity(security, sent(credentials), '', policy),
+        (error: unknown) => error instanceof ProblemError && error.kind.status === 401,
+        credentials,
+      );
   });
 });

@@ -3,7 +3,8 @@
  * declare (bearer tokens, RFC 6750; Basic, RFC 7617; other HTTP schemes; API keys in a header, the query
  * or a cookie; OAuth 2 and OpenID Connect as bearer tokens). Any well-formed credential is accepted
  * unless it is a rejected one (`--reject-token`), or, when accepted credentials are configured
- * (`--token`, for every scheme: a bearer token, an API key, `user:password` for Basic), not one of them.
+ * (`--token`, for every scheme: a bearer token, an API key; for Basic `user:password`, or any user with a
+ * token as the password), not one of them.
  */
 import type { IncomingMessage } from 'node:http';
 import type { OperationSecurity, SecurityRequirement, SecurityScheme } from '../contract/security.js';
@@ -97,7 +98,7 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 function judged(policy: AuthPolicy, credential: string, also: readonly string[] = []): SchemeOutcome {
   if ([credential, ...also].some((c) => policy.rejectTokens.includes(c)))
     return { ok: false, why: 'it is rejected by this mock (a --reject-token)', presented: true };
-  if (policy.tokens.length > 0 && !policy.tokens.includes(credential))
+  if (policy.tokens.length > 0 && ![credential, ...also].some((c) => policy.tokens.includes(c)))
     return { ok: false, why: 'it is not one of the credentials this mock accepts (--token)', presented: true };
   return { ok: true };
 }

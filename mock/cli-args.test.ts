@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { exampleToken, HELP, parseMockArgs, UsageError } from './cli-args.js';
+import { exampleToken, HELP, parseMockArgs, tryCommand, UsageError } from './cli-args.js';
+import type { SecurityScheme } from '../contract/security.js';
 
 describe('goods-mock arguments (mock/cli-args.ts)', () => {
   it('maps every option to the MockConfig', () => {
@@ -193,5 +194,38 @@ describe('goods-mock arguments (mock/cli-args.ts)', () => {
         args.join(' '),
       );
     }
+  });
+});
+
+describe("the banner's read to try", () => {
+  const scheme = (carrier: SecurityScheme['carrier']): SecurityScheme => ({ name: 's', type: 'x', carrier, pointer: '/s' });
+  it('carries the token where the scheme of the read puts it, and nothing for a public read', () => {
+    const url = 'http://127.0.0.1:4010';
+    const path = '/books';
+    assert.equal(tryCommand(url, { path }, 't'), 'curl http://127.0.0.1:4010/books');
+    assert.equal(
+      tryCommand(url, { path, scheme: scheme({ kind: 'authorization', scheme: 'bearer' }) }, 't'),
+      "curl -H 'Authorization: Bearer t' http://127.0.0.1:4010/books",
+    );
+    assert.equal(
+      tryCommand(url, { path, scheme: scheme({ kind: 'authorization', scheme: 'basic' }) }, 't'),
+      "curl -u 'user:t' http://127.0.0.1:4010/books",
+    );
+    assert.equal(
+      tryCommand(url, { path, scheme: scheme({ kind: 'authorization', scheme: 'basic' }) }, 'a:b'),
+      "curl -u 'a:b' http://127.0.0.1:4010/books",
+    );
+    assert.equal(
+      tryCommand(url, { path, scheme: scheme({ kind: 'apiKey', in: 'header', name: 'X-Key' }) }, 't'),
+      "curl -H 'X-Key: t' http://127.0.0.1:4010/books",
+    );
+    assert.equal(
+      tryCommand(url, { path, scheme: scheme({ kind: 'apiKey', in: 'query', name: 'key' }) }, 't'),
+      "curl 'http://127.0.0.1:4010/books?key=t'",
+    );
+    assert.equal(
+      tryCommand(url, { path, scheme: scheme({ kind: 'apiKey', in: 'cookie', name: 'sid' }) }, 't'),
+      "curl -b 'sid=t' http://127.0.0.1:4010/books",
+    );
   });
 });

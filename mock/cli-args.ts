@@ -6,6 +6,7 @@ import { parseArgv, wholeNumber } from '../util/argv.js';
 import { isLevel } from '../contract/levels.js';
 import { DEFAULT_CONFIG, type MockConfig } from './config.js';
 import { DEFAULT_PROXY, type ProxyConfig } from './proxy/config.js';
+import type { ExampleRead } from './app.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -257,6 +258,20 @@ function proxyConfig(
 /** The token shown in the start-up curl line. */
 export function exampleToken(config: Partial<MockConfig>): string {
   return config.tokens?.[0] ?? 'dev-token';
+}
+
+/** The banner's `curl` of a read to try, with the credential where its scheme carries it (the token for every scheme). */
+export function tryCommand(url: string, example: ExampleRead, token: string): string {
+  const target = `${url}${example.path}`;
+  const carrier = example.scheme?.carrier;
+  if (carrier === undefined) return `curl ${target}`;
+  if (carrier.kind === 'apiKey') {
+    if (carrier.in === 'header') return `curl -H '${carrier.name}: ${token}' ${target}`;
+    if (carrier.in === 'cookie') return `curl -b '${carrier.name}=${token}' ${target}`;
+    return `curl '${target}${target.includes('?') ? '&' : '?'}${encodeURIComponent(carrier.name)}=${encodeURIComponent(token)}'`;
+  }
+  if (carrier.scheme === 'basic') return `curl -u '${token.includes(':') ? token : `user:${token}`}' ${target}`;
+  return `curl -H 'Authorization: ${carrier.scheme.charAt(0).toUpperCase()}${carrier.scheme.slice(1)} ${token}' ${target}`;
 }
 
 export { DEFAULT_CONFIG };

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** `goods-mock` / `npm start`: a thin CLI over createMockServer (see `--help`). */
-import { exampleToken, HELP, parseMockArgs, UsageError } from './cli-args.js';
+import { exampleToken, HELP, parseMockArgs, tryCommand, UsageError } from './cli-args.js';
 import { resolveConfig } from './config.js';
 import { DEFAULT_OUTPUT_DIR } from './proxy/config.js';
 import { createMockServer } from './server.js';
@@ -52,8 +52,8 @@ async function main(): Promise<void> {
       [
         `goods-mock listening on ${server.url}`,
         `Store: ${describeStore(resolveConfig(command.config))}`,
-        `Fixture orders: ${server.orderNumbers.join(', ')}`,
-        `Try: curl -H 'Authorization: Bearer ${exampleToken(command.config)}' ${server.url}${server.exampleOrderPath}`,
+        ...(server.orderNumbers.length > 0 ? [`Fixture orders: ${server.orderNumbers.join(', ')}`] : []),
+        ...(server.exampleRead !== undefined ? [`Try: ${tryCommand(server.url, server.exampleRead, exampleToken(command.config))}`] : []),
         `State: ${server.resources.map((resource) => `${server.url}/__mock/${resource}`).join(', ')}; dashboard ${server.url}/__mock/`,
         '',
       ].join('\n'),

@@ -188,7 +188,7 @@ export async function createMockServer(partial: Partial<MockConfig> = {}): Promi
     orderNumbers: app.orderNumbers,
     lotIds: app.lotIds,
     prismOperations: app.prismOperations,
-    exampleOrderPath: app.exampleOrderPath,
+    ...(app.exampleRead !== undefined ? { exampleRead: app.exampleRead } : {}),
     resources: app.resources,
     close() {
       closing ??= new Promise<void>((resolve) => {

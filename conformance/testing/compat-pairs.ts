@@ -153,12 +153,6 @@ const bearerRenamed: Edit = (doc) => {
 };
 
 const confirmed = { clients: 'confirmed', servers: 'confirmed' } as const;
-/**
- * The proof of a security change that breaks both sides, where the old contract's suite (a bearer token
- * on every operation) is refused by the new contract's mock, but the new suite presents no credential a
- * v1 server would refuse: the suite sends the bearer token to every operation, whatever its schemes.
- */
-const clientsShown = { clients: 'confirmed', servers: 'not-shown' } as const;
 const agree = { clients: 'agrees', servers: 'agrees' } as const;
 
 export const COMPAT_PAIRS: readonly CompatPair[] = [
@@ -420,7 +414,7 @@ export const COMPAT_PAIRS: readonly CompatPair[] = [
         clients: 'breaking',
         servers: 'breaking',
         level: 'spec',
-        proof: clientsShown,
+        proof: confirmed,
       },
     ],
   },
@@ -434,7 +428,7 @@ export const COMPAT_PAIRS: readonly CompatPair[] = [
         clients: 'breaking',
         servers: 'breaking',
         level: 'spec',
-        proof: clientsShown,
+        proof: confirmed,
       },
     ],
   },
@@ -477,8 +471,9 @@ export const COMPAT_PAIRS: readonly CompatPair[] = [
         clients: 'breaking',
         servers: 'breaking',
         level: 'spec',
-        // Both suites send the bearer token, the alternative both contracts keep.
-        proof: { clients: 'not-shown', servers: 'not-shown' },
+        // Both suites send the bearer token, the alternative both contracts keep; the new suite's check of
+        // another scheme sends the API key alone, which a v1 server still accepts.
+        proof: { clients: 'not-shown', servers: 'confirmed' },
       },
     ],
   },
@@ -492,8 +487,8 @@ export const COMPAT_PAIRS: readonly CompatPair[] = [
         clients: 'compatible',
         servers: 'breaking',
         level: 'spec',
-        // The new suite sends the bearer token anyway, which a v1 server accepts.
-        proof: { clients: 'agrees', servers: 'not-shown' },
+        // The new suite sends no credential where none is asked for, which a v1 server refuses.
+        proof: { clients: 'agrees', servers: 'confirmed' },
       },
     ],
   },
@@ -507,8 +502,8 @@ export const COMPAT_PAIRS: readonly CompatPair[] = [
         clients: 'breaking',
         servers: 'breaking',
         level: 'spec',
-        // The old suite sends the bearer token even where v1 asks for none.
-        proof: { clients: 'not-shown', servers: 'confirmed' },
+        // The old suite sends no credential where v1 asks for none, which the new mock refuses.
+        proof: confirmed,
       },
     ],
   },
@@ -522,8 +517,8 @@ export const COMPAT_PAIRS: readonly CompatPair[] = [
         clients: 'compatible',
         servers: 'breaking',
         level: 'spec',
-        // The new suite sends the bearer token anyway, which a v1 server accepts.
-        proof: { clients: 'agrees', servers: 'not-shown' },
+        // The new suite takes the first alternative (no credential), which a v1 server refuses.
+        proof: { clients: 'agrees', servers: 'confirmed' },
       },
     ],
   },
@@ -565,7 +560,7 @@ export const COMPAT_PAIRS: readonly CompatPair[] = [
       servers: 'breaking' as const,
       level: 'spec' as const,
       // The old suite is refused the order read, so it never reaches the creates (they need its lots).
-      proof: op === 'getOrderInfo' ? clientsShown : { clients: 'not-shown' as const, servers: 'not-shown' as const },
+      proof: op === 'getOrderInfo' ? confirmed : { clients: 'not-shown' as const, servers: 'not-shown' as const },
     })),
   },
   {
@@ -590,7 +585,7 @@ export const COMPAT_PAIRS: readonly CompatPair[] = [
         clients: 'breaking',
         servers: 'breaking',
         level: 'profile',
-        proof: clientsShown,
+        proof: confirmed,
       },
     ],
   },

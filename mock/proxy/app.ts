@@ -248,7 +248,6 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     orderNumbers: [],
     lotIds: [],
     prismOperations: [],
-    exampleOrderPath: '',
     resources: [],
     close() {
       closing ??= (async () => {

@@ -115,7 +115,7 @@ describe('browser: a page on another origin uses the typed client against the mo
     await page.fill('#token', 'invalid');
     await page.fill('#order-number', 'ORD-2026-0001');
     await click('load-order');
-    assert.match(await text('#error'), /^401 Missing or rejected bearer token: /);
+    assert.match(await text('#error'), /^401 Missing or rejected credentials: /);
     assert.deepEqual(await texts('#lots li'), []);
   });
 

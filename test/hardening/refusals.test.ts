@@ -18,7 +18,7 @@ import { discoverTarget } from './support/run-corpus.js';
 const TOKEN = 'refusal-token';
 const CREATES = 2000;
 /** Limits tight enough that the burst meets each of them. */
-const TIGHT = ['--max-connections', '300', '--max-sessions', '2', '--max-records-per-session', '100', '--max-recorded-bytes', '55000'];
+const TIGHT = ['--max-connections', '200', '--max-sessions', '2', '--max-records-per-session', '100', '--max-recorded-bytes', '55000'];
 /** Half the creates in the default session (it fills first: 507 session-full), the rest over three more (one too many: 429). */
 const SESSIONS = (i: number): string => (i % 2 === 0 ? 'default' : (['a', 'b', 'c'][i % 3] ?? 'a'));
 
@@ -82,13 +82,28 @@ describe('hardening: 2,000 creates at once, one connection each: a refused creat
         mock = undefined;
       });
 
-      const run = async (scenario: string, extra: string[], session?: (i: number) => string): Promise<Record<string, number>> => {
+      /**
+       * Bursts of CREATES at a fresh mock, checked after each: one, or up to three until `enough` holds
+       * (which limits a burst meets depends on how fast the machine lets the connections arrive).
+       */
+      const run = async (
+        scenario: string,
+        extra: string[],
+        session?: (i: number) => string,
+        enough: (counts: Record<string, number>) => boolean = () => true,
+      ): Promise<Record<string, number>> => {
         const args = ['--quiet', ...store.args(`${store.name}-${scenario}`), ...extra];
         mock = await startMockProcess(args);
         const lot = (await discoverTarget(mock.url, TOKEN)).lotIds[0] ?? 0;
-        const answers = await burst(mock.url, { count: CREATES, lot, token: TOKEN, tag: scenario, ...(session ? { session } : {}) });
-        const counts = report(`${store.name}, ${scenario}`, answers);
-        await check(mock.url, answers, store.name, mock.stderr());
+        const answers: BurstAnswer[] = [];
+        const counts: Record<string, number> = {};
+        for (let round = 1; round <= 3 && (round === 1 || !enough(counts)); round += 1) {
+          const tag = round === 1 ? scenario : `${scenario}${round}`;
+          const burstAnswers = await burst(mock.url, { count: CREATES, lot, token: TOKEN, tag, ...(session ? { session } : {}) });
+          answers.push(...burstAnswers);
+          for (const [key, n] of Object.entries(report(`${store.name}, ${tag}`, burstAnswers))) counts[key] = (counts[key] ?? 0) + n;
+          await check(mock.url, answers, store.name, mock.stderr());
+        }
         if (store.restart) {
           const log = mock.stderr();
           await mock.stop();
@@ -105,11 +120,11 @@ describe('hardening: 2,000 creates at once, one connection each: a refused creat
       });
 
       it('with tight limits (connections, sessions, records, bytes): each refuses some; only the 201s are listed', async () => {
-        const counts = await run('tight', TIGHT, SESSIONS);
+        const kinds = ['201', '503 mock-busy', '429 too-many-sessions', '507 session-full', '507 mock-full'];
+        const counts = await run('tight', TIGHT, SESSIONS, (seen) => kinds.every((key) => (seen[key] ?? 0) > 0));
         for (const key of Object.keys(counts))
           assert.match(key, /^(201|503 mock-busy|429 too-many-sessions|507 session-full|507 mock-full|no answer .*)$/);
-        for (const key of ['201', '503 mock-busy', '429 too-many-sessions', '507 session-full', '507 mock-full'])
-          assert.ok((counts[key] ?? 0) > 0, `some ${key}`);
+        for (const key of kinds) assert.ok((counts[key] ?? 0) > 0, `some ${key}`);
       });
     });
   }

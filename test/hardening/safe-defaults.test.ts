@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { PROBLEMS } from '../../mock/problems.js';
+import { BOOKS_CONTRACT, contractFile, grownContract } from '../../support/grown-contracts.js';
 import { leakIn } from './support/answers.js';
 import { exactSizeSample } from './support/corpus-bodies.js';
 import { CREATE_PATHS, ONE_MIB, ORDER_PATH } from './support/corpus-types.js';
@@ -231,6 +232,40 @@ describe('hardening: safe defaults of the mock CLI', function () {
       } finally {
         await full.stop();
       }
+    }
+    // The problems of record operations, on a mock of a grown contract (reads, changes, an action) and of
+    // the books API (a key the client sends).
+    const grown = await startMockProcess(['--quiet', '--contract', contractFile(grownContract(), 'grown')]);
+    const books = await startMockProcess(['--quiet', '--contract', BOOKS_CONTRACT]);
+    try {
+      const transfers = '/goodsReception/rest/v1/lot-transfers';
+      const grownLot = (await discoverTarget(grown.url, TOKEN)).lotIds[0] ?? 0;
+      const created = await fetch(`${grown.url}${transfers}/create`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ fk_lot_id: grownLot, source_scancode: 'S', target_scancode: 'T', amount: 1 }),
+      });
+      assert.equal(created.status, 201, await created.clone().text());
+      const { id } = (await created.json()) as { id: number };
+      const complete = requestBytes({ method: 'POST', target: `${transfers}/${id}/complete`, headers: [AUTH] });
+      assert.equal((await send(grown, complete)).answer?.status, 200, 'the first completion');
+      const book = JSON.stringify({ isbn: '9780306406157', title: 'T', author: 'A' });
+      const basic: [string, string] = ['Authorization', `Basic ${Buffer.from(`reader:${TOKEN}`).toString('base64')}`];
+      const addBook = requestBytes({ method: 'POST', target: '/books', headers: [basic, JSON_TYPE], body: book });
+      assert.equal((await send(books, addBook)).answer?.status, 201, 'the first book');
+      const recordRequests: [string, MockProcess, Buffer][] = [
+        ['record not found', grown, requestBytes({ method: 'GET', target: `${transfers}/987654`, headers: [AUTH] })],
+        [
+          'invalid parameter',
+          grown,
+          requestBytes({ method: 'GET', target: '/goodsReception/rest/v1/test-samples?fk_lot_id=many', headers: [AUTH] }),
+        ],
+        ['state conflict', grown, complete],
+        ['duplicate key', books, addBook],
+      ];
+      for (const [label, target, data] of recordRequests) await check(label, target, data);
+    } finally {
+      await Promise.all([grown.stop(), books.stop()]);
     }
     const reachable = Object.entries(PROBLEMS)
       // requestTimeout (408) takes the 10 s header timeout: test/hardening/concurrency.test.ts answers it.

@@ -1,8 +1,8 @@
 /**
  * Every shell command shown in the README and in docs/*.md runs as written (in a fresh folder, so
- * relative paths such as `.state/mock.jsonl` start from nothing): each one is either run here or
- * listed in SKIPPED with the reason, so a new command in the documentation needs a decision. Servers
- * get a free port (`--port N` replaced, or PORT set) and must answer; one-shot commands must exit 0. A
+ * relative paths such as `.state/mock.jsonl` start from nothing; `docs/` is linked in for its example
+ * contracts): each one is either run here or listed in SKIPPED with the reason, so a new command in
+ * the documentation needs a decision. Servers get a free port (`--port N` replaced, or PORT set) and must answer; one-shot commands must exit 0. A
  * command of a block that addresses the mock's default URL (http://127.0.0.1:4010, e.g. the quick
  * start's `curl` lines and the suite) runs against the server started earlier in that block, which
  * stays up until the block ends; a `curl` must say `--fail-with-body`, so that a refused request fails.
@@ -140,7 +140,8 @@ describe('README and docs/: every shell command runs as written', function () {
   before(async () => {
     // A fresh folder that sees the project (package.json, scripts, the build, the dependencies) but none of its state.
     folder = await mkdtemp(join(tmpdir(), 'goods-readme-'));
-    for (const entry of ['package.json', 'scripts', 'dist', 'node_modules']) await symlink(join(PROJECT_ROOT, entry), join(folder, entry));
+    for (const entry of ['package.json', 'scripts', 'dist', 'node_modules', 'docs'])
+      await symlink(join(PROJECT_ROOT, entry), join(folder, entry));
   });
   after(async () => {
     if (folder) await rm(folder, { recursive: true, force: true });

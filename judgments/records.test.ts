@@ -1,11 +1,13 @@
 /** The list-filter judge on a list without an answer: judged only when its filter singles out this run's records. */
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { readContract } from '../contract/document.js';
 import { operationsModel } from '../contract/operations-model.js';
-import { booksContract } from '../support/grown-contracts.js';
+import { PROJECT_ROOT } from '../contract/paths.js';
 import { judgeListFilters, type ListStep, type RecordSequence } from './records.js';
 
 describe('judgeListFilters: a list without an answer', () => {
-  const model = operationsModel(booksContract());
+  const model = operationsModel(readContract(join(PROJECT_ROOT, 'docs', 'examples', 'books.yaml')));
   const resource = model.resources.find((r) => r.lists.length > 0) ?? assert.fail('the books API has a list');
   const seq: RecordSequence = { resource, created: [], reads: [], lists: [], changes: [], actions: [], deletes: [] };
   const step = (singlesOut: boolean): ListStep => ({

@@ -5,7 +5,7 @@
  * an ISBN as key): the mock is the correct server, and every fault is a front applying one override of
  * the table. In `npm test`: the reference passes at both levels, every fault of the record and credential
  * kinds is killed, and one fault of each kind and keyword of the schema faults (the whole table of
- * every contract: `any-contract.check.ts`, `npm run check:self-test`); a variant of a contract (without
+ * every contract: `test/self-test-grown.check.ts`, `npm run check:self-test`); a variant of a contract (without
  * its link, its paths in another order) gives the same faults and the same checks. A
  * server lying across exchanges, or accepting any credential, fails a plain conformance run (exit 1).
  */

@@ -3,12 +3,12 @@
  * each grown contract, about 400 faults each, takes a minute or more per contract on a busy 2-core
  * machine): for every contract of support/grown-contracts.ts the mock-based reference passes at both
  * levels and every generated fault is killed (100%). `npm test` runs every record fault and a sample of
- * the others (`any-contract.test.ts`).
+ * the others (`conformance/self-test/any-contract.test.ts`).
  */
 import assert from 'node:assert/strict';
-import type { OpenApiDocument } from '../../contract/document.js';
-import { booksContract, grownContract } from '../../support/grown-contracts.js';
-import { renderSelfTest, runSelfTest, selfTestExitCode } from './run.js';
+import type { OpenApiDocument } from '../contract/document.js';
+import { booksContract, grownContract } from '../support/grown-contracts.js';
+import { renderSelfTest, runSelfTest, selfTestExitCode } from '../conformance/self-test/run.js';
 
 const CONTRACTS: [string, () => OpenApiDocument][] = [
   ['the grown contract (a link declared)', () => grownContract()],

@@ -143,6 +143,14 @@ function liveReporter(M: typeof Mocha): typeof Mocha.reporters.Base {
   };
 }
 
+/** The `prepare` steps of `checks`, in check order, each on behalf of its check. */
+export async function prepareChecks(checks: readonly Check[], ctx: CheckContext): Promise<void> {
+  for (const check of checks) {
+    const prepare = check.prepare?.bind(check);
+    if (prepare !== undefined) await ctx.as(check.id, () => prepare(ctx));
+  }
+}
+
 export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   // mocha is an optional peer dependency (util/peer.ts): loaded for a run only.
   const { default: Mocha } = await import('mocha');
@@ -153,6 +161,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const mocha = new Mocha({ reporter: liveReporter(Mocha), reporterOptions, timeout: 0, bail: false });
   const root = Mocha.Suite.create(mocha.suite, `goods conformance (${options.ctx.config.level})`);
   options.ctx.planWrites(options.checks);
+  await prepareChecks(options.checks, options.ctx);
   const started = new Map<Check, Promise<CheckResult>>();
   const start = (check: Check): Promise<CheckResult> => {
     let run = started.get(check);

@@ -27,3 +27,14 @@ export function resolvePointer(doc: JsonValue, pointer: string): JsonValue | und
   }
   return node;
 }
+
+/** RFC 7396: `patch` applied to `target` (null removes a member; an object merges member by member; anything else replaces). */
+export function mergePatch(target: JsonValue | undefined, patch: JsonValue): JsonValue {
+  if (!isObject(patch)) return patch;
+  const out: JsonObject = isObject(target) ? { ...target } : {};
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === null) delete out[name];
+    else out[name] = mergePatch(out[name], value);
+  }
+  return out;
+}

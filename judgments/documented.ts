@@ -11,7 +11,7 @@ import type { CompiledContract } from '../contract/schemas.js';
 import { is2xx, jsonOf, mediaTypeOf, schemaValid } from './answer.js';
 import { createFact } from './create.js';
 import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
-import { PROFILE, SPEC } from './rules.js';
+import { PROFILE, RECORDS, SPEC } from './rules.js';
 
 /** The response the contract documents for a status: the exact code, then a `2XX`-style range, then `default`. */
 export interface DocumentedResponse {
@@ -48,6 +48,9 @@ export function documentedResponse(
   return found ? { status: found.status, content: found.content } : undefined;
 }
 
+/** The roles of the operations on records (their answers are judged by the rule of record answers). */
+const RECORD_ROLES = new Set(['read', 'list', 'update', 'action', 'delete']);
+
 /** Profile (strict): the answer's status is one the contract documents for the operation. */
 export function judgeDocumentedStatus(exchange: JudgedExchange, jc: JudgeContext, op: OperationId): Violation[] {
   const answer = exchange.answer;
@@ -81,7 +84,9 @@ export function judgeDocumentedAnswer(exchange: JudgedExchange, jc: JudgeContext
         ? SPEC.orderInfo
         : jc.model.isCreate(op)
           ? createFact(jc, op)
-          : SPEC.operations;
+          : RECORD_ROLES.has(jc.model.operations.find((o) => o.operationId === op)?.role ?? 'other')
+            ? RECORDS.answers
+            : SPEC.operations;
   const type = mediaTypeOf(answer);
   const wanted = [...response.content.keys()].join(' or ');
   const schema = type !== undefined ? response.content.get(type) : undefined;

@@ -84,6 +84,10 @@ export const RECORDS = {
     'Contract (resources; RFC 9110 §9.3.5): a record deleted (2xx) is gone: a later read and a second delete of it get no 2xx (strict: 404 each).',
   uniqueKeys: 'Profile: ids are unique per resource, also across deletes: a create after a delete never takes a key handed out before.',
   duplicateKey: 'Contract (resources): a create whose key (chosen by the client) a record already has is refused (no 2xx; strict: 409).',
+  answers:
+    'Contract (resources): every answer to an operation on records (a read, a list, a change, an action, a delete) is of the media type and schema the contract documents for its status (spec: the 2xx answers, the listed types; strict: every answer has a documented status, every keyword).',
+  documented:
+    'Contract (any operation): a valid, authenticated request to an operation is answered as the contract documents it (spec: a 2xx answer of a documented media type and schema, the listed types; strict: a documented status, every keyword).',
 } as const;
 
 /**

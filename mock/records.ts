@@ -5,18 +5,8 @@
  * the server and how each gets its value; the store keeps the record's JSON as these functions make it.
  */
 import { isObject, type JsonObject, type JsonValue } from '../contract/document.js';
+import { mergePatch } from '../contract/json-value.js';
 import type { RecordModel } from './record-model.js';
-
-/** RFC 7396: `patch` applied to `target` (null removes a member; an object merges member by member; anything else replaces). */
-export function mergePatch(target: JsonValue | undefined, patch: JsonValue): JsonValue {
-  if (!isObject(patch)) return patch;
-  const out: JsonObject = isObject(target) ? { ...target } : {};
-  for (const [name, value] of Object.entries(patch)) {
-    if (value === null) delete out[name];
-    else out[name] = mergePatch(out[name], value);
-  }
-  return out;
-}
 
 /** A change of a record: a merge patch, a whole new body (replace), or an action's members set. */
 export type RecordChange =

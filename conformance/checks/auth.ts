@@ -11,7 +11,9 @@ import { bearerChallenge, judgeChallenged, judgeNoAccessWithout, type Credential
 import type { OperationId, OperationModel } from '../../contract/operations-model.js';
 import { carrierText, schemesOf, securitySchemes, type OperationSecurity, type SecurityScheme } from '../../contract/security.js';
 import { partsOf, unusable, valueOf, type CredentialParts, type CredentialValues } from '../credentials.js';
-import { baseBody, derivationOf } from '../data.js';
+import { acceptsMember, baseBody, derivationOf, writable } from '../data.js';
+import { keyOf, recordOf } from '../../judgments/records.js';
+import type { JsonObject } from '../../contract/document.js';
 import { PROFILE, SPEC } from '../../judgments/rules.js';
 import type { ConformanceConfig } from '../config.js';
 import type { CheckContext } from '../context.js';
@@ -249,6 +251,39 @@ export function authCases(
   return out;
 }
 
+/**
+ * The record the credential cases of an operation on one record act on, so that a server letting a request
+ * through without valid credentials answers 2xx rather than a 404 for a key no record has: a record of the
+ * create's corpus (created with valid credentials, once, whichever check asks first), another one for each
+ * operation of the resource (a delete let through never takes the record of another operation's cases), one
+ * with what an action requires. Undefined when there is none (--read-only, no create, a create refused):
+ * the cases then name a placeholder key.
+ */
+async function recordFor(ctx: CheckContext, op: OperationModel): Promise<{ key: string; record: JsonObject } | undefined> {
+  const resource = op.keyParam !== undefined && op.resource !== undefined ? ctx.model.resource(op.resource) : undefined;
+  const producer = resource?.fixtures === false ? resource.producers[0] : undefined;
+  if (resource === undefined || producer === undefined) return undefined;
+  try {
+    const members = ctx.model.get(producer).members;
+    const requires = Object.entries(op.action?.requires ?? {});
+    const fits = (body: JsonObject): boolean =>
+      requires.every(
+        ([name, value]) => JSON.stringify(body[name] ?? members.find((m) => m.name === name)?.default ?? null) === JSON.stringify(value),
+      );
+    const corpus = await ctx.corpus(producer);
+    const indexes = corpus.flatMap((c, i) => (fits(c.body) ? [i] : []));
+    const keyed = ctx.model.operations.filter((o) => o.resource === resource.name && o.keyParam !== undefined);
+    const index = indexes[Math.max(0, keyed.indexOf(op)) % Math.max(1, indexes.length)];
+    if (index === undefined) return undefined;
+    const record = recordOf((await ctx.corpusCreate(producer, index)).exchange);
+    const key = keyOf(resource, record);
+    return record !== undefined && key !== undefined ? { key, record } : undefined;
+  } catch {
+    // --read-only, the budget spent, a create not sent: the placeholder key.
+    return undefined;
+  }
+}
+
 /** One request per (operation, case), shared by the spec and the strict check: the operation with the case's credentials instead of its own. */
 function request(ctx: CheckContext, op: OperationId, credentials: AuthCase, index: number): Promise<Exchange> {
   return ctx.memo(`auth/${op}/${credentials.name}`, async () => {
@@ -257,16 +292,24 @@ function request(ctx: CheckContext, op: OperationId, credentials: AuthCase, inde
     if (op === ctx.model.orderInfo?.operationId && credentials.parts.query.length === 0)
       sent = ctx.orderRequest(ctx.config.orderNumber, credentials.parts.headers);
     else {
+      const target = await recordFor(ctx, model);
       const body = ctx.model.isCreate(op)
         ? ((await ctx.corpus(op))[0]?.body ?? {})
         : model.requestRef !== undefined
-          ? baseBody(derivationOf(ctx.judge, op), undefined)
+          ? await validBody(ctx, model, target?.record)
           : undefined;
-      // Path parameters: a plausible value of their type (credentials are judged before anything else).
+      // Path parameters: the record's key, else a plausible value of their type (credentials are judged before anything else).
       const params = Object.fromEntries(
         model.params
           .filter((p) => p.in === 'path')
-          .map((p) => [p.name, p.type === 'integer' || p.type === 'number' ? '1' : ctx.config.orderNumber]),
+          .map((p) => [
+            p.name,
+            p.name === model.keyParam && target !== undefined
+              ? target.key
+              : p.type === 'integer' || p.type === 'number'
+                ? '1'
+                : ctx.config.orderNumber,
+          ]),
       );
       sent = ctx.buildRequest(op, {
         params,
@@ -277,6 +320,17 @@ function request(ctx: CheckContext, op: OperationId, credentials: AuthCase, inde
     }
     return afterAuthenticated(index) ? ctx.afterAuthenticated(sent) : ctx.fresh(sent);
   });
+}
+
+/** A valid body of an operation on a record: its required members (naming the first lot), the record's own values where it has them (a replace of the record by itself). */
+async function validBody(ctx: CheckContext, op: OperationModel, record: JsonObject | undefined): Promise<JsonObject> {
+  const d = derivationOf(ctx.judge, op.operationId);
+  const body = baseBody(d, (await ctx.lots())[0]?.id);
+  for (const m of writable(op)) {
+    const value = record?.[m.name];
+    if (value !== undefined && acceptsMember(d, body, m.name, value)) body[m.name] = value;
+  }
+  return body;
 }
 
 function check(

@@ -6,6 +6,7 @@
 import type { OpenApiDocument } from '../../contract/document.js';
 import { authChecks } from './auth.js';
 import { createChecks } from './create.js';
+import { documentedChecks } from './documented.js';
 import { orderInfoChecks } from './order-info.js';
 import { recordChecks } from './records.js';
 import { pathChecks } from './paths.js';
@@ -23,6 +24,7 @@ export function checksOf(source: CheckSource): Check[] {
     ...authChecks(source),
     ...createChecks(source),
     ...recordChecks(source),
+    ...documentedChecks(source),
     ...requestErrorChecks(source),
     ...pathChecks(source),
     ...serverChecks(source),

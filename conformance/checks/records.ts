@@ -19,7 +19,9 @@ import {
   judgeUnknownKey,
   type RecordSequence,
 } from '../../judgments/records.js';
-import type { JudgedExchange, Violation } from '../../judgments/exchange.js';
+import { judgeDocumentedAnswer, judgeDocumentedStatus } from '../../judgments/documented.js';
+import { is2xx } from '../../judgments/answer.js';
+import type { JudgeContext, JudgedExchange, Violation } from '../../judgments/exchange.js';
 import type { Level } from '../../contract/levels.js';
 import { RECORDS } from '../../judgments/rules.js';
 import type { Cases } from '../cases.js';
@@ -54,6 +56,9 @@ function recordCheck(
     rule,
     write: true,
     extraWrites: () => Promise.resolve(sequenceWrites(resource)),
+    async prepare(ctx: CheckContext) {
+      await resourceSequence(ctx, resource).catch(() => undefined);
+    },
     cases,
     async run(ctx: CheckContext, t: Cases) {
       const seq = await resourceSequence(ctx, resource);
@@ -69,6 +74,61 @@ function recordCheck(
     },
   };
 }
+
+/**
+ * Every answer of the sequence to `op`, named: its own requests, and for the resource's first read the
+ * reads after each change, action and delete too.
+ */
+function answersOf(seq: RecordSequence, op: string): { name: string; exchange: JudgedExchange }[] {
+  const out: { name: string; exchange: JudgedExchange }[] = [];
+  const add = (name: string, exchange: JudgedExchange | undefined): void => {
+    if (exchange !== undefined) out.push({ name, exchange });
+  };
+  const reads = seq.resource.reads[0] === op;
+  for (const r of seq.reads)
+    if (r.op === op) {
+      add('record A, read by its key', r.exchange);
+      add('a key no record has', r.unknown);
+    }
+  for (const l of seq.lists) if (l.op === op) for (const step of l.steps) add(`the list: ${step.name}`, step.exchange);
+  for (const c of seq.changes) {
+    if (c.op === op) {
+      add('a valid change of record A', c.exchange);
+      add('an invalid change of record A', c.refused?.exchange);
+    }
+    if (reads) {
+      add(`record A read after ${c.op}`, c.readAfter);
+      add(`record A read after an invalid ${c.op}`, c.refused?.readAfter);
+    }
+  }
+  for (const a of seq.actions) {
+    if (a.op === op) {
+      add('the action on record A', a.exchange);
+      add('the action on record A again', a.again?.exchange);
+    }
+    if (reads) {
+      add(`record A read after ${a.op}`, a.readAfter);
+      add(`record A read after ${a.op} again`, a.again?.readAfter);
+    }
+  }
+  for (const d of seq.deletes) {
+    if (d.op === op) {
+      add('record B deleted', d.exchange);
+      add('record B deleted again', d.again);
+    }
+    if (reads) add(`record B read after ${d.op}`, d.readAfter);
+  }
+  return out;
+}
+
+/** The documented cases of the answers of an operation of each role (what `answersOf` names). */
+const ANSWER_CASES: Partial<Record<string, string[]>> = {
+  read: ['record A, read by its key', 'a key no record has', 'record A read after each change and action, record B after its delete'],
+  list: ['each list request of the sequence (no filter, each filter, every filter, each page)'],
+  update: ['a valid change of record A', 'an invalid change of record A'],
+  action: ['the action on record A', 'the action on record A again'],
+  delete: ['record B deleted', 'record B deleted again'],
+};
 
 /** The record checks of one resource: reads, lists, changes, actions, deletes, keys. */
 function resourceChecks(source: CheckSource, resource: ResourceModel): Check[] {
@@ -247,7 +307,54 @@ function resourceChecks(source: CheckSource, resource: ResourceModel): Check[] {
           },
         ],
       );
-  void source;
+  const jc: JudgeContext = { ...source, level: 'strict' };
+  // The answers of each operation on the records, as documented: the 2xx bodies at spec (where the
+  // operation answers a body), every answer's status and body at strict.
+  for (const op of [
+    ...resource.reads,
+    ...resource.lists.map((l) => l.operationId),
+    ...resource.updates.map((u) => u.operationId),
+    ...resource.actions,
+    ...resource.deletes.slice(0, 1),
+  ]) {
+    const model = source.model.get(op);
+    const cases = ANSWER_CASES[model.role] ?? [];
+    const what =
+      model.success.kind === 'none'
+        ? 'no body'
+        : (model.successSchema ??
+          (model.success.kind === 'array' || model.success.kind === 'page' ? `a list of ${model.success.item}` : 'its documented body'));
+    if (model.success.kind !== 'none')
+      check(
+        op,
+        'answer-shape',
+        'spec',
+        `each 2xx answer is of the documented media type, ${what} of the listed types`,
+        RECORDS.answers,
+        cases,
+        (seq) =>
+          answersOf(seq, op).map(({ name, exchange }) => ({
+            name,
+            shown: exchange,
+            judge: () =>
+              exchange.answer !== undefined && is2xx(exchange.answer.status) ? judgeDocumentedAnswer(exchange, jc, op, 'spec') : [],
+          })),
+      );
+    check(
+      op,
+      'strict-shape',
+      'strict',
+      `each answer has a documented status, media type and body (every keyword of the strict schema)`,
+      RECORDS.answers,
+      cases,
+      (seq) =>
+        answersOf(seq, op).map(({ name, exchange }) => ({
+          name,
+          shown: exchange,
+          judge: () => [...judgeDocumentedStatus(exchange, jc, op), ...judgeDocumentedAnswer(exchange, jc, op, 'strict')],
+        })),
+    );
+  }
   return checks;
 }
 

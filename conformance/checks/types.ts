@@ -23,6 +23,14 @@ export interface Check {
   extraWrites?(ctx: CheckContext): Promise<string[]>;
   /** The documented cases it sends: the partition classes of the rule's inputs (`--list-checks`). */
   cases: readonly string[];
+  /**
+   * Sends what must reach the server before any check of the run starts (each run's `prepare` steps in
+   * check order, before the first check): a record's sequence lists its records while the server holds
+   * only this run's small ones, before other checks store the largest bodies a create accepts (a list of
+   * those can be larger than the suite reads, and a list it cannot read it cannot judge). A failure is
+   * kept for the check to report.
+   */
+  prepare?(ctx: CheckContext): Promise<void>;
   /** Runs every case through `t` (each case judged apart; every failing case is kept). */
   run(ctx: CheckContext, t: Cases): Promise<void>;
 }

@@ -1,93 +1,27 @@
 /**
- * The faults of the self-test, derived from a contract (none typed by hand): one faulty reference
- * server per keyword of every member of every request and success schema, each breaking exactly that
- * rule, plus the hand-written table of the profile's rules (`faults.ts`) for the checks the contract has.
- * - request: the server accepts a body breaking the keyword at the member (`ignore|op|pointer|keyword`);
- *   its rule is the profile's "a body breaking the schema is answered 400" (level strict); made only
- *   where a body breaks that keyword alone (else no request could tell the fault from a correct server);
- * - answer: the server answers a success body breaking the keyword at the member
- *   (`answer|op|pointer|keyword`); level spec when the specification-level schema has the keyword.
+ * The faults of the self-test, derived from a contract (none typed by hand), for the reference server
+ * that serves it (`referenceBase`):
+ * - the hand-written server (`reference-server.ts`) serves contracts shaped like the bundled one (an
+ *   order with lots, creates, bearer tokens): one fault per keyword of every member of every request and
+ *   success schema (`schema-faults.ts`), plus the hand-written table of the profile's rules
+ *   (`faults.ts`) for the checks the contract has;
+ * - the mock-based one (`mock-reference.ts`) serves any other contract: the same schema faults and one
+ *   fault per operation of each kind of the override table (`overrides.ts`: reads, lists, changes,
+ *   actions, deletes, keys, credentials), each where the contract has the check that must catch it.
  */
-import type { JsonObject, JsonValue, OpenApiDocument } from '../../contract/document.js';
-import type { Level } from '../../contract/levels.js';
-import { inlineSchema, type OperationId } from '../../contract/operations-model.js';
-import { loadFixtures } from '../../contract/fixtures.js';
+import type { OpenApiDocument } from '../../contract/document.js';
+import type { OperationsModel } from '../../contract/operations-model.js';
 import { judgeContexts } from '../../judgments/context.js';
 import { checksFor } from '../checks/index.js';
-import { baseBody, carriesMarker, derivationOf, invalidBodies, tagged, writable } from '../data.js';
-import { breakingValues, generated } from '../values/derive.js';
 import { FAULT_CASES } from './faults.js';
+import { overrideFaults } from './overrides.js';
+import { answerFaults, requestFaults, type GeneratedFault } from './schema-faults.js';
 
-export interface GeneratedFault {
-  /** The fault as the reference server reads it. */
-  fault: string;
-  /** The operation it breaks (`server` for the whole-server rules). */
-  operation: string;
-  /** The level at which the suite must fail against it. */
-  level: Level;
-  /** What it breaks, for the list of survivors. */
-  description: string;
-  /** Where it comes from: a request keyword, an answer keyword, or a profile rule of the hand-written table. */
-  kind: 'request' | 'answer' | 'profile';
-}
+export type { GeneratedFault };
 
-/** A valid instance of a success body to walk: the first fixture order for order info, a generated object for the others. */
-function sampleAnswer(document: OpenApiDocument, op: OperationId, schema: JsonObject): JsonValue | undefined {
-  const { model, contracts } = judgeContexts(document).strict;
-  if (op === model.orderInfo?.operationId) {
-    const [first] = loadFixtures(undefined, contracts.strict).orders.values();
-    return first;
-  }
-  return generated(schema, 1);
-}
-
-export function generatedFaults(document: OpenApiDocument): GeneratedFault[] {
-  const contexts = judgeContexts(document);
-  const { model, contracts } = contexts.strict;
-  const out: GeneratedFault[] = [];
-  for (const op of model.creates) {
-    const d = derivationOf(contexts.strict, op.operationId);
-    const valid = baseBody(d, undefined);
-    for (const m of writable(op)) if (carriesMarker(m) && !(m.name in valid)) valid[m.name] = tagged(d, valid, m, '', 'MARKER') ?? '';
-    const seen = new Set<string>();
-    for (const c of invalidBodies(d, valid)) {
-      const pointer = c.pointers[0] ?? '';
-      const fault = `ignore|${op.operationId}|${pointer}|${c.keyword}`;
-      // A server that ignores the keyword must accept this body: no other keyword refuses it (a wrong
-      // type that is also off the enum is refused by the enum; that fault is no fault).
-      const others = d.validate.strict(c.body).filter((e) => !(e.pointer === pointer && e.keyword === c.keyword));
-      if (seen.has(fault) || others.length > 0) continue;
-      seen.add(fault);
-      out.push({
-        fault,
-        operation: op.operationId,
-        level: 'strict',
-        description: `${op.operationId} accepts a body breaking ${c.keyword} at ${pointer || '(the body)'}`,
-        kind: 'request',
-      });
-    }
-  }
-  for (const op of model.operations) {
-    const ref = { $ref: `#/components/schemas/${op.successSchema}` };
-    const schema = inlineSchema(contracts.strict.document, ref);
-    const sample = sampleAnswer(document, op.operationId, schema);
-    if (sample === undefined) continue;
-    const strict = contracts.strict.keywordValidator(ref);
-    const spec = contracts.spec.keywordValidator(ref);
-    const seen = new Set<string>();
-    for (const b of breakingValues(schema, sample)) {
-      const fault = `answer|${op.operationId}|${b.pointer}|${b.keyword}`;
-      if (seen.has(fault) || !strict(b.value).some((e) => e.pointer === b.pointer)) continue;
-      seen.add(fault);
-      out.push({
-        fault,
-        operation: op.operationId,
-        level: spec(b.value).some((e) => e.pointer === b.pointer) ? 'spec' : 'strict',
-        description: `${op.operationId} answers a ${op.successSchema} breaking ${b.keyword} at ${b.pointer || '(the body)'}`,
-        kind: 'answer',
-      });
-    }
-  }
+/** The faults of the hand-written reference server: request and answer keywords, and the profile's rules of the table. */
+function handWrittenFaults(document: OpenApiDocument): GeneratedFault[] {
+  const out: GeneratedFault[] = [...requestFaults(document), ...answerFaults(document)];
   // The profile's rules: the hand-written table, for the checks this contract has.
   const checks = new Map(checksFor(document).map((c) => [c.id, c]));
   const profile = new Set<string>();
@@ -105,4 +39,31 @@ export function generatedFaults(document: OpenApiDocument): GeneratedFault[] {
     });
   }
   return out;
+}
+
+/** Which reference server serves a contract: the hand-written one where it can, else the mock behind a fault front. */
+export type ReferenceBase = 'hand-written' | 'mock';
+
+/**
+ * The hand-written server serves a contract shaped like the bundled one: an order read from fixtures
+ * whose lots the creates name, every other operation a create numbering its records, every operation
+ * behind one bearer scheme. Any other contract is served by the mock.
+ */
+export function referenceBase(model: OperationsModel): ReferenceBase {
+  const bearerOnly = model.operations.every((op) => {
+    const [alternative, ...others] = op.security.alternatives;
+    const [scheme, ...more] = alternative ?? [];
+    return others.length === 0 && more.length === 0 && scheme?.carrier.kind === 'authorization' && scheme.carrier.scheme === 'bearer';
+  });
+  const shaped = model.operations.every(
+    (op) => op === model.orderInfo || (op.role === 'create' && op.record !== undefined && op.members.some((m) => m.namesLot)),
+  );
+  return model.orderInfo !== undefined && model.order !== undefined && shaped && bearerOnly ? 'hand-written' : 'mock';
+}
+
+export function generatedFaults(document: OpenApiDocument): GeneratedFault[] {
+  const judge = judgeContexts(document).strict;
+  if (referenceBase(judge.model) === 'hand-written') return handWrittenFaults(document);
+  const checks = new Map(checksFor(document).map((c) => [c.id, c]));
+  return overrideFaults({ document, judge, checks });
 }

@@ -15,18 +15,12 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { isObject, readContract, type JsonObject, type JsonValue, type OpenApiDocument } from '../../contract/document.js';
 import { loadFixtures, type FixtureSet } from '../../contract/fixtures.js';
-import {
-  inlineSchema,
-  orderRead,
-  type CreateOperationId,
-  type OperationId,
-  type OperationsModel,
-} from '../../contract/operations-model.js';
+import { orderRead, type CreateOperationId, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
 import type { KeywordError, KeywordValidator } from '../../contract/schemas.js';
 import { judgeContexts } from '../../judgments/context.js';
 import { orderNumberOf as numberIn } from '../../judgments/order-info.js';
 import { unescapeToken } from '../../util/json-pointer.js';
-import { breakingValues } from '../values/derive.js';
+import { answerSchemaOf, brokenAnswer, type AnswerSchema } from './schema-faults.js';
 
 export const REFERENCE_TOKEN = 'reference-token';
 const LIMIT = 1024 * 1024;
@@ -66,7 +60,7 @@ interface Basis {
   fixtures: FixtureSet;
   validators: Map<OperationId, KeywordValidator>;
   /** Each operation's success body schema (inlined) and its strict validator. */
-  answers: Map<OperationId, { schema: JsonObject; validate: KeywordValidator }>;
+  answers: Map<OperationId, AnswerSchema>;
   /**
    * Members of the order header the hand-written faults break: the last numeric one (the first is
    * usually the record's id, which other checks read), the first `format: date` one.
@@ -96,23 +90,15 @@ let bundled: OpenApiDocument | undefined;
 function basisOf(document: OpenApiDocument = (bundled ??= readContract())): Basis {
   const known = bases.get(document);
   if (known) return known;
-  const { model, contracts } = judgeContexts(document).strict;
+  const jc = judgeContexts(document).strict;
+  const { model, contracts } = jc;
   const contract = contracts.strict;
   const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
   const answers = new Map(
-    model.operations.flatMap((op) =>
-      op.successSchema === undefined
-        ? []
-        : [
-            [
-              op.operationId,
-              {
-                schema: inlineSchema(contract.document, ref(op.successSchema)),
-                validate: contract.keywordValidator(ref(op.successSchema)),
-              },
-            ] as const,
-          ],
-    ),
+    model.operations.flatMap((op) => {
+      const answer = answerSchemaOf(jc, op);
+      return answer !== undefined ? [[op.operationId, answer] as const] : [];
+    }),
   );
   const made: Basis = {
     model,
@@ -123,21 +109,6 @@ function basisOf(document: OpenApiDocument = (bundled ??= readContract())): Basi
   };
   bases.set(document, made);
   return made;
-}
-
-/** A success body broken as a generated `answer|...` fault says (unchanged when the fault does not apply to it). */
-function brokenAnswer(basis: Basis, faults: readonly string[], op: OperationId, body: JsonObject): JsonValue {
-  const answer = basis.answers.get(op);
-  let out: JsonValue = body;
-  for (const fault of faults) {
-    const [kind, faultOp, pointer, keyword] = fault.split('|');
-    if (kind !== 'answer' || faultOp !== op || !answer) continue;
-    const found: { value: JsonValue } | undefined = breakingValues(answer.schema, out).find(
-      (b) => b.pointer === pointer && b.keyword === keyword && answer.validate(b.value).some((e) => e.pointer === pointer),
-    );
-    if (found) out = found.value;
-  }
-  return out;
 }
 
 /**
@@ -396,7 +367,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     }
     // Fault: the order's JSON labelled text/html.
     const type = has('order-labelled-html') ? 'text/html; charset=utf-8' : 'application/json';
-    send(res, has('order-203') ? 203 : 200, answering ? brokenAnswer(basis, faults, op, answer) : answer, {}, type);
+    send(res, has('order-203') ? 203 : 200, answering ? brokenAnswer(basis.answers.get(op), faults, op, answer) : answer, {}, type);
   };
 
   const create = (req: http.IncomingMessage, res: http.ServerResponse, op: CreateOperationId, bytes: Buffer, overLimit: boolean): void => {
@@ -529,7 +500,7 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     for (const m of members) if (m.type === 'boolean' && has('ignore-sent-true', op)) record[m.name] = false;
     if (has('create-id-string', op)) record['id'] = JSON.stringify(record['id']);
     if (has('create-rejects', op)) return problem(res, 400, 'refused');
-    send(res, has('create-200', op) ? 200 : 201, answering ? brokenAnswer(basis, faults, op, record) : record);
+    send(res, has('create-200', op) ? 200 : 201, answering ? brokenAnswer(basis.answers.get(op), faults, op, record) : record);
   };
 
   let slow = options.slowStart?.answers ?? 0;

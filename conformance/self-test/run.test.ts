@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { figure } from '../../support/figures.js';
 import { readContract } from '../../contract/document.js';
 import { generatedFaults } from './generated-faults.js';
-import { renderSelfTest, runSelfTest, selfTestExitCode } from './run.js';
+import { familyOf, renderSelfTest, runSelfTest, selfTestExitCode, triedFirst } from './run.js';
+import type { Check } from '../checks/types.js';
 
 describe('the self-test (--self-test)', function () {
   this.timeout(180_000);
@@ -28,6 +29,30 @@ describe('the self-test (--self-test)', function () {
     assert.equal(faults.find((f) => f.fault === 'answer|getOrderInfo|/order/customerId|type')?.level, 'spec');
     assert.equal(faults.find((f) => f.fault === 'answer|getOrderInfo|/order/orderDate|format')?.level, 'strict');
     assert.equal(new Set(faults.map((f) => f.fault)).size, faults.length, 'each fault once');
+  });
+
+  it('a fault tries first the checks that killed its family (kind, operation, keyword), then the others in their order', () => {
+    assert.equal(familyOf('ignore|createX|/a|type'), 'ignore|createX|type');
+    assert.equal(familyOf('answer|createX|/b/0|type'), 'answer|createX|type');
+    assert.equal(familyOf('read-other|getX'), 'read-other|getX');
+    const check = (id: string): Check => ({
+      id,
+      level: 'spec',
+      operations: ['x'],
+      title: id,
+      rule: '',
+      cases: [],
+      run: () => Promise.resolve(),
+    });
+    const checks = ['a', 'b', 'c', 'd'].map(check);
+    assert.deepEqual(
+      triedFirst(checks, ['c', 'gone', 'a']).map((c) => c.id),
+      ['c', 'a', 'b', 'd'],
+    );
+    assert.deepEqual(
+      triedFirst(checks, []).map((c) => c.id),
+      ['a', 'b', 'c', 'd'],
+    );
   });
 
   it('the bundled contract: the reference server passes at both levels and every generated fault is killed (100%)', async () => {

@@ -1,19 +1,22 @@
 /**
  * `goods-conformance --self-test`: the suite measures its own power from the contract. The reference
- * server must pass at both levels; every generated fault (`generated-faults.ts`) must make the suite
- * fail at the fault's level. Each fault runs the checks of its operation (and the whole-server ones)
- * in their order and stops at the first that fails: a fault is killed when one does.
+ * server (the hand-written one where it can serve the contract, else the mock behind a fault front:
+ * `referenceBase`) must pass at both levels; every generated fault (`generated-faults.ts`) must make
+ * the suite fail at the fault's level. Each fault runs the checks of its operation (and the
+ * whole-server ones) in their order and stops at the first that fails: a fault is killed when one does.
  */
 import type { OpenApiDocument } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
 import { checksFor } from '../checks/index.js';
 import type { Check } from '../checks/types.js';
-import { resolveConformanceConfig } from '../config.js';
+import { MOCK_ORDER_NUMBER, resolveConformanceConfig } from '../config.js';
 import { CheckContext } from '../context.js';
 import { checkSuitePeers } from '../peers.js';
-import { checksOfLevel, runCheck } from '../suite.js';
-import { generatedFaults, type GeneratedFault } from './generated-faults.js';
-import { REFERENCE_TOKEN, startReferenceServer } from './reference-server.js';
+import { checksOfLevel, prepareChecks, runCheck } from '../suite.js';
+import { generatedFaults, referenceBase, type GeneratedFault, type ReferenceBase } from './generated-faults.js';
+import { startMockBase } from './mock-reference.js';
+import { REFERENCE_TOKEN, startReferenceServer, type ReferenceServer } from './reference-server.js';
+import { judgeContexts } from '../../judgments/context.js';
 
 export interface SelfTestOptions {
   /** Seed of the suite's generated bodies (the verdicts do not depend on it). */
@@ -25,6 +28,8 @@ export interface SelfTestOptions {
 }
 
 export interface SelfTestResult {
+  /** The reference server the faults were made on. */
+  base: ReferenceBase;
   /** The reference server passed every check at each level. */
   reference: Record<Level, { passed: boolean; failed: string[] }>;
   total: number;
@@ -32,6 +37,8 @@ export interface SelfTestResult {
   perOperation: { operation: string; total: number; killed: number }[];
   /** Faults the suite did not catch. */
   survivors: GeneratedFault[];
+  /** Each killed fault (its `fault` text) and the check that failed first against it. */
+  killedBy: Map<string, string>;
   durationMs: number;
 }
 
@@ -42,21 +49,32 @@ interface Outcome {
 
 /** Runs `checks` against a reference server with `faults`; stops at the first failing check when `stopAtFailure`. */
 async function runAgainst(
+  start: (faults: readonly string[]) => Promise<ReferenceServer>,
   document: OpenApiDocument,
   faults: readonly string[],
   checks: readonly Check[],
   level: Level,
   seed: number,
   stopAtFailure: boolean,
+  order: readonly Check[] = checks,
 ): Promise<Outcome> {
-  const server = await startReferenceServer(faults, { document });
+  const server = await start(faults);
   try {
-    const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level, seed, outputDir: 'reports' });
+    // The reference servers serve the bundled fixture orders (the mock's default ones).
+    const config = resolveConformanceConfig({
+      baseUrl: server.url,
+      token: REFERENCE_TOKEN,
+      orderNumber: MOCK_ORDER_NUMBER,
+      level,
+      seed,
+      outputDir: 'reports',
+    });
     const ctx = new CheckContext({ config, baseUrl: server.url, document });
     ctx.planWrites(checks);
+    await prepareChecks(checks, ctx);
     const failed: string[] = [];
     let passed = true;
-    for (const check of checks) {
+    for (const check of order) {
       const result = await runCheck(check, ctx);
       if (result.status !== 'passed') passed = false;
       if (result.status === 'failed') {
@@ -80,30 +98,69 @@ function checksForFault(all: readonly Check[], fault: GeneratedFault): Check[] {
   ];
 }
 
+/**
+ * The family of a generated fault: its kind, operation and keyword (`ignore|createX|/a|type` and
+ * `ignore|createX|/b|type` are one family); a fault without a keyword is a family of its own.
+ */
+export function familyOf(fault: string): string {
+  const [kind = '', operation = '', pointer, keyword] = fault.split('|');
+  return pointer !== undefined && keyword !== undefined ? `${kind}|${operation}|${keyword}` : fault;
+}
+
+/**
+ * The checks in the order a fault tries them: first those that killed a fault of its family earlier
+ * in the run (the latest first), then the others in their own order. Only the order changes: every
+ * check still runs until one fails, and the write budget is planned on the checks' own order.
+ */
+export function triedFirst(checks: readonly Check[], killers: readonly string[]): Check[] {
+  const first = killers.flatMap((id) => checks.filter((c) => c.id === id));
+  return [...first, ...checks.filter((c) => !first.includes(c))];
+}
+
 export async function runSelfTest(document: OpenApiDocument, options: SelfTestOptions = {}): Promise<SelfTestResult> {
   checkSuitePeers();
   const started = Date.now();
   const seed = options.seed ?? 7;
   const all = checksFor(document);
+  const base = referenceBase(judgeContexts(document).strict.model);
+  const mock = base === 'mock' ? await startMockBase(document) : undefined;
+  const start = (faults: readonly string[]): Promise<ReferenceServer> =>
+    mock !== undefined ? mock.startReference(faults) : startReferenceServer(faults, { document });
   const reference = {} as Record<Level, Outcome>;
-  for (const level of ['spec', 'strict'] as const)
-    reference[level] = await runAgainst(document, [], checksOfLevel(all, level), level, seed, false);
   const faults = options.faults ?? generatedFaults(document);
   const killed = new Array<boolean>(faults.length).fill(false);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < faults.length) {
-      const index = next++;
-      const fault = faults[index];
-      if (!fault) continue;
-      const list = fault.kind === 'profile' ? fault.fault.split(',') : [fault.fault];
-      const outcome = await runAgainst(document, list, checksForFault(all, fault), fault.level, seed, true);
-      killed[index] = outcome.failed.length > 0;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, () => worker()));
+  const killedBy = new Map<string, string>();
+  /** Per family of faults, the checks that killed one of it (the latest first). */
+  const killers = new Map<string, string[]>();
+  try {
+    for (const level of ['spec', 'strict'] as const)
+      reference[level] = await runAgainst(start, document, [], checksOfLevel(all, level), level, seed, false);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < faults.length) {
+        const index = next++;
+        const fault = faults[index];
+        if (!fault) continue;
+        const list = fault.kind === 'profile' ? fault.fault.split(',') : [fault.fault];
+        const checks = checksForFault(all, fault);
+        const family = familyOf(fault.fault);
+        const order = triedFirst(checks, killers.get(family) ?? []);
+        const outcome = await runAgainst(start, document, list, checks, fault.level, seed, true, order);
+        killed[index] = outcome.failed.length > 0;
+        const by = outcome.failed[0];
+        if (by !== undefined) {
+          killedBy.set(fault.fault, by);
+          killers.set(family, [by, ...(killers.get(family) ?? []).filter((id) => id !== by)]);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, () => worker()));
+  } finally {
+    await mock?.close();
+  }
   const operations = [...new Set(faults.map((f) => f.operation))];
   return {
+    base,
     reference: {
       spec: { passed: reference.spec.passed, failed: reference.spec.failed },
       strict: { passed: reference.strict.passed, failed: reference.strict.failed },
@@ -115,6 +172,7 @@ export async function runSelfTest(document: OpenApiDocument, options: SelfTestOp
       return { operation, total: mine.length, killed: mine.filter((x) => x.k).length };
     }),
     survivors: faults.filter((_, i) => !killed[i]),
+    killedBy,
     durationMs: Date.now() - started,
   };
 }
@@ -123,7 +181,10 @@ const percent = (killed: number, total: number): string => (total === 0 ? '100%'
 
 /** The self-test's report: the reference server at both levels, the kill rate per operation and in total, the survivors named. */
 export function renderSelfTest(result: SelfTestResult, contract: string): string {
-  const lines = [`goods conformance self-test against ${contract}`];
+  const lines = [
+    `goods conformance self-test against ${contract}`,
+    `  reference server: ${result.base === 'mock' ? 'the mock, with each fault applied by a front (the hand-written server cannot serve this contract)' : 'the hand-written one'}`,
+  ];
   for (const level of ['spec', 'strict'] as const) {
     const r = result.reference[level];
     lines.push(

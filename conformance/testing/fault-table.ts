@@ -6,7 +6,7 @@
 import { readContract } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
 import { CHECKS } from '../checks/index.js';
-import { resolveConformanceConfig } from '../config.js';
+import { MOCK_ORDER_NUMBER, resolveConformanceConfig } from '../config.js';
 import type { CheckResult } from '../report/results.js';
 import { runConformance } from '../run.js';
 import { FAULT_CASES } from '../self-test/faults.js';
@@ -42,7 +42,15 @@ export async function verdicts(faults: readonly string[], level: Level, seed: nu
 async function freshResults(faults: readonly string[], level: Level, seed: number): Promise<CheckResult[]> {
   const server = await startReferenceServer(faults);
   try {
-    const config = resolveConformanceConfig({ baseUrl: server.url, token: REFERENCE_TOKEN, level, seed, outputDir: 'reports/test' });
+    // The reference server serves the bundled fixture orders (the mock's default ones).
+    const config = resolveConformanceConfig({
+      baseUrl: server.url,
+      token: REFERENCE_TOKEN,
+      orderNumber: MOCK_ORDER_NUMBER,
+      level,
+      seed,
+      outputDir: 'reports/test',
+    });
     const { verdict } = await runConformance(config, { write: () => undefined, document });
     return verdict.checks;
   } finally {

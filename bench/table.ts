@@ -1,6 +1,7 @@
 /** The bench report as text: the load table, the ratios, the other measurements and the targets. */
 import { wrongOf } from './load.js';
-import type { BenchReport, LoadRow } from './report.js';
+import type { LoadRow } from './measurements.js';
+import type { BenchReport } from './report.js';
 import { killRate } from './self-test-run.js';
 import { sequentialOf, VERDICT_CONCURRENCIES, type TimeToVerdictResult } from './time-to-verdict.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ConformanceTiming } from './conformance-run.js';
-import type { LoadRow } from './report.js';
+import type { LoadRow } from './measurements.js';
 import type { ScenarioId } from './scenarios.js';
 import type { SelfTestRun } from './self-test-run.js';
 import type { ServerId } from './servers.js';

@@ -5,7 +5,7 @@
 import type { ConformanceTiming } from './conformance-run.js';
 import { wrongOf } from './load.js';
 import type { RecordsResult } from './records.js';
-import type { LoadRow, Measured, ScenarioRatios, StartupResult } from './report.js';
+import type { LoadRow, Measured, ScenarioRatios, StartupResult } from './measurements.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
 import { killRate, type SelfTestRun } from './self-test-run.js';

@@ -13,7 +13,7 @@ import { listen, listenOn, type Loopback } from '../support/loopback.js';
 import { resolveConformanceConfig, type ConformanceConfigInput } from './config.js';
 import { configurationHints, configurationProblem, decodingExplanation, looksLikeHtml } from './configuration.js';
 import type { Exchange } from './http.js';
-import { reportProblems } from './report/schema.js';
+import { reportProblems } from '../report/schema.js';
 import { runConformance, type RunResult } from './run.js';
 import { StartError } from './start-error.js';
 import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';
@@ -81,7 +81,12 @@ describe('configuration errors: exit 2, one line naming the option to fix', func
     after(() => server.close());
 
     for (const [what, given, reason, fix] of [
-      ['no order number for a contract that reads an order', { orderNumber: '' }, /^no order number for the server under test$/, /--order-number NUMBER/],
+      [
+        'no order number for a contract that reads an order',
+        { orderNumber: '' },
+        /^no order number for the server under test$/,
+        /--order-number NUMBER/,
+      ],
       [
         'no credential the bearer scheme can carry (a token with a space)',
         { token: 'not a token' },
@@ -91,7 +96,9 @@ describe('configuration errors: exit 2, one line naming the option to fix', func
     ] as [string, ConformanceConfigInput, RegExp, RegExp][]) {
       it(`${what}: a StartError (exit 2) naming the option`, async () => {
         await assert.rejects(
-          runConformance(resolveConformanceConfig({ baseUrl: server.url, token: 'some-token', reporters: [], orderNumber: ORDER, ...given })),
+          runConformance(
+            resolveConformanceConfig({ baseUrl: server.url, token: 'some-token', reporters: [], orderNumber: ORDER, ...given }),
+          ),
           (error: unknown) => error instanceof StartError && reason.test(error.reason) && fix.test(error.fix),
         );
         assert.equal(requests, 0, 'nothing was sent');

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConformanceConfig } from './config.js';
-import type { Verdict } from './report/results.js';
+import type { Verdict } from '../report/results.js';
 import { runConformance } from './run.js';
 import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';
 

@@ -15,7 +15,20 @@ const { join, relative, sep } = require('node:path');
 
 const ROOT = join(__dirname, '..');
 /** The folders holding tests (every folder of the project with TypeScript). */
-const FOLDERS = ['util', 'contract', 'judgments', 'redaction', 'mock', 'conformance', 'bench', 'support', 'scripts', 'client', 'test'];
+const FOLDERS = [
+  'util',
+  'contract',
+  'judgments',
+  'redaction',
+  'report',
+  'mock',
+  'conformance',
+  'bench',
+  'support',
+  'scripts',
+  'client',
+  'test',
+];
 /** The recorded run (scripts/test-time.ts writes it). */
 const RECORD = join(ROOT, 'docs', 'generated', 'test-time.json');
 

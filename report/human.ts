@@ -10,7 +10,7 @@
  * writer of the run).
  */
 import Mocha from 'mocha';
-import { escapeControls } from '../secrets.js';
+import { escapeControls } from '../redaction/redactor.js';
 import { failureCount } from './failures.js';
 import type { CheckResult, CheckStatus, JudgedContract, UncheckedRule, Verdict } from './results.js';
 

@@ -73,7 +73,7 @@ function guardErrors(result: TargetResult, row: LoadRow | undefined): TargetResu
   return bad > 0 ? { ...result, met: false, note: `the mock answered ${bad} requests wrongly or not at all` } : result;
 }
 
-/** The validating proxy's targets (issue 23): ≥ 0.5 × the bare server's req/s, and ≤ 2 ms added p99 at 50 connections. */
+/** The validating proxy's targets: ≥ 0.5 × the bare server's req/s, and ≤ 2 ms added p99 at 50 connections. */
 const PROXY_RATIO = 0.5;
 const PROXY_ADDED_P99_MS = 2;
 const PROXY_CONNECTIONS = 50;
@@ -244,7 +244,7 @@ export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
     results.push(c.exitCode === 0 ? result : { ...result, met: false, note: `the run did not pass (exit code ${c.exitCode})` });
   } else results.push(missing('conformance', conformanceTarget, inputs.conformance.reason));
 
-  // Issue 19: the requests a strict run sends, stated, and the run bounded in time.
+  // The requests a strict run sends, stated, and the run bounded in time.
   const strictRunTarget = 'Strict run against the mock ≤ 2 s wall, including process start (requests stated)';
   if (inputs.conformance.status === 'measured') {
     const c = inputs.conformance.value;

@@ -93,7 +93,9 @@ export function listSteps(ctx: RecordContext, list: ListModel): OperationSteps<R
       const page = found.slice(offset, offset + limit);
       const items = `[${page.join(',')}]`;
       // A list is made for this request: a large one counts against the answer budget until it is sent.
-      ctx.budgets.answers.take(input.session, items.length, () => `The list of ${ctx.resource.name} in session "${input.session}"`).until(res);
+      ctx.budgets.answers
+        .take(input.session, items.length, () => `The list of ${ctx.resource.name} in session "${input.session}"`)
+        .until(res);
       if (list.shape.kind === 'array') {
         sendBody(res, ctx.op.successStatus, 'application/json', items);
         return;
@@ -147,7 +149,9 @@ function readChange(
   return readBody(req, ctx.bodyLimitBytes, () => (held = ctx.budgets.bodies.admit(req, res))).then((bytes) => {
     const body = objectBody(parseJson(bytes));
     refuseProblems(validate(body));
-    ctx.budgets.answers.take(input.session, bytes.length, () => `The change of ${ctx.resource.name} in session "${input.session}"`).until(res);
+    ctx.budgets.answers
+      .take(input.session, bytes.length, () => `The change of ${ctx.resource.name} in session "${input.session}"`)
+      .until(res);
     held?.release();
     return { ...input, body };
   });

@@ -108,7 +108,7 @@ export async function createMockServer(partial: Partial<ServerConfig> = {}): Pro
   // Connections answered 503 `mock-busy` past --max-connections. Node's HTTP parser is attached to
   // every accepted socket before our 'connection' listener runs, so a request sent on a refused
   // connection is still parsed: it must never reach the app, or a create answered "busy" would be
-  // recorded (issue 21). Its bytes are read and dropped until the client closes.
+  // recorded although the client was told it was not. Its bytes are read and dropped until the client closes.
   const refused = new WeakSet<Socket>();
   const server = createServer(
     {

@@ -12,7 +12,7 @@ import type { CheckResult, CoverageRow, JudgedContract, Verdict } from '../../re
 import { REPORT_FILES } from './config.js';
 import { UNKNOWN_OPERATION } from './exchange.js';
 import type { Judge } from './judge.js';
-import { escapeControlsUnicode as printable, type Redactor } from '../../redaction/redactor.js';
+import { escapeControlsUnicode, type Redactor } from '../../redaction/redactor.js';
 import type { ViolationLog } from './violations.js';
 
 export interface ReportInput {
@@ -59,7 +59,7 @@ export function proxyVerdict(input: ReportInput): Verdict {
         durationMs: 0,
       };
       if (tally) {
-        const latest = tally.latest.map((line) => printable(redactor.redact(line)));
+        const latest = tally.latest.map((line) => escapeControlsUnicode(redactor.redact(line)));
         checks.push({
           ...base,
           status: 'failed',

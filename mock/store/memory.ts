@@ -37,7 +37,7 @@ import { childPointer } from '../../util/json-pointer.js';
 /**
  * A record's JSON longer than this many bytes is held as a Buffer, outside the V8 heap. V8 lets its heap
  * grow to about twice what is live before collecting it, so 128 MiB of large records held as strings
- * let a burst of large bodies leave hundreds of MiB of garbage uncollected (issue 21: 495-541 MiB peak
+ * let a burst of large bodies leave hundreds of MiB of garbage uncollected (measured: 495-541 MiB peak
  * for 1,000 refused 1 MiB creates against a full mock, 334-359 MiB with large records off the heap).
  * Small records stay strings: a Buffer costs about 100 bytes more each, too much for a million of them.
  */
@@ -323,7 +323,10 @@ export class MemoryStore implements Store {
     if (list && (spec.assigned ? id > 0 : true) && MemoryStore.positionOf(list, recordKey) >= 0) {
       const member = spec.assigned ? key : spec.key;
       this.refuse(name, resource, record, at, [
-        { pointer: childPointer('', member), detail: `is ${recordKey}, which an earlier record of this session already has (keys are unique)` },
+        {
+          pointer: childPointer('', member),
+          detail: `is ${recordKey}, which an earlier record of this session already has (keys are unique)`,
+        },
       ]);
       return;
     }
@@ -341,7 +344,9 @@ export class MemoryStore implements Store {
     const list = session?.records.get(resource);
     const position = list !== undefined ? MemoryStore.positionOf(list, key) : -1;
     if (session === undefined || list === undefined || position < 0) {
-      this.options.log(`state file ${stateFile}: line ${at.line}, a change of ${resource} "${key}" in session "${name}" names no record; skipped`);
+      this.options.log(
+        `state file ${stateFile}: line ${at.line}, a change of ${resource} "${key}" in session "${name}" names no record; skipped`,
+      );
       return;
     }
     const verdict = at.trusted ? undefined : this.options.check?.(resource, record);

@@ -10,26 +10,15 @@
  * anything is built.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
-const SOURCE_DIRS = [
-  'util',
-  'contract',
-  'judgments',
-  'redaction',
-  'report',
-  'mock',
-  'conformance',
-  'bench',
-  'support',
-  'scripts',
-  'client',
-];
+/** The folders the build compiles: those tsconfig.json includes (the one list), but the tests' own `test/`. */
+const SOURCE_DIRS = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).include.filter((dir) => dir !== 'test');
 const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 /** The newest modification time (ms) of the compiled sources under `dir`. */

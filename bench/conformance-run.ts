@@ -13,7 +13,7 @@ import { parseJsonText } from '../util/json.js';
 import { runToExit } from '../support/processes.js';
 import { projectCli } from '../support/project-cli.js';
 
-/** What the bench reads of a run's `conformance.json` (schema: `conformance/report/conformance.schema.json`). */
+/** What the bench reads of a run's `conformance.json` (schema: `report/conformance.schema.json`). */
 export interface RunReport {
   /** `counts.total`: the checks of the run. */
   checks: number;

@@ -7,9 +7,10 @@
  */
 import type { Violation } from '../judgments/exchange.js';
 import type { CheckContext } from './context.js';
-import { CheckFailure, CheckNotRun, CheckSkipped, type FailureDetails } from './failure.js';
+import type { FailureDetails } from '../report/failure.js';
+import { CheckFailure, CheckNotRun, CheckSkipped } from './failure.js';
 import type { Exchange } from './http.js';
-import type { CaseResult, CheckStatus, SkipReason } from './report/results.js';
+import type { CaseResult, CheckStatus, SkipReason } from '../report/results.js';
 
 export interface CaseOutcome extends CaseResult {
   failure?: FailureDetails;

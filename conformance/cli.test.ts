@@ -15,8 +15,8 @@ import { requireSystemTool } from '../support/system-tools.js';
 import { projectCli } from '../support/project-cli.js';
 import { HELP } from './args.js';
 import { CHECKS } from './checks/index.js';
-import { reportProblems } from './report/schema.js';
-import { rawControls } from './report/verdict-fixture.js';
+import { reportProblems } from '../report/schema.js';
+import { rawControls } from '../report/verdict-fixture.js';
 import { startHostileServer } from './testing/hostile-server.js';
 import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';
 

@@ -12,7 +12,7 @@ import { compatMain } from './compat/main.js';
 import { checksFor } from './checks/index.js';
 import { loadContract } from './contract-option.js';
 import { describeChecks } from './coverage.js';
-import { configurationLine } from './report/human.js';
+import { configurationLine } from '../report/human.js';
 import { runConformance } from './run.js';
 import { renderSelfTest, runSelfTest, selfTestExitCode } from './self-test/run.js';
 import { createRedactor, redactorFor, sanitizeText, type Redactor } from './secrets.js';

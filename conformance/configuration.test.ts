@@ -13,7 +13,7 @@ import { listen, listenOn, type Loopback } from '../support/loopback.js';
 import { resolveConformanceConfig, type ConformanceConfigInput } from './config.js';
 import { configurationHints, configurationProblem, decodingExplanation, looksLikeHtml } from './configuration.js';
 import type { Exchange } from './http.js';
-import { reportProblems } from './report/schema.js';
+import { reportProblems } from '../report/schema.js';
 import { runConformance, type RunResult } from './run.js';
 import { StartError } from './start-error.js';
 import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';

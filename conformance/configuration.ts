@@ -32,7 +32,7 @@ import type { JudgedAnswer } from '../judgments/exchange.js';
 import { parseJsonText } from '../util/json.js';
 import type { ConformanceConfig } from './config.js';
 import type { Exchange } from './http.js';
-import type { ConfigurationProblem } from './report/results.js';
+import type { ConfigurationProblem } from '../report/results.js';
 import { StartError } from './start-error.js';
 
 /** The start of an HTML document (the patterns of the WHATWG MIME Sniffing standard's HTML signature that open a page, after an XML declaration). */

@@ -13,7 +13,6 @@ import { ANSWER_LIMITS } from '../judgments/answer.js';
 import { ACCEPT_ENCODING } from '../judgments/content-coding.js';
 import { judgeContexts } from '../judgments/context.js';
 import type { JudgeContext, Violation } from '../judgments/exchange.js';
-import { basicCredentials, BASIC_USER } from './checks/auth.js';
 import { DEFAULT_REJECTED_TOKEN, type ConformanceConfig } from './config.js';
 import { curlOf, type ReproduceOptions } from './reproduce.js';
 import { withoutUserinfo } from '../redaction/redactor.js';
@@ -30,11 +29,11 @@ import {
   type Derivation,
   type DiscoveredLot,
 } from './data.js';
-import type { Check } from './checks/types.js';
 import { Expect } from './expect.js';
 import { CheckFailure, CheckNotRun, CheckSkipped } from './failure.js';
-import { HttpClient, type Exchange, type HttpRequest, type OperationGroup } from './http.js';
-import { credentialsFor, withQuery, type CredentialParts } from './credentials.js';
+import { HttpClient, type Exchange, type HttpRequest } from './http.js';
+import type { OperationGroup } from '../report/results.js';
+import { basicCredentials, BASIC_USER, credentialsFor, withQuery, type CredentialParts } from './credentials.js';
 import { parseJsonText } from '../util/json.js';
 
 export type { DiscoveredLot } from './data.js';
@@ -139,6 +138,15 @@ export class WriteBudget {
 }
 
 /**
+ * What the write budget reads of a check (`checks/types.ts`'s `Check` has it): whether it writes, and
+ * the extra writes it plans. Declared here, so the context does not import the checks that use it.
+ */
+export interface WritingCheck {
+  write?: boolean;
+  extraWrites?(ctx: CheckContext): Promise<string[]>;
+}
+
+/**
  * The check each piece of asynchronous work belongs to (several run at once). One instance for the
  * process: Node 20 visits every AsyncLocalStorage ever entered at each async resource it creates, so
  * one per context made the fault table (hundreds of runs in one process) slower with every run.
@@ -155,7 +163,7 @@ export class CheckContext {
   /** 2xx answers to POST requests, counted against --max-writes or not (records the server says it created). */
   postsAccepted = 0;
   private budget: WriteBudget | undefined;
-  private planned: readonly Check[] = [];
+  private planned: readonly WritingCheck[] = [];
   private readonly memos = new Map<string, Promise<unknown>>();
   private readonly credentialCache = new Map<OperationId, CredentialParts>();
   /** The keys (chosen by the client) the run's creates send, per operation, as JSON texts. */
@@ -470,7 +478,7 @@ export class CheckContext {
   }
 
   /** The checks of the run, in order: their planned writes are reserved when the budget is made. */
-  planWrites(checks: readonly Check[]): void {
+  planWrites(checks: readonly WritingCheck[]): void {
     this.planned = checks.filter((c) => c.write === true);
   }
 

@@ -12,7 +12,7 @@ import { readContract } from '../contract/document.js';
 import { CONTRACT_JSON_PATH, CONTRACT_YAML_PATH, shownPath } from '../contract/paths.js';
 import { resolveConformanceConfig } from './config.js';
 import { inMemoryContract, loadContract } from './contract-option.js';
-import { IN_MEMORY_CONTRACT } from './report/results.js';
+import { IN_MEMORY_CONTRACT } from '../report/results.js';
 import { runConformance } from './run.js';
 import { StartError } from './start-error.js';
 

@@ -12,7 +12,7 @@ import { ContractProblem } from '../contract/soundness.js';
 import { messageOf } from '../util/errors.js';
 import { CONTRACT_JSON_PATH, shownPath } from '../contract/paths.js';
 import { judgeContexts } from '../judgments/context.js';
-import { IN_MEMORY_CONTRACT, type JudgedContract } from './report/results.js';
+import { IN_MEMORY_CONTRACT, type JudgedContract } from '../report/results.js';
 import { StartError } from './start-error.js';
 
 export interface RunContract {

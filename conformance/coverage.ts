@@ -6,7 +6,7 @@
 import type { Level } from '../contract/levels.js';
 import { CHECKS } from './checks/index.js';
 import type { Check } from './checks/types.js';
-import type { CheckResult, CheckStatus, CoverageRow } from './report/results.js';
+import type { CheckResult, CheckStatus, CoverageRow } from '../report/results.js';
 import { checksOfLevel, groups } from './suite.js';
 
 export interface CheckDescription {

@@ -9,6 +9,14 @@
 import type { OperationSecurity, SecurityRequirement, SecurityScheme } from '../contract/security.js';
 import { isB64Token } from '../util/bearer.js';
 
+/** The user of the Basic credentials the auth checks' non-Bearer class sends (the token is the password). */
+export const BASIC_USER = 'conformance';
+
+/** The Basic credentials sent by the non-Bearer class (redacted in reports). */
+export function basicCredentials(token: string): string {
+  return Buffer.from(`${BASIC_USER}:${token}`).toString('base64');
+}
+
 /** What a request carries for its credentials: headers, query parameters and cookies. */
 export interface CredentialParts {
   headers: Record<string, string>;

@@ -2,7 +2,8 @@
  * A broken rule as a CheckFailure: the rule, the request (credentials redacted), the status and the
  * first part of the answer. (The rules themselves are judged by `judgments/`.)
  */
-import { CheckFailure, type ShownRequest } from './failure.js';
+import type { ShownRequest } from '../report/failure.js';
+import { CheckFailure } from './failure.js';
 import type { Exchange, HttpAnswer, HttpRequest } from './http.js';
 
 /** How much of a body a report shows. */

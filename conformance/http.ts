@@ -33,22 +33,14 @@ import { Readable } from 'node:stream';
 import tls from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { codeOf } from '../util/errors.js';
-import type { OperationId } from '../contract/operations-model.js';
 import { decodeContent } from '../judgments/content-coding.js';
 import { Connections, SendError, type Connection } from './connections.js';
 import { MAX_WAIT_MS, MAX_WAITS, Pace, rateLimit } from './pace.js';
-import type { SkipReason } from './report/results.js';
+import type { OperationGroup, SkipReason, TrafficCounts } from '../report/results.js';
 import { Slots } from './slots.js';
 
 /** Bytes read from one answer's body before the connection is cut: what the judgments parse at most. */
 export const MAX_ANSWER_BYTES = ANSWER_LIMITS.maxLength;
-
-/**
- * The group a check and a request belong to: an operation, or `server` for requests that belong to
- * none (an unknown path). A time-out blocks the rest of its group. (The server under test is the
- * run's target, `--base-url`.)
- */
-export type OperationGroup = OperationId;
 
 export interface HttpRequest {
   operation: OperationGroup;
@@ -118,20 +110,6 @@ export interface HttpClientOptions {
   concurrency?: number;
   /** Headers sent with every request (lower-case names), under the request's own. */
   headers?: Readonly<Record<string, string>>;
-}
-
-/** What the run's traffic took beyond one request per exchange (the summary counts it). */
-export interface TrafficCounts {
-  /** Connections (sockets) the run opened. */
-  connections: number;
-  /** Requests sent again on a new connection after a kept-alive one failed before any answer began. */
-  resent: number;
-  /** Requests that timed out and were sent again with the limit doubled; `answered`: those the retry got an answer to. */
-  timeoutRetries: number;
-  answeredOnRetry: number;
-  /** Answers that asked the run to wait (429, 503 with Retry-After), and the wall time it paused. */
-  waits: number;
-  pausedMs: number;
 }
 
 /** Where a request goes out: the pool of kept-alive connections, a fresh connection, or a leased one. */

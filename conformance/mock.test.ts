@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { figure } from '../support/figures.js';
 import { resolveConformanceConfig } from './config.js';
-import type { Verdict } from './report/results.js';
+import type { Verdict } from '../report/results.js';
 import { runConformance } from './run.js';
 import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';
 

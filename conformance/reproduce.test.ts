@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { listen } from '../support/loopback.js';
 import { resolveConformanceConfig } from './config.js';
 import { curlOf, shellQuote, type ReproduceOptions } from './reproduce.js';
-import type { Verdict } from './report/results.js';
+import type { Verdict } from '../report/results.js';
 import { runConformance } from './run.js';
 import { escapeControls } from './secrets.js';
 import { REFERENCE_TOKEN, startReferenceServer } from './self-test/reference-server.js';

@@ -15,9 +15,9 @@ import {
   REDACTED,
   type Redactor,
 } from '../redaction/redactor.js';
-import { basicCredentials } from './checks/auth.js';
+import { basicCredentials } from './credentials.js';
 import { DEFAULT_REJECTED_TOKEN, MOCK_TOKEN, type ConformanceConfig } from './config.js';
-import type { Verdict } from './report/results.js';
+import type { Verdict } from '../report/results.js';
 
 export {
   createRedactor,

@@ -12,7 +12,7 @@ import type { Check } from './checks/types.js';
 import { resolveConformanceConfig, type ConformanceConfigInput } from './config.js';
 import { CheckContext } from './context.js';
 import { CheckFailure, CheckNotRun, CheckSkipped } from './failure.js';
-import type { OperationGroup } from './http.js';
+import type { OperationGroup } from '../report/results.js';
 import { checksOfLevel, groups, runCheck, runSuite } from './suite.js';
 
 const document = readContract();

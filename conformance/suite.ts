@@ -18,11 +18,11 @@ import { aggregate, Cases, outcomeOf, type CaseOutcome } from './cases.js';
 import type { Check } from './checks/types.js';
 import type { CheckContext } from './context.js';
 import { CheckNotRun, CheckSkipped } from './failure.js';
-import type { OperationGroup } from './http.js';
-import { failureDigest } from './report/failures.js';
-import { paint, renderCheckLine } from './report/human.js';
-import type { CheckResult } from './report/results.js';
-import { escapeControls } from './secrets.js';
+import type { OperationGroup } from '../report/results.js';
+import { failureDigest } from '../report/failures.js';
+import { paint, renderCheckLine } from '../report/human.js';
+import type { CheckResult } from '../report/results.js';
+import { escapeControls } from '../redaction/redactor.js';
 
 /** The checks of a level: `spec` runs the spec checks, `strict` runs all. */
 export function checksOfLevel(checks: readonly Check[], level: Level): Check[] {

@@ -1,6 +1,6 @@
 /**
  * The rules the checks enforce, quoted from the contract's "Spec-level facts" and profile table
- * (`contract/README.md`, issue "Contract and project foundation"). A check names one of these.
+ * (`contract/README.md`). A check names one of these.
  */
 export const SPEC = {
   operations: 'Spec fact 1: the three operations exist at exactly these methods and paths; `number` is the order number, URL-encoded.',

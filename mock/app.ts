@@ -31,7 +31,8 @@ import { createPrismFallback, flatHeaders, PRISM_PACKAGE, queryOf, type Fallback
 import { problem } from './problems.js';
 import { recordCheck, recordStamp } from './record-check.js';
 import { modelView } from './model-view.js';
-import { pipelineHandler, printable, type Stage } from './pipeline.js';
+import { pipelineHandler, type Stage } from './pipeline.js';
+import { printable } from '../util/printable.js';
 import { sendBody, sendEmpty } from './respond.js';
 import { allowHeader, createRouter, routeRequest } from './router.js';
 import { isSessionName, SESSION_ANSWER_HEADER, SESSION_HEADER, sessionName } from './state.js';

@@ -1,11 +1,12 @@
 /**
- * The command line of `goods-mock`, parsed into a MockConfig (node:util parseArgs). A wrong option or
+ * The command line of `goods-mock`, parsed into a ServerConfig (node:util parseArgs). A wrong option or
  * value is a UsageError whose message names the option and the fix; the CLI exits 2 with it.
  */
 import { parseArgv, wholeNumber } from '../util/argv.js';
 import { isLevel } from '../contract/levels.js';
 import { DEFAULT_CONFIG, type MockConfig } from './config.js';
 import { DEFAULT_PROXY, type ProxyConfig } from './proxy/config.js';
+import type { ServerConfig } from './server.js';
 import type { ExampleRead } from './app.js';
 
 export class UsageError extends Error {
@@ -106,7 +107,7 @@ function nonEmpty(option: string, values: string[] | undefined): string[] | unde
   return values;
 }
 
-export type ParsedCommand = { kind: 'help' } | { kind: 'run'; config: Partial<MockConfig> };
+export type ParsedCommand = { kind: 'help' } | { kind: 'run'; config: Partial<ServerConfig> };
 
 /** Parses the arguments (without `node` and the script) and the environment. Throws a UsageError. */
 export function parseMockArgs(args: string[], env: Record<string, string | undefined> = {}): ParsedCommand {
@@ -115,7 +116,7 @@ export function parseMockArgs(args: string[], env: Record<string, string | undef
     (sentence) => new UsageError(`${sentence} (run goods-mock --help for the options)`),
   );
   if (values.help) return { kind: 'help' };
-  const config: Partial<MockConfig> = {};
+  const config: Partial<ServerConfig> = {};
   const port = values.port ?? env['PORT'];
   if (port !== undefined) config.port = integer(values.port !== undefined ? 'port' : 'port (from PORT)', port, 0, 65535);
   if (values.host !== undefined) {

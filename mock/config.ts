@@ -3,7 +3,6 @@
  * conformance suite pass a partial config to `createMockServer`. Core code never reads process.argv.
  */
 import { FIXTURES_DIR } from '../contract/paths.js';
-import type { ProxyConfig } from './proxy/config.js';
 
 export interface MockConfig {
   /** Interface to listen on. Loopback unless the user says otherwise. */
@@ -59,8 +58,6 @@ export interface MockConfig {
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   keepAliveTimeoutMs?: number;
-  /** `--proxy URL`: forward every API request to that server and judge each exchange (mock/proxy/). */
-  proxy?: ProxyConfig;
 }
 
 export const DEFAULT_CONFIG: MockConfig = {

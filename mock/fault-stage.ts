@@ -1,5 +1,5 @@
 /**
- * The fault stage of the request path (issue 22): after security and input validation, before the
+ * The fault stage of the request path: after security and input validation, before the
  * answer, so a fault never lets a refused request through (no token is a 401, an invalid body a 400,
  * whatever the request or its session asks for). It chooses the fault of a request (its own `Prefer:
  * fault=`, else the oldest matching rule of its session) and applies it:
@@ -16,6 +16,7 @@ import type { FaultRule, FaultRuleStore } from './fault-rules.js';
 import { delayMs, faultText, INJECTED_STATUSES, FAULT_LIMITS, parseFault, preferredFault, truncatedLength, type Fault } from './faults.js';
 import { preferredCode } from './prefer.js';
 import { problem } from './problems.js';
+import { printable } from '../util/printable.js';
 import { deliverThrough, type Delivery } from './respond.js';
 import { sessionName } from './state.js';
 
@@ -87,11 +88,6 @@ function injectionOf(rule: FaultRule | undefined, session: string): Injection | 
     marker: `${faultText(rule.fault)}; rule=${rule.id}`,
     origin: `the fault rule ${rule.id} of session "${session}"`,
   };
-}
-
-function printable(text: string): string {
-  const clean = text.replace(/[^\x20-\x7e]/g, '?');
-  return clean.length > 200 ? `${clean.slice(0, 200)}...` : clean;
 }
 
 /** Resolves true after `ms`, or false as soon as the answer's connection closes. */

@@ -1,5 +1,5 @@
 /**
- * The fault catalogue (issue 22): what a frontend can ask the mock to do wrong, as data (kind, what
+ * The fault catalogue: what a frontend can ask the mock to do wrong, as data (kind, what
  * it does, its parameter, its bounds), and the one grammar every way of asking uses: `Prefer:
  * fault=<fault>` on a request, the `fault` member of a session rule (`POST /__mock/faults`), and the
  * first part of the `X-Mock-Fault` header that marks a faulted answer. `docs/faults.md` documents it;

@@ -1,3 +1,3 @@
 /** The mock's public API: used by tests, the conformance suite (in-process run), the benchmark and the browser tests. */
-export { createMockServer, SERVER_LIMITS, type MockServer } from './server.js';
+export { createMockServer, SERVER_LIMITS, type MockServer, type ServerConfig } from './server.js';
 export { DEFAULT_CONFIG, resolveConfig, type MockConfig } from './config.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listen } from '../support/loopback.js';
-import { pipelineHandler, printable, runStages, type BaseExchange, type Stage } from './pipeline.js';
+import { pipelineHandler, runStages, type BaseExchange, type Stage } from './pipeline.js';
 import { problem } from './problems.js';
 import { sendBody } from './respond.js';
 
@@ -118,10 +118,5 @@ describe('mock/pipeline: pipelineHandler (errors and the access log in one place
     } finally {
       await server.close();
     }
-  });
-
-  it('printable keeps log lines to printable ASCII and 200 characters', () => {
-    assert.equal(printable('a\u001b[31mb\nc'), 'a?[31mb?c');
-    assert.equal(printable('x'.repeat(300)).length, 203);
   });
 });

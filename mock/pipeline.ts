@@ -1,5 +1,5 @@
 /**
- * The request pipeline shared by the mock and the validating proxy (issue 23): a fixed list of typed
+ * The request pipeline shared by the mock and the validating proxy: a fixed list of typed
  * stages, each of which reads the request and what earlier stages learned, and then either lets the
  * request go on, answers it (the control paths, a preflight, the answer itself), or throws a
  * `ProblemError` (the error the stage stands for: 400 framing, 421 Host, 404/405 route, 401 security,
@@ -12,6 +12,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProblemError, PROBLEMS } from './problems.js';
 import { sendProblem } from './respond.js';
+import { printable } from '../util/printable.js';
 
 /** A stage's outcome: go on (`undefined`), or the request was answered (`'answered'`); possibly later. */
 export type StageResult = undefined | 'answered';
@@ -44,12 +45,6 @@ export function runStages<X>(stages: readonly Stage<X>[], exchange: X, from = 0)
     }
   }
   return undefined;
-}
-
-/** Request text safe for a log line: printable ASCII only, at most 200 characters. */
-export function printable(text: string): string {
-  const clean = text.replace(/[^\x20-\x7e]/g, '?');
-  return clean.length > 200 ? `${clean.slice(0, 200)}...` : clean;
 }
 
 export interface PipelineOptions<X extends BaseExchange> {

@@ -5,6 +5,7 @@
  */
 import type { HttpMethod, OperationSpec } from '../contract/document.js';
 import { problem } from './problems.js';
+import { printable } from '../util/printable.js';
 
 export type RouteResult =
   | { kind: 'operation'; operation: OperationSpec; params: Record<string, string> }
@@ -124,11 +125,6 @@ export function createRouter(operations: OperationSpec[]): Router {
       return undefined;
     },
   };
-}
-
-function printable(text: string): string {
-  const clean = text.replace(/[^\x20-\x7e]/g, '?');
-  return clean.length > 200 ? `${clean.slice(0, 200)}...` : clean;
 }
 
 /**

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { createMockApp, type ServedContent } from './app.js';
 import { resolveConfig, type MockConfig } from './config.js';
+import type { ProxyConfig } from './proxy/config.js';
 import { problemBody, PROBLEMS, type ProblemKind } from './problems.js';
 import { codeOf, messageOf } from '../util/errors.js';
 
@@ -83,20 +84,31 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
+/**
+ * What `createMockServer` starts: the mock's configuration, and with `proxy` (`--proxy URL`) the
+ * validating proxy in place of the mock's own handlers. The proxy builds on the mock, so the mock's
+ * own configuration does not know the proxy's.
+ */
+export interface ServerConfig extends MockConfig {
+  /** `--proxy URL`: forward every API request to that server and judge each exchange (mock/proxy/). */
+  proxy?: ProxyConfig;
+}
+
 /** Starts the mock. Rejects (with a message naming the file and what to fix) when it cannot start. */
-export async function createMockServer(partial: Partial<MockConfig> = {}): Promise<MockServer> {
-  const config = resolveConfig(partial);
+export async function createMockServer(partial: Partial<ServerConfig> = {}): Promise<MockServer> {
+  const { proxy, ...mockPartial } = partial;
+  const config = resolveConfig(mockPartial);
   // The request's time limit also bounds how long a create waits for the shared store's answer (app.ts).
   config.requestTimeoutMs ??= SERVER_LIMITS.requestTimeoutMs;
   // `--proxy URL`: the validating proxy (mock/proxy/) in place of the mock's own handlers; loaded only then.
-  const app = config.proxy ? await (await import('./proxy/app.js')).createProxyApp(config, config.proxy) : await createMockApp(config);
+  const app = proxy ? await (await import('./proxy/app.js')).createProxyApp(config, proxy) : await createMockApp(config);
   const headersTimeout = config.headersTimeoutMs ?? SERVER_LIMITS.headersTimeoutMs;
   const keepAliveTimeout = config.keepAliveTimeoutMs ?? SERVER_LIMITS.keepAliveTimeoutMs;
   const pending = new PendingAnswers();
   // Connections answered 503 `mock-busy` past --max-connections. Node's HTTP parser is attached to
   // every accepted socket before our 'connection' listener runs, so a request sent on a refused
   // connection is still parsed: it must never reach the app, or a create answered "busy" would be
-  // recorded (issue 21). Its bytes are read and dropped until the client closes.
+  // recorded although the client was told it was not. Its bytes are read and dropped until the client closes.
   const refused = new WeakSet<Socket>();
   const server = createServer(
     {

@@ -8,6 +8,7 @@
  * outside the `--proxy` URL's path.
  */
 import { problem } from './problems.js';
+import { printable } from '../util/printable.js';
 
 export interface Target {
   /** The path as sent (not decoded), always starting with "/". */
@@ -74,11 +75,6 @@ function climbsLeniently(path: string): boolean {
   return false;
 }
 
-/** A path as a problem's detail shows it: printable ASCII, at most 200 characters. */
-function shownPath(path: string): string {
-  return path.replace(/[^\x21-\x7e]/g, '?').slice(0, 200);
-}
-
 /**
  * The origin-form target the proxy forwards (below the `--proxy` URL's path): the path with its dot
  * segments removed (RFC 3986 §5.2.4), every other segment as sent, and the query as sent; a fragment
@@ -91,7 +87,7 @@ export function proxiedTarget(target: Target): string {
   if (HIDDEN.test(target.pathname)) {
     throw problem(
       'invalidPath',
-      `The path ${shownPath(target.pathname)} hides a dot or a separator from one decoding (double percent-encoding such as %252e, or overlong UTF-8 such as %c0%af); the proxy forwards no such path: send "." and "/" as they are.`,
+      `The path ${printable(target.pathname)} hides a dot or a separator from one decoding (double percent-encoding such as %252e, or overlong UTF-8 such as %c0%af); the proxy forwards no such path: send "." and "/" as they are.`,
     );
   }
   // Most paths have no `.`, `\`, `#`, `%2e`, `%2f` or `%5c`: no dot segment, read any way; kept as sent.
@@ -123,7 +119,7 @@ export function proxiedTarget(target: Target): string {
   if (outside || climbsLeniently(path) || climbsLeniently(normalised)) {
     throw problem(
       'invalidPath',
-      `The path ${shownPath(path)} leaves the root of the proxied paths (".." or "%2e%2e" segments); the proxy forwards only paths below its --proxy URL.`,
+      `The path ${printable(path)} leaves the root of the proxied paths (".." or "%2e%2e" segments); the proxy forwards only paths below its --proxy URL.`,
     );
   }
   return `${normalised}${search}`;

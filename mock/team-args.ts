@@ -6,7 +6,7 @@
  */
 import { parseArgv, wholeNumber } from '../util/argv.js';
 import { parseMockArgs, UsageError } from './cli-args.js';
-import type { MockConfig } from './config.js';
+import type { ServerConfig } from './server.js';
 
 export interface TeamConfig {
   /** The replicas' ports, one replica each (0: a free port). */
@@ -59,7 +59,7 @@ const OPTIONS = {
 const TEAM_STORE = 'redis://goods-team-mock.invalid:6379/0';
 
 /** goods-mock options the team sets itself, with what to use instead. */
-const SET_BY_TEAM: { option: string; set: (config: Partial<MockConfig>) => boolean; instead: string }[] = [
+const SET_BY_TEAM: { option: string; set: (config: Partial<ServerConfig>) => boolean; instead: string }[] = [
   { option: '--port', set: (c) => c.port !== undefined, instead: 'give the replicas their ports with --ports before --' },
   {
     option: '--store',
@@ -73,7 +73,7 @@ const SET_BY_TEAM: { option: string; set: (config: Partial<MockConfig>) => boole
 export type TeamCommand = { kind: 'help' } | { kind: 'run'; config: TeamConfig };
 
 /** The replicas' options, checked by goods-mock's own parser (its environment left out: the team sets the port and the store). */
-function mockOptions(args: string[]): Partial<MockConfig> {
+function mockOptions(args: string[]): Partial<ServerConfig> {
   // An option that needs a store (--set-aside-invalid) is checked as the replicas will run: on the team's Redis.
   const needsStore = args.some((arg) => arg === '--set-aside-invalid' || arg.startsWith('--set-aside-invalid='));
   let parsed;

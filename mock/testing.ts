@@ -5,8 +5,7 @@ import { loadFixtures, type FixtureSet } from '../contract/fixtures.js';
 import { operationsModel, orderRead, withOrder, type CreateOperationId, type OrderedModel } from '../contract/operations-model.js';
 import { compileContract } from '../contract/schemas.js';
 import { createOperation, type CreateOperation } from './handlers.js';
-import { createMockServer, type MockServer } from './server.js';
-import type { MockConfig } from './config.js';
+import { createMockServer, type MockServer, type ServerConfig } from './server.js';
 import { MemoryStore } from './store/memory.js';
 import { counterSlots } from './store/plan.js';
 import type { StoredResource } from './store/types.js';
@@ -24,7 +23,7 @@ export const AUTH = { Authorization: 'Bearer dev-token' };
 export const JSON_AUTH = { ...AUTH, 'Content-Type': 'application/json' };
 
 /** A quiet mock on a free loopback port (no log lines unless the test passes `log`). */
-export function startMock(config: Partial<MockConfig> = {}): Promise<MockServer> {
+export function startMock(config: Partial<ServerConfig> = {}): Promise<MockServer> {
   return createMockServer({ port: 0, quiet: true, log: () => undefined, ...config });
 }
 

@@ -3,21 +3,22 @@
  * `npm start`'s prestart and `npm run conformance`'s preconformance: builds dist/ only when a compiled
  * source changed since the last build, so a restart with nothing changed starts at once (tsc, even
  * incremental, takes seconds on 2 cores).
- * Stale means: no stamp (dist/.build-stamp), or a `.ts` file the build compiles (contract, judgments,
- * mock, conformance, bench, support, scripts, client; not tests), a tsconfig or package.json newer than
+ * Stale means: no stamp (dist/.build-stamp), or a `.ts` file the build compiles (SOURCE_DIRS;
+ * not tests), a tsconfig or package.json newer than
  * the stamp.
  * `--stamp` only writes the stamp (after `npm run build`). Plain Node, no dependency: it runs before
  * anything is built.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
-const SOURCE_DIRS = ['contract', 'judgments', 'mock', 'conformance', 'bench', 'support', 'scripts', 'client'];
+/** The folders the build compiles: those tsconfig.json includes (the one list), but the tests' own `test/`. */
+const SOURCE_DIRS = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).include.filter((dir) => dir !== 'test');
 const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 /** The newest modification time (ms) of the compiled sources under `dir`. */

@@ -14,8 +14,8 @@ const { existsSync, readdirSync, readFileSync } = require('node:fs');
 const { join, relative, sep } = require('node:path');
 
 const ROOT = join(__dirname, '..');
-/** The folders holding tests (every folder of the project with TypeScript). */
-const FOLDERS = ['util', 'contract', 'judgments', 'redaction', 'mock', 'conformance', 'bench', 'support', 'scripts', 'client', 'test'];
+/** The folders holding tests: every folder of the project with TypeScript, as tsconfig.json includes them (the one list). */
+const FOLDERS = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')).include;
 /** The recorded run (scripts/test-time.ts writes it). */
 const RECORD = join(ROOT, 'docs', 'generated', 'test-time.json');
 

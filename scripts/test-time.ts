@@ -1,6 +1,6 @@
 /**
  * CLI (`npm run test:time`): runs the whole `npm test` and records how long it took, for the
- * figure README.md and docs/development.md state.
+ * figure README.md states.
  *
  *     tsx scripts/test-time.ts [--record FILE]     (default docs/generated/test-time.json)
  *
@@ -84,7 +84,7 @@ async function main(args: string[]): Promise<number> {
   else {
     const record = {
       about:
-        'Written by `npm run test:time` (scripts/test-time.ts): one whole `npm test` on a clean clone of the commit named. README.md and docs/development.md state its time and tests; scripts/mocharc.cjs starts the slowest files first by these times.',
+        'Written by `npm run test:time` (scripts/test-time.ts): one whole `npm test` on a clean clone of the commit named. README.md states its time and tests; scripts/mocharc.cjs starts the slowest files first by these times.',
       commit,
       measured: new Date().toISOString().slice(0, 10),
       seconds,
@@ -94,7 +94,7 @@ async function main(args: string[]): Promise<number> {
     };
     mkdirSync(dirname(recordPath), { recursive: true });
     writeFileSync(recordPath, `${JSON.stringify(record, null, 2)}\n`);
-    console.log(`test-time: wrote ${shown}; update the figures README.md and docs/development.md state`);
+    console.log(`test-time: wrote ${shown}; update the figures README.md states`);
   }
   return code;
 }

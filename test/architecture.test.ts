@@ -1,11 +1,18 @@
 /**
- * The dependency rule of ARCHITECTURE.md, checked on every import of the project's TypeScript:
+ * The dependency rule of ARCHITECTURE.md, checked on every import of the project's TypeScript (type-only
+ * imports included: they are erased at run time, but a type is still knowledge of the module it comes
+ * from, so an arrow the wrong way in types is the same coupling as one in values):
  * - `util/` (general helpers that know nothing of the contract: argv values, errors, JSON text, JSON
  *   Pointer, the bearer syntax) imports nothing of the project; any folder may import it;
  * - `contract/` imports nothing of the project outside `contract/` and `util/`;
  * - `judgments/` imports only `contract/` and `util/` (and itself): the same judgments serve the suite and a proxy;
+ * - `report/` (the report model both tools write: results, failures, the JSON, JUnit, human and HTML
+ *   renderers) imports only `contract/`, `redaction/` and `util/`: it sits below the suite and the proxy;
  * - `conformance/` reaches `mock/` only through its public API `mock/index.ts`;
- * - `mock/` never imports `conformance/`; `client/` imports only `contract/` and `util/`;
+ * - `mock/` never imports `conformance/`, with no exception; inside `mock/`, only the proxy itself and the
+ *   mock's composition roots (`server.ts`, `cli.ts`, `cli-args.ts`) import `mock/proxy/`: the proxy
+ *   builds on the mock, not the other way round;
+ * - `client/` imports only `contract/` and `util/`;
  * - `redaction/` (the one redactor) imports nothing of the project, and both the suite's secrets and
  *   the proxy's redaction go through it.
  * - `support/` (the bench's and the tests' helpers: child processes, free ports, polling) imports only `contract/` and `util/`;
@@ -13,17 +20,22 @@
  * - `scripts/` imports only `contract/`, `util/` and `conformance/coverage.ts` (the coverage table of docs/conformance.md);
  * - no shipped code imports `bench/`, `scripts/`, `support/` or `test/` (only tests and `test/` do);
  * - `test/` never imports `bench/` or `scripts/`;
- * - every folder of the project is covered by one of these rules.
+ * - every folder of the project is covered by one of these rules;
+ * - no import circle anywhere in the project, tests included (a circle has no layer to put its files in).
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
 import { PROJECT_ROOT } from '../contract/paths.js';
 
 interface ImportEdge {
   file: string;
   target: string;
 }
+
+/** The folders holding none of the project's own code. */
+const NOT_CODE = ['node_modules', 'dist', 'reports', 'coverage', 'docs', 'fixtures'];
 
 function sourceFiles(folder: string): string[] {
   const files: string[] = [];
@@ -33,31 +45,89 @@ function sourceFiles(folder: string): string[] {
   return files;
 }
 
-/** Every relative import of a file, resolved to a project path (`mock/index.ts`). */
-function importsOf(file: string, text = readFileSync(join(PROJECT_ROOT, file), 'utf8')): ImportEdge[] {
+/** The imports of each project file, parsed once for all the rules. */
+const parsed = new Map<string, ImportEdge[]>();
+
+/**
+ * Every relative import of a file, resolved to a project path (`mock/index.ts`), as the TypeScript
+ * compiler reads the file (`text` stands in for the file's own text): static imports and re-exports (type-only ones too) and `import()` calls,
+ * never a path that only appears in a comment or a string.
+ */
+function importsOf(file: string, text?: string): ImportEdge[] {
+  const known = text === undefined ? parsed.get(file) : undefined;
+  if (known) return known;
   const edges: ImportEdge[] = [];
-  for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
-    const spec = match[1] ?? '';
+  const add = (spec: string): void => {
+    if (!spec.startsWith('./') && !spec.startsWith('../')) return;
     const target = relative(PROJECT_ROOT, resolve(dirname(join(PROJECT_ROOT, file)), spec)).replace(/\.js$/, '.ts');
     edges.push({ file, target: target.split(sep).join('/') });
-  }
+  };
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+      add(node.moduleSpecifier.text);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [spec] = node.arguments;
+      if (spec && ts.isStringLiteralLike(spec)) add(spec.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, text ?? readFileSync(join(PROJECT_ROOT, file), 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS));
+  if (text === undefined) parsed.set(file, edges);
   return edges;
+}
+
+/** Every TypeScript file of the project's code folders. */
+function projectFiles(): string[] {
+  return readdirSync(PROJECT_ROOT, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !NOT_CODE.includes(entry.name) && !entry.name.startsWith('.'))
+    .flatMap((entry) => sourceFiles(entry.name));
+}
+
+/**
+ * The import circles of a graph (file → the files it imports): its strongly connected components of
+ * more than one file, or of one file importing itself (Tarjan's algorithm), each sorted by name.
+ */
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const connect = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) ?? 0);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!index.has(next)) {
+        connect(next);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) low.set(file, Math.min(low.get(file) ?? 0, index.get(next) ?? 0));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      onStack.delete(member);
+      component.push(member);
+      if (member === file) break;
+    }
+    if (component.length > 1 || (graph.get(file) ?? []).includes(file)) found.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) connect(file);
+  return found;
 }
 
 const top = (path: string): string => path.split('/')[0] ?? '';
 
 /** The folders shipped in the package, and the folders only development uses. */
-const SHIPPED = ['util', 'contract', 'judgments', 'redaction', 'mock', 'conformance', 'client'];
+const SHIPPED = ['util', 'contract', 'judgments', 'redaction', 'report', 'mock', 'conformance', 'client'];
 const DEV_ONLY = ['bench', 'scripts', 'support', 'test'];
 /** Every folder a rule below covers. */
 const RULED = [...SHIPPED, ...DEV_ONLY];
 
-/**
- * The one exception to "mock/ never imports conformance/": the validating proxy writes its reports
- * with the suite's results model and its pure JSON and JUnit renderers (the same schema and format
- * as the suite's reports), from one file.
- */
-const PROXY_REPORT_EXCEPTION = new Set(['results', 'json', 'junit'].map((name) => `mock/proxy/report.ts -> conformance/report/${name}.ts`));
+/** The mock's composition roots: the only files of `mock/` outside `mock/proxy/` that import the proxy. */
+const MOCK_ROOTS = ['mock/server.ts', 'mock/cli.ts', 'mock/cli-args.ts'];
 
 /** Tests: `*.test.ts`, and the long checks `*.check.ts` that mocha runs on demand (neither is built nor shipped: tsconfig.build.json). */
 const isTest = (file: string): boolean => /\.(test|check)\.ts$/.test(file);
@@ -71,11 +141,40 @@ function violations(folder: string, allowed: (edge: ImportEdge) => boolean, test
 }
 
 describe('architecture: the dependency rule', () => {
-  it('finds the relative imports of a file (the check can fail)', () => {
-    const edges = importsOf('conformance/x.ts', "import { a } from '../mock/app.js';\nconst m = await import('./y.js');");
+  it('finds the relative imports of a file, type-only ones and re-exports too, and none in comments (the check can fail)', () => {
+    const text = [
+      "import { a } from '../mock/app.js';",
+      "import type { B } from '../report/results.js';",
+      "export { c } from './z.js';",
+      "// import { d } from '../bench/report.js';",
+      "const m = await import('./y.js');",
+      "import { e } from 'node:fs';",
+    ].join('\n');
     assert.deepEqual(
-      edges.map((e) => e.target),
-      ['mock/app.ts', 'conformance/y.ts'],
+      importsOf('conformance/x.ts', text).map((e) => e.target),
+      ['mock/app.ts', 'report/results.ts', 'conformance/z.ts', 'conformance/y.ts'],
+    );
+  });
+
+  it('no import circle in the project (type-only imports count)', () => {
+    const graph = new Map(projectFiles().map((file) => [file, importsOf(file).map((e) => e.target)]));
+    assert.ok(graph.size > 300, `read ${graph.size} files`);
+    assert.deepEqual(circles(graph), []);
+    // The circle finder sees a two-file circle, a longer one and a file importing itself (it can fail).
+    const sample = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['a.ts', 'c.ts']],
+      ['c.ts', ['d.ts']],
+      ['d.ts', ['e.ts']],
+      ['e.ts', ['c.ts', 'f.ts']],
+      ['f.ts', ['f.ts']],
+      ['g.ts', ['a.ts']],
+    ]);
+    assert.deepEqual(
+      circles(sample)
+        .map((c) => c.join(' '))
+        .sort(),
+      ['a.ts b.ts', 'c.ts d.ts e.ts', 'f.ts'],
     );
   });
 
@@ -134,6 +233,19 @@ describe('architecture: the dependency rule', () => {
     );
   });
 
+  it('report/ imports only contract/, redaction/, util/ and report/ (tests aside): below the suite and the proxy', () => {
+    assert.deepEqual(
+      violations('report', (e) => ['report', 'contract', 'redaction', 'util'].includes(top(e.target)), false),
+      [],
+    );
+    // Both tools write their reports with it.
+    for (const file of ['conformance/report-files.ts', 'mock/proxy/report.ts'])
+      assert.ok(
+        importsOf(file).some((e) => top(e.target) === 'report'),
+        `${file} renders with report/`,
+      );
+  });
+
   it('conformance/ reaches mock/ only through mock/index.ts', () => {
     assert.deepEqual(
       violations('conformance', (e) => top(e.target) !== 'mock' || e.target === 'mock/index.ts', true),
@@ -141,14 +253,29 @@ describe('architecture: the dependency rule', () => {
     );
   });
 
-  it('mock/ never imports conformance/ (but the proxy reports with the suite renderers), and client/ imports only contract/ (tests aside)', () => {
+  it('mock/ never imports conformance/, and client/ imports only contract/ (tests aside)', () => {
     assert.deepEqual(
-      violations('mock', (e) => top(e.target) !== 'conformance' || PROXY_REPORT_EXCEPTION.has(`${e.file} -> ${e.target}`), true),
+      violations('mock', (e) => top(e.target) !== 'conformance', true),
       [],
     );
     assert.deepEqual(
       violations('client', (e) => ['client', 'contract', 'util'].includes(top(e.target)), false),
       [],
+    );
+  });
+
+  it('inside mock/, only the proxy and the composition roots import mock/proxy/ (tests aside)', () => {
+    const proxy = (path: string): boolean => path.startsWith('mock/proxy/');
+    assert.deepEqual(
+      violations('mock', (e) => !proxy(e.target) || proxy(e.file) || MOCK_ROOTS.includes(e.file), false),
+      [],
+    );
+    // The check sees the mock's configuration importing the proxy's (it can fail).
+    assert.deepEqual(
+      importsOf('mock/config.ts', "import type { ProxyConfig } from './proxy/config.js';")
+        .filter((e) => proxy(e.target) && !MOCK_ROOTS.includes(e.file))
+        .map((e) => e.target),
+      ['mock/proxy/config.ts'],
     );
   });
 
@@ -192,12 +319,7 @@ describe('architecture: the dependency rule', () => {
 
   it('every TypeScript folder of the project is under one of these rules', () => {
     const folders = readdirSync(PROJECT_ROOT, { withFileTypes: true })
-      .filter(
-        (entry) =>
-          entry.isDirectory() &&
-          !['node_modules', 'dist', 'reports', 'docs', 'fixtures'].includes(entry.name) &&
-          !entry.name.startsWith('.'),
-      )
+      .filter((entry) => entry.isDirectory() && !NOT_CODE.includes(entry.name) && !entry.name.startsWith('.'))
       .filter((entry) => sourceFiles(entry.name).length > 0)
       .map((entry) => entry.name)
       .sort();

@@ -10,7 +10,7 @@ import { is2xx } from '../../judgments/answer.js';
 import { bearerChallenge, judgeChallenged, judgeNoAccessWithout, type CredentialClass } from '../../judgments/auth.js';
 import type { OperationId, OperationModel } from '../../contract/operations-model.js';
 import { carrierText, schemesOf, securitySchemes, type OperationSecurity, type SecurityScheme } from '../../contract/security.js';
-import { partsOf, unusable, valueOf, type CredentialParts, type CredentialValues } from '../credentials.js';
+import { basicCredentials, partsOf, unusable, valueOf, type CredentialParts, type CredentialValues } from '../credentials.js';
 import { acceptsMember, baseBody, derivationOf, writable } from '../data.js';
 import { keyOf, recordOf } from '../../judgments/records.js';
 import type { JsonObject } from '../../contract/document.js';
@@ -27,14 +27,6 @@ const TITLES: Record<CredentialClass, string> = {
   rejected: 'a bearer token the server must not accept',
   malformed: 'a malformed bearer credential containing the token',
 };
-
-/** The user of the Basic credentials the non-Bearer class sends (the token is the password). */
-export const BASIC_USER = 'conformance';
-
-/** The Basic credentials sent by the non-Bearer class (redacted in reports). */
-export function basicCredentials(token: string): string {
-  return Buffer.from(`${BASIC_USER}:${token}`).toString('base64');
-}
 
 interface CredentialCase {
   name: string;

@@ -2,7 +2,7 @@
 import type { Level } from '../../contract/levels.js';
 import type { Cases } from '../cases.js';
 import type { CheckContext } from '../context.js';
-import type { OperationGroup } from '../http.js';
+import type { OperationGroup } from '../../report/results.js';
 
 export interface Check {
   /** Unique, stable: `<operation>.<name>`. */

@@ -1,7 +1,7 @@
 /** From failed checks back to the changes, and what each change's proof status is (`attribute.ts`). */
 import assert from 'node:assert/strict';
-import type { OperationGroup } from '../http.js';
-import type { CheckResult } from '../report/results.js';
+import type { OperationGroup } from '../../report/results.js';
+import type { CheckResult } from '../../report/results.js';
 import { attributeFailure, disagreementsOf, pointedChanges, withProofStatus } from './attribute.js';
 import type { Change, ProofRun } from './model.js';
 

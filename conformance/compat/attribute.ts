@@ -7,7 +7,7 @@
  * A failure none of whose changes breaks the run's side is a disagreement: the static verdict said
  * compatible, the run says otherwise.
  */
-import type { CheckResult } from '../report/results.js';
+import type { CheckResult } from '../../report/results.js';
 import type { Change, Disagreement, ProofFailure, ProofRun, ProofStatus, Side } from './model.js';
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

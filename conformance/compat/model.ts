@@ -4,7 +4,7 @@
  */
 import type { JsonValue } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
-import type { JudgedContract } from '../report/results.js';
+import type { JudgedContract } from '../../report/results.js';
 
 /** Who a change is judged for: frontends built against OLD, servers written for OLD. */
 export const SIDES = ['clients', 'servers'] as const;

@@ -1,6 +1,6 @@
 /**
  * Evolved contracts for the suite's tests: the bundled contract with one change of the kind an API
- * team makes between versions (the seven change classes of issue 19). Each is a plain edit of the
+ * team makes between versions (one per class of change: `EVOLUTIONS` below). Each is a plain edit of the
  * document; no code of the suite knows about any of them.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';

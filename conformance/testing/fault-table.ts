@@ -7,7 +7,7 @@ import { readContract } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
 import { CHECKS } from '../checks/index.js';
 import { MOCK_ORDER_NUMBER, resolveConformanceConfig } from '../config.js';
-import type { CheckResult } from '../report/results.js';
+import type { CheckResult } from '../../report/results.js';
 import { runConformance } from '../run.js';
 import { FAULT_CASES } from '../self-test/faults.js';
 import { REFERENCE_TOKEN, startReferenceServer } from '../self-test/reference-server.js';

@@ -312,7 +312,7 @@
 
   // ---- recorded records of each create, polled ---------------------------------------------
 
-  // The listings page (issue 11): the dashboard shows PAGE records at a time, from `after` on, and
+  // The listings page: the dashboard shows PAGE records at a time, from `after` on, and
   // follows the listing's `Link: rel="next"` header, so no session size breaks it.
   const PAGE = 200;
   /** Per resource of a create: its operation, what is shown, and its page. */

@@ -31,7 +31,7 @@ import { createForwarder } from './forward.js';
 import { createJudge } from './judge.js';
 import { DEFAULT_JUDGING_LIMITS, JudgingQueue } from './judging-queue.js';
 import { Recorder } from './recorder.js';
-import { escapeControlsUnicode as printable, LearningRedactor, type Redactor } from '../../redaction/redactor.js';
+import { escapeControlsUnicode, LearningRedactor, type Redactor } from '../../redaction/redactor.js';
 import { notJudgedText, writeReports } from './report.js';
 import type { SeenExchange } from './seen.js';
 import { ViolationLog } from './violations.js';
@@ -58,7 +58,7 @@ export function publicUrl(url: URL): string {
 export function violationLine(v: Violation, exchange: ProxyExchange, redactor: Redactor): string {
   const where = v.in === 'body' ? `body ${v.pointer === '' ? '""' : v.pointer}` : v.in === 'header' ? `header ${v.pointer}` : v.in;
   const target = redactor.redact(exchange.target).slice(0, 120);
-  return printable(
+  return escapeControlsUnicode(
     redactor.redact(
       `proxy: ${v.side} violation ${v.operation} ${v.rule} [${v.level}] ${where}: ${v.reason} (${exchange.method} ${target} → ${exchange.answer.status})`,
     ),
@@ -90,7 +90,11 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     redactor,
   });
   const recorder = proxy.recordDir !== undefined ? new Recorder({ dir: proxy.recordDir, judge, redactor, log }) : undefined;
-  const forwarder = createForwarder({ upstream, timeoutMs: proxy.timeoutMs, log: (line) => log(printable(redactor.redact(line))) });
+  const forwarder = createForwarder({
+    upstream,
+    timeoutMs: proxy.timeoutMs,
+    log: (line) => log(escapeControlsUnicode(redactor.redact(line))),
+  });
   const outputDir = proxy.outputDir ?? DEFAULT_OUTPUT_DIR;
   const report = () =>
     writeReports({
@@ -127,7 +131,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     judge: judged,
     onError: (error, seen) =>
       log(
-        `proxy: internal error while judging ${printable(seen.method)} ${printable(redactor.redact(seen.target)).slice(0, 200)}: ${error instanceof Error && error.stack !== undefined ? error.stack : messageOf(error)}`,
+        `proxy: internal error while judging ${escapeControlsUnicode(seen.method)} ${escapeControlsUnicode(redactor.redact(seen.target)).slice(0, 200)}: ${error instanceof Error && error.stack !== undefined ? error.stack : messageOf(error)}`,
       ),
     onDrop: (seen) => {
       if (NOT_JUDGED.has(seen.method) || !judge.pathInContract(seen.target)) return;
@@ -184,7 +188,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     }
     throw problem(
       'notFound',
-      `In proxy mode ${ADMIN_PREFIX} has ${[HEALTH_PATH, VIOLATIONS_PATH, REPORT_PATH].join(', ')} and the dashboard (${ADMIN_PREFIX}/); nothing is recorded here, so there is no ${printable(pathname).slice(0, 200)}.`,
+      `In proxy mode ${ADMIN_PREFIX} has ${[HEALTH_PATH, VIOLATIONS_PATH, REPORT_PATH].join(', ')} and the dashboard (${ADMIN_PREFIX}/); nothing is recorded here, so there is no ${escapeControlsUnicode(pathname).slice(0, 200)}.`,
     );
   };
 
@@ -206,7 +210,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
       if (target?.authority !== undefined && !namesThisServer(hosts, target.scheme ?? '', target.authority, x.req.socket)) {
         throw problem(
           'misdirectedRequest',
-          `The target names ${printable(`${target.scheme ?? ''}://${target.authority}`).slice(0, 100)}, not this proxy: it forwards only to its --proxy URL (it is no forward proxy); send the path alone ("GET /path HTTP/1.1").`,
+          `The target names ${escapeControlsUnicode(`${target.scheme ?? ''}://${target.authority}`).slice(0, 100)}, not this proxy: it forwards only to its --proxy URL (it is no forward proxy); send the path alone ("GET /path HTTP/1.1").`,
         );
       }
     }),
@@ -234,7 +238,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     stages,
     // A literal of one shape (no spread): built once per request.
     exchange: (req, res) => ({ req, res, target: undefined, host: undefined, pathname: '', method: req.method ?? 'GET', forwarded: false }),
-    log: (line) => log(printable(line)),
+    log: (line) => log(escapeControlsUnicode(line)),
     quiet: config.quiet,
     who: 'proxy',
     // The target as logged: learned secrets hidden.

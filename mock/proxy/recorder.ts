@@ -15,7 +15,7 @@ import { isObject, type JsonValue } from '../../contract/document.js';
 import type { ProxyExchange } from './exchange.js';
 import type { OperationsModel } from '../../contract/operations-model.js';
 import type { Judge } from './judge.js';
-import { escapeControlsUnicode as printable, REDACTED, type Redactor } from '../../redaction/redactor.js';
+import { escapeControlsUnicode, REDACTED, type Redactor } from '../../redaction/redactor.js';
 import { messageOf } from '../../util/errors.js';
 
 /** A file name for an order number: percent-encoded (so distinct numbers never share a file), at most ~200 characters. */
@@ -80,11 +80,13 @@ export class Recorder {
   consider(exchange: ProxyExchange, operation: string): void {
     if (operation !== this.options.judge.model.orderInfo?.operationId || exchange.answer.status < 200 || exchange.answer.status > 299)
       return;
-    const label = `proxy: record: ${printable(this.options.redactor.redact(exchange.target)).slice(0, 200)}`;
+    const label = `proxy: record: ${escapeControlsUnicode(this.options.redactor.redact(exchange.target)).slice(0, 200)}`;
     const problems = this.options.judge.judgeAt(exchange, 'strict').filter((v) => v.side === 'server');
     if (problems.length > 0) {
       const why = problems.map((v) => `${v.rule} ${v.in}${v.pointer === '' ? '' : ` ${v.pointer}`}: ${v.reason}`).join('; ');
-      this.options.log(`${label} not recorded: the answer fails the strict judgments (${printable(this.options.redactor.redact(why))})`);
+      this.options.log(
+        `${label} not recorded: the answer fails the strict judgments (${escapeControlsUnicode(this.options.redactor.redact(why))})`,
+      );
       return;
     }
     if (!exchange.answer.complete) {

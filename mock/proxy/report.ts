@@ -1,6 +1,6 @@
 /**
- * The proxy's reports, with the suite's own results model and renderers (conformance/report/: the
- * JSON report of `conformance.schema.json` and the JUnit XML CI systems read). What the proxy judged
+ * The proxy's reports, with the report model the suite writes too (report/: the JSON report of
+ * `conformance.schema.json` and the JUnit XML CI systems read). What the proxy judged
  * becomes one check per judgment and operation: `failed` when an exchange broke it (its latest
  * violations as the failed cases), `passed` when exchanges of that operation were judged and none
  * broke it, `skipped` (not applicable) when no exchange of that operation went through. The
@@ -8,11 +8,11 @@
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { CheckResult, CoverageRow, JudgedContract, Verdict } from '../../conformance/report/results.js';
+import type { CheckResult, CoverageRow, JudgedContract, Verdict } from '../../report/results.js';
 import { REPORT_FILES } from './config.js';
 import { UNKNOWN_OPERATION } from './exchange.js';
 import type { Judge } from './judge.js';
-import { escapeControlsUnicode as printable, type Redactor } from '../../redaction/redactor.js';
+import { escapeControlsUnicode, type Redactor } from '../../redaction/redactor.js';
 import type { ViolationLog } from './violations.js';
 
 export interface ReportInput {
@@ -36,7 +36,7 @@ export function notJudgedText(notJudged: number): string {
   return `${notJudged} exchange(s) of the contract's operations were forwarded but not judged: the judging queue was full (the proxy forwarded faster than it could judge); this report does not cover them`;
 }
 
-/** What the proxy saw so far, as the suite's results model; every text from traffic redacted. */
+/** What the proxy saw so far, as the report model (report/results.ts); every text from traffic redacted. */
 export function proxyVerdict(input: ReportInput): Verdict {
   const { violations, judge, redactor } = input;
   const isTarget = (id: string): id is Target => id === 'server' || judge.operations.includes(id);
@@ -59,7 +59,7 @@ export function proxyVerdict(input: ReportInput): Verdict {
         durationMs: 0,
       };
       if (tally) {
-        const latest = tally.latest.map((line) => printable(redactor.redact(line)));
+        const latest = tally.latest.map((line) => escapeControlsUnicode(redactor.redact(line)));
         checks.push({
           ...base,
           status: 'failed',
@@ -147,10 +147,7 @@ async function writeAtomically(path: string, text: string): Promise<void> {
  * own texts (rules, titles) are written as they are.
  */
 export async function writeReports(input: ReportInput): Promise<string[]> {
-  const [{ renderJson }, { renderJunit }] = await Promise.all([
-    import('../../conformance/report/json.js'),
-    import('../../conformance/report/junit.js'),
-  ]);
+  const [{ renderJson }, { renderJunit }] = await Promise.all([import('../../report/json.js'), import('../../report/junit.js')]);
   const verdict = proxyVerdict(input);
   await mkdir(input.dir, { recursive: true });
   const json = resolve(input.dir, REPORT_FILES.json);

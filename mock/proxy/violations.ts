@@ -5,7 +5,7 @@
  */
 import type { Level } from '../../contract/levels.js';
 import type { ProxyExchange, Violation } from './exchange.js';
-import { escapeControlsUnicode as printable, type Redactor } from '../../redaction/redactor.js';
+import { escapeControlsUnicode, type Redactor } from '../../redaction/redactor.js';
 
 export interface KeptMessage {
   headers: Record<string, string>;
@@ -94,8 +94,8 @@ export class ViolationLog {
     const redact = this.options.redactor;
     const clean = violations.map((v) => ({
       ...v,
-      reason: printable(redact.redact(v.reason)),
-      pointer: printable(redact.redact(v.pointer)),
+      reason: escapeControlsUnicode(redact.redact(v.reason)),
+      pointer: escapeControlsUnicode(redact.redact(v.pointer)),
     }));
     const rulesHit = new Set<string>();
     for (const v of clean) {
@@ -127,8 +127,8 @@ export class ViolationLog {
     const kept: KeptExchange = {
       seq: this.exchanges,
       at: new Date().toISOString(),
-      method: printable(exchange.method),
-      target: printable(redact.redact(exchange.target)),
+      method: escapeControlsUnicode(exchange.method),
+      target: escapeControlsUnicode(redact.redact(exchange.target)),
       operation,
       status: exchange.answer.status,
       durationMs: Math.round(exchange.durationMs * 10) / 10,
@@ -155,7 +155,7 @@ export class ViolationLog {
     const raw =
       encoding !== undefined && encoding !== 'identity'
         ? `(${message.body.length} bytes, Content-Encoding ${encoding})`
-        : printable(redact.redact(window));
+        : escapeControlsUnicode(redact.redact(window));
     const truncated = raw.length > this.options.bodyChars || !message.complete || message.body.length > windowBytes;
     return {
       headers: redact.headers(message.headers),

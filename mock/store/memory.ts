@@ -37,7 +37,7 @@ import { childPointer } from '../../util/json-pointer.js';
 /**
  * A record's JSON longer than this many bytes is held as a Buffer, outside the V8 heap. V8 lets its heap
  * grow to about twice what is live before collecting it, so 128 MiB of large records held as strings
- * let a burst of large bodies leave hundreds of MiB of garbage uncollected (issue 21: 495-541 MiB peak
+ * let a burst of large bodies leave hundreds of MiB of garbage uncollected (measured: 495-541 MiB peak
  * for 1,000 refused 1 MiB creates against a full mock, 334-359 MiB with large records off the heap).
  * Small records stay strings: a Buffer costs about 100 bytes more each, too much for a million of them.
  */

@@ -48,6 +48,7 @@ import {
 } from './types.js';
 import { RedisFaultRules, type RedisFaultPort } from './redis-fault-rules.js';
 import { messageOf } from '../../util/errors.js';
+import { printable } from '../../util/printable.js';
 import { displayUrl } from './describe.js';
 
 export interface RedisStoreOptions {
@@ -84,10 +85,8 @@ function instant(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** A message from Redis or the client, safe for a log line or an answer (printable ASCII, at most 120 characters). */
-function printable(text: string): string {
-  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 120);
-}
+/** Characters of a message from Redis or the client shown in a log line or an answer. */
+const MESSAGE_CHARS = 120;
 
 /** What every connection of the store shares. */
 function connectionOptions() {
@@ -232,7 +231,9 @@ export class RedisStore implements Store {
       this.checkLater(1000);
       return;
     }
-    this.note(`the records could not be checked against the contract in force (${printable(messageOf(error))}); trying again in a second`);
+    this.note(
+      `the records could not be checked against the contract in force (${printable(messageOf(error), MESSAGE_CHARS)}); trying again in a second`,
+    );
     this.checkLater(1000);
   }
 
@@ -269,7 +270,9 @@ export class RedisStore implements Store {
   private wentDown(reason: string): void {
     if (this.closing || this.downSince !== undefined) return;
     this.downSince = new Date();
-    this.options.log(`store ${this.where}: unreachable since ${instant(this.downSince)} (${printable(reason)}); ${DURING_OUTAGE}`);
+    this.options.log(
+      `store ${this.where}: unreachable since ${instant(this.downSince)} (${printable(reason, MESSAGE_CHARS)}); ${DURING_OUTAGE}`,
+    );
   }
 
   /** What health says during an outage, in the project's words. */
@@ -295,7 +298,7 @@ export class RedisStore implements Store {
     // Redis answered with an error (out of memory, read-only replica, ...): say which; otherwise it did not answer.
     const refused = error instanceof Error && error.name === 'ReplyError';
     const what = refused
-      ? `refused the command (${printable(error.message)})`
+      ? `refused the command (${printable(error.message, MESSAGE_CHARS)})`
       : this.downSince !== undefined
         ? `has been unreachable since ${instant(this.downSince)}`
         : 'did not answer';
@@ -589,7 +592,7 @@ export class RedisStore implements Store {
         kind: 'redis',
         up: false,
         detail: refused
-          ? `Redis at ${this.where} refused PING (${printable(error.message)}); API calls that need state answer 503 store-unavailable until it accepts commands`
+          ? `Redis at ${this.where} refused PING (${printable(error.message, MESSAGE_CHARS)}); API calls that need state answer 503 store-unavailable until it accepts commands`
           : `Redis at ${this.where} is connected but did not answer PING within ${this.readTimeoutMs / 1000} s; listings answer 503 store-unavailable, and creates wait for its answer up to ${this.outcomeWaitMs / 1000} s (then 504 store-outcome-unknown)`,
       };
     }

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { checksFor } from '../../conformance/checks/index.js';
-import type { Verdict } from '../../conformance/report/results.js';
+import type { Verdict } from '../../report/results.js';
 import { redactorFor } from '../../conformance/secrets.js';
 import { readContractFile } from '../../contract/document.js';
 import { CONTRACT_JSON_PATH } from '../../contract/paths.js';

@@ -1,7 +1,7 @@
 /**
  * Creates sent all at once, one connection each (no agent pooling, `Connection: close`), each with a
  * marker of its own in the body, and the check that the mock's listings hold exactly the creates it
- * answered 201: every 201 listed once, no refused create listed, ids unique (issue 21).
+ * answered 201: every 201 listed once, no refused create listed, ids unique: a refused create must leave no trace, a burst must lose none.
  */
 import { Agent, request } from 'node:http';
 import { CREATE_PATHS, type Resource } from './corpus-types.js';

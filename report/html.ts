@@ -5,8 +5,8 @@
  * passed), then the coverage table (rule → cases sent → verdict). Every text is HTML-escaped and its
  * control characters shown escaped.
  */
-import { formatFailure } from '../failure.js';
-import { escapeControls } from '../secrets.js';
+import { escapeControls } from '../redaction/redactor.js';
+import { formatFailure } from './failure.js';
 import { failureCount, othersLine, splitFailed } from './failures.js';
 import { configurationLine, notRunMessage, trafficLines } from './human.js';
 import type { CheckResult, CheckStatus, UncheckedRule, Verdict } from './results.js';

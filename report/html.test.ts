@@ -1,6 +1,6 @@
 /** The HTML report: failures first, then not run, skipped, passed; escaped; self-contained; the coverage table. */
 import assert from 'node:assert/strict';
-import { formatFailure, type FailureDetails } from '../failure.js';
+import { formatFailure, type FailureDetails } from './failure.js';
 import { escapeHtml, renderHtml } from './html.js';
 import type { CheckResult } from './results.js';
 import { CHECKS, CONTRACT, HOSTILE_TEXT, configurationVerdictOf, rawControls, verdictOf } from './verdict-fixture.js';

@@ -18,8 +18,8 @@
  * - characters invalid in XML 1.0 (and any control character) are shown escaped (`\x1b`).
  */
 import { create } from 'xmlbuilder2';
-import { formatFailure } from '../failure.js';
-import { escapeControls } from '../secrets.js';
+import { escapeControls } from '../redaction/redactor.js';
+import { formatFailure } from './failure.js';
 import { failureDigest } from './failures.js';
 import { configurationLine, notRunMessage } from './human.js';
 import type { CheckResult, Verdict } from './results.js';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'test-results-parser';
-import { requireSystemTool } from '../../support/system-tools.js';
+import { requireSystemTool } from '../support/system-tools.js';
 import { junitTimestamp, renderJunit, wallTime } from './junit.js';
 import type { CheckResult } from './results.js';
 import { CHECKS, CONTRACT, configurationVerdictOf, rawControls, verdictOf } from './verdict-fixture.js';

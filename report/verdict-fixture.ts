@@ -2,9 +2,9 @@
  * Verdicts for the renderers' tests: every status, several operations, failures with several cases,
  * and hostile text (markup, XML specials, `]]>`, control characters, characters invalid in XML 1.0).
  */
-import { readContract } from '../../contract/document.js';
-import { operationsModel } from '../../contract/operations-model.js';
-import { formatFailure, type FailureDetails } from '../failure.js';
+import { readContract } from '../contract/document.js';
+import { operationsModel } from '../contract/operations-model.js';
+import { formatFailure, type FailureDetails } from './failure.js';
 import type { CheckResult, Verdict } from './results.js';
 
 /** The bundled contract's operations (order info, then the two creates), read from its model. */

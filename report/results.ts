@@ -3,9 +3,30 @@
  * HTML) is a pure function of it. `conformance.schema.json` (next to this file) describes the JSON
  * report, which is this `Verdict` serialized.
  */
-import type { Level } from '../../contract/levels.js';
-import type { FailureDetails } from '../failure.js';
-import type { OperationGroup, TrafficCounts } from '../http.js';
+import type { Level } from '../contract/levels.js';
+import type { OperationId } from '../contract/operations-model.js';
+import type { FailureDetails } from './failure.js';
+
+/**
+ * The group a check and a request belong to: an operation, or `server` for requests that belong to
+ * none (an unknown path). A time-out blocks the rest of its group. (The server under test is the
+ * run's target, `--base-url`.)
+ */
+export type OperationGroup = OperationId;
+
+/** What the run's traffic took beyond one request per exchange (the summary counts it). */
+export interface TrafficCounts {
+  /** Connections (sockets) the run opened. */
+  connections: number;
+  /** Requests sent again on a new connection after a kept-alive one failed before any answer began. */
+  resent: number;
+  /** Requests that timed out and were sent again with the limit doubled; `answered`: those the retry got an answer to. */
+  timeoutRetries: number;
+  answeredOnRetry: number;
+  /** Answers that asked the run to wait (429, 503 with Retry-After), and the wall time it paused. */
+  waits: number;
+  pausedMs: number;
+}
 
 /**
  * - `passed`: the check ran every one of its cases and none broke the rule;

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { redactorFor } from '../secrets.js';
-import { writeReports } from './files.js';
-import { CHECKS, rawControls, verdictOf } from './verdict-fixture.js';
+import { redactorFor } from './secrets.js';
+import { writeReports } from './report-files.js';
+import { CHECKS, rawControls, verdictOf } from '../report/verdict-fixture.js';
 
 const TOKEN = 'tok-files-Secret-0042';
 

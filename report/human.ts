@@ -10,7 +10,7 @@
  * are real escape sequences. Redaction happens before (sanitizeVerdict / the redacting
  * writer of the run).
  */
-import { escapeControls } from '../secrets.js';
+import { escapeControls } from '../redaction/redactor.js';
 import { failureCount } from './failures.js';
 import type { CheckResult, CheckStatus, JudgedContract, MockSession, UncheckedRule, Verdict } from './results.js';
 

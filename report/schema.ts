@@ -7,12 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { PROJECT_ROOT } from '../../contract/paths.js';
+import { PROJECT_ROOT } from '../contract/paths.js';
 
 const addFormats = addFormatsModule.default;
 
 /** Where the schema is (shipped with the package, next to this file's source). */
-export const REPORT_SCHEMA_PATH = join(PROJECT_ROOT, 'conformance', 'report', 'conformance.schema.json');
+export const REPORT_SCHEMA_PATH = join(PROJECT_ROOT, 'report', 'conformance.schema.json');
 
 /** The problems of a report against the schema (`pointer message`); empty when it is valid. */
 let compiled: ValidateFunction | undefined;

@@ -5,12 +5,12 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ReporterName } from '../config.js';
-import { sanitizeVerdict, type Redactor } from '../secrets.js';
-import { renderHtml } from './html.js';
-import { renderJson } from './json.js';
-import { renderJunit } from './junit.js';
-import type { Verdict } from './results.js';
+import type { ReporterName } from './config.js';
+import { sanitizeVerdict, type Redactor } from './secrets.js';
+import { renderHtml } from '../report/html.js';
+import { renderJson } from '../report/json.js';
+import { renderJunit } from '../report/junit.js';
+import type { Verdict } from '../report/results.js';
 
 /** The file each file reporter writes, and its renderer (a pure function of the verdict). */
 export const REPORT_FILES: Record<Exclude<ReporterName, 'console'>, { file: string; render: (verdict: Verdict) => string }> = {

@@ -266,24 +266,42 @@ export function judgeChangeApplied(seq: RecordSequence, step: ChangeStep): Viola
   return out;
 }
 
+/**
+ * A request the record's state or body refuses: no 2xx (strict: `expected.status`), and a read after it
+ * shows the record as before (`before` or `after` undefined: not read, nothing to compare).
+ */
+function refusedUnchanged(
+  rule: string,
+  seq: RecordSequence,
+  status: number,
+  strict: boolean,
+  expected: { status: number; strict: string; spec: string; unchanged: string },
+  before: JsonObject | undefined,
+  after: JsonObject | undefined,
+): Violation[] {
+  if (strict ? status !== expected.status : is2xx(status))
+    return [{ rule, in: 'status', expected: strict ? expected.strict : expected.spec, reason: `answered ${status}` }];
+  if (!before || !after) return [];
+  return diffViolations(rule, expected.unchanged, differences(seq.resource, before, after), before, after);
+}
+
 /** A change refused (no 2xx; strict: 400) changes nothing: a read after shows the record as before. */
 export function judgeRefusedChange(seq: RecordSequence, step: ChangeStep, strict: boolean): Violation[] {
   const refused = step.refused;
   if (!refused?.exchange.answer) return [];
-  const rule = RECORDS.refusedChange;
-  const status = refused.exchange.answer.status;
-  if (strict ? status !== 400 : is2xx(status))
-    return [
-      { rule, in: 'status', expected: strict ? '400 for an invalid change' : 'no 2xx for an invalid change', reason: `answered ${status}` },
-    ];
-  const after = recordOf(refused.readAfter);
-  if (!after) return [];
-  return diffViolations(
-    rule,
-    'the record as before the refused change',
-    differences(seq.resource, refused.before, after),
+  return refusedUnchanged(
+    RECORDS.refusedChange,
+    seq,
+    refused.exchange.answer.status,
+    strict,
+    {
+      status: 400,
+      strict: '400 for an invalid change',
+      spec: 'no 2xx for an invalid change',
+      unchanged: 'the record as before the refused change',
+    },
     refused.before,
-    after,
+    recordOf(refused.readAfter),
   );
 }
 
@@ -324,21 +342,20 @@ export function judgeActionApplied(seq: RecordSequence, step: ActionStep): Viola
 export function judgeActionRepeated(seq: RecordSequence, step: ActionStep, strict: boolean): Violation[] {
   const again = step.again;
   if (!again?.exchange.answer) return [];
-  const rule = RECORDS.actionConflict;
-  const status = again.exchange.answer.status;
-  if (strict ? status !== 409 : is2xx(status))
-    return [
-      {
-        rule,
-        in: 'status',
-        expected: strict ? '409: the record no longer has what the action requires' : 'no 2xx',
-        reason: `answered ${status}`,
-      },
-    ];
-  const before = recordOf(step.readAfter) ?? recordOf(step.exchange);
-  const after = recordOf(again.readAfter);
-  if (!before || !after) return [];
-  return diffViolations(rule, 'the record as before the refused action', differences(seq.resource, before, after), before, after);
+  return refusedUnchanged(
+    RECORDS.actionConflict,
+    seq,
+    again.exchange.answer.status,
+    strict,
+    {
+      status: 409,
+      strict: '409: the record no longer has what the action requires',
+      spec: 'no 2xx',
+      unchanged: 'the record as before the refused action',
+    },
+    recordOf(step.readAfter) ?? recordOf(step.exchange),
+    recordOf(again.readAfter),
+  );
 }
 
 /** A record deleted (2xx) is gone: a read of it and a second delete are no 2xx (strict: 404 each). */

@@ -16,7 +16,7 @@ describe('report files (writeReports)', () => {
 
   it('writes only the reports asked for, into the output folder (created when missing)', () => {
     const out = join(dir, 'nested', 'reports');
-    const files = writeReports(verdictOf(), {
+    const { files } = writeReports(verdictOf(), {
       reporters: ['console', 'junit'],
       outputDir: out,
       redactor: redactorFor({ token: TOKEN, rejectedToken: 'invalid' }),
@@ -28,7 +28,7 @@ describe('report files (writeReports)', () => {
         reporters: ['console'],
         outputDir: join(dir, 'none'),
         redactor: redactorFor({ token: TOKEN, rejectedToken: 'invalid' }),
-      }),
+      }).files,
       [],
     );
     assert.ok(!existsSync(join(dir, 'none')));
@@ -43,8 +43,9 @@ describe('report files (writeReports)', () => {
       { target: 'https://user:pa55-word-x@h.example', hints: [`token ${TOKEN} refused`] },
     );
     const redactor = redactorFor({ token: TOKEN, rejectedToken: 'invalid', baseUrl: 'https://user:pa55-word-x@h.example' });
-    const files = writeReports(leaky, { reporters: ['json', 'junit', 'html'], outputDir: dir, redactor });
+    const { files, shown } = writeReports(leaky, { reporters: ['json', 'junit', 'html'], outputDir: dir, redactor });
     assert.equal(files.length, 3);
+    assert.ok(!JSON.stringify(shown).includes(TOKEN), 'the sanitized verdict the summary is rendered from');
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
       for (const secret of [TOKEN, 'pa55-word-x', Buffer.from(TOKEN).toString('base64').slice(0, 12), encodeURIComponent(TOKEN)]) {

@@ -25,8 +25,11 @@ export interface WriteReportsOptions {
   redactor: Redactor;
 }
 
-/** Writes one file per file reporter in `reporters`; answers the paths written. */
-export function writeReports(verdict: Verdict, options: WriteReportsOptions): string[] {
+/**
+ * Writes one file per file reporter in `reporters`; answers the paths written and the sanitized
+ * verdict they were rendered from (the summary is rendered from it too: one sanitizing pass a run).
+ */
+export function writeReports(verdict: Verdict, options: WriteReportsOptions): { files: string[]; shown: Verdict } {
   const shown = sanitizeVerdict(verdict, options.redactor);
   const files: string[] = [];
   for (const name of ['json', 'junit', 'html'] as const) {
@@ -36,5 +39,5 @@ export function writeReports(verdict: Verdict, options: WriteReportsOptions): st
     writeFileSync(file, REPORT_FILES[name].render(shown));
     files.push(file);
   }
-  return files;
+  return { files, shown };
 }

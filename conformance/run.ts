@@ -31,7 +31,7 @@ import type { Exchange } from './http.js';
 import { writeReports } from './report-files.js';
 import { renderHeader, renderSummary } from '../report/human.js';
 import { EXIT_CODES, type CheckResult, type ExitCode, type MockSession, type UncheckedRule, type Verdict } from '../report/results.js';
-import { createRedactor, credentialsOf, redactingWriter, sanitizeVerdict, withoutUserinfo } from './secrets.js';
+import { createRedactor, credentialsOf, redactingWriter, withoutUserinfo } from './secrets.js';
 import { StartError } from './start-error.js';
 import { checksOfLevel, runSuite } from './suite.js';
 import { messageOf } from '../util/errors.js';
@@ -344,8 +344,8 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
       checks: results,
     };
     // The reports and the summary: sanitized (secrets.ts) and rendered as pure functions of the verdict.
-    const files = writeReports(verdict, { reporters: config.reporters, outputDir, redactor });
-    write(renderSummary(sanitizeVerdict(verdict, redactor), { color: options.color ?? false, files }));
+    const { files, shown: sanitized } = writeReports(verdict, { reporters: config.reporters, outputDir, redactor });
+    write(renderSummary(sanitized, { color: options.color ?? false, files }));
     const requests = sent.map(({ request }) => ({
       method: request.method,
       path: request.path,

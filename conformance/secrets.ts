@@ -80,8 +80,18 @@ function mapStrings(value: unknown, clean: (text: string) => string, key = ''): 
  * requests, headers, hints), the target without userinfo. Pure: the input is not changed.
  */
 export function sanitizeVerdict(verdict: Verdict, redactor: Redactor): Verdict {
+  // A verdict repeats its strings (paths, header values, bodies sent and echoed): each is cleaned once.
+  const cleaned = new Map<string, string>();
+  const once = (text: string): string => {
+    let out = cleaned.get(text);
+    if (out === undefined) {
+      out = sanitizeText(text, redactor);
+      cleaned.set(text, out);
+    }
+    return out;
+  };
   // mapStrings keeps the shape of its input (only string values change), so the result is a Verdict.
-  const clean = mapStrings(verdict, (text) => sanitizeText(text, redactor)) as Verdict;
+  const clean = mapStrings(verdict, once) as Verdict;
   return { ...clean, target: withoutUserinfo(clean.target) };
 }
 

@@ -5,12 +5,30 @@ import addFormatsModule from 'ajv-formats';
 import type { JsonObject, JsonValue } from '../../contract/document.js';
 import { addRfcFormats } from '../../contract/formats.js';
 import { VALUE_CATALOGUE } from './catalogue.js';
-import { breakingValues, fit, toLength, typesOf, validCandidates } from './derive.js';
+import { breakingValues, codePointLength, fit, toLength, typesOf, validCandidates } from './derive.js';
 
 const values = (schema: JsonObject): JsonValue[] => validCandidates(schema, 1).map((c) => c.value);
 const broken = (schema: JsonObject, valid: JsonValue): string[] => breakingValues(schema, valid).map((b) => `${b.pointer} ${b.keyword}`);
 
 describe('values derived from a schema', () => {
+  it('counts code points as the string iterator does: a surrogate pair is one, a lone surrogate one, in any place', () => {
+    const texts = [
+      '',
+      'a',
+      'é',
+      '😀',
+      'a😀b',
+      '\ud83d',
+      '\ude00',
+      'x\ud83d',
+      '\ude00\ud83d',
+      '\ud83d\ud83d\ude00',
+      '😀😀',
+      'z'.repeat(1000) + '😀',
+    ];
+    for (const text of texts) assert.equal(codePointLength(text), [...text].length, JSON.stringify(text));
+  });
+
   it('the JSON types of a schema: its type (name or list), else those of its const or enum, else of its branches', () => {
     assert.deepEqual(typesOf({ type: ['string', 'null'] }), ['string', 'null']);
     assert.deepEqual(typesOf({ enum: ['A', 1] }), ['string', 'integer']);

@@ -63,10 +63,25 @@ const num = (schema: JsonObject, keyword: string): number | undefined =>
 /** Code points, as JSON Schema counts string length. */
 const codePoints = (text: string): string[] => [...text];
 
+/** How many code points `text` has (`[...text].length`: a surrogate pair is one), without building them. */
+export function codePointLength(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdbff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (next >= 0xdc00 && next <= 0xdfff) {
+      count -= 1;
+      i += 1;
+    }
+  }
+  return count;
+}
+
 /** A string of exactly `length` code points made from `text`: cut in the middle (head and last code point kept) or padded before the last. */
 export function toLength(text: string, length: number): string {
+  if (codePointLength(text) === length) return text;
   const cps = codePoints(text);
-  if (cps.length === length) return text;
   if (length <= 0) return '';
   if (cps.length > length) return length === 1 ? (cps[0] ?? '') : [...cps.slice(0, length - 1), cps[cps.length - 1] ?? ''].join('');
   const last = cps.pop() ?? 'x';
@@ -83,7 +98,7 @@ function toMultiple(value: number, step: number): number {
 /** Fits a value into a schema's bounds where it can: strings cut or padded to the length bounds, numbers clamped and rounded to `multipleOf`. */
 export function fit(schema: JsonObject, value: JsonValue): JsonValue {
   if (typeof value === 'string') {
-    const length = codePoints(value).length;
+    const length = codePointLength(value);
     const max = num(schema, 'maxLength');
     const min = num(schema, 'minLength');
     if (max !== undefined && length > max) return toLength(value, max);

@@ -436,10 +436,14 @@ export class HttpClient {
       return outcome({ error, reused: error instanceof SendError && error.reused });
     } finally {
       clearTimeout(timer);
-      if (!controller.signal.aborted) controller.abort();
+      // A reason made once: abort() without one builds a DOMException with its stack at every request.
+      if (!controller.signal.aborted) controller.abort(ATTEMPT_OVER);
     }
   }
 }
+
+/** The reason an attempt's signal is aborted with once the attempt is over (what is still open of it is let go). */
+const ATTEMPT_OVER = new Error('the attempt is over');
 
 function describe(error: unknown): string {
   const cause = error instanceof SendError ? error.cause : error;

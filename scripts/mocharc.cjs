@@ -2,8 +2,9 @@
  * The mocha configuration of whole runs (`mocha --config scripts/mocharc.cjs`): `npm test`'s coverage
  * run and `npm run test:unit` run every test file, `npm run test:quick` (GOODS_TESTS=quick) all but
  * the slow ones (QUICK_LEAVES_OUT). With `--parallel` (on the command line, where
- * support/coverage-in-process.ts sees it) the files run in worker processes, two at a time (these
- * machines have 2 cores; GOODS_TEST_JOBS=N for more), the slowest first, by the per-file times of the recorded
+ * support/coverage-in-process.ts sees it) the files run in worker processes, one more than the cores
+ * at a time (many files spend much of their time waiting on servers, time-outs and child processes,
+ * so a worker more keeps both cores busy; GOODS_TEST_JOBS=N to choose), the slowest first, by the per-file times of the recorded
  * run (docs/generated/test-time.json), so no long file starts last and keeps the run waiting; a file
  * the record does not know yet runs after those it knows. `support/test-timing.ts` prints the slowest
  * files at the end. `npx mocha FILE...` keeps .mocharc.json (one process, no plugin).
@@ -93,7 +94,9 @@ function slowestFirst(files, seconds) {
 
 const quick = process.env.GOODS_TESTS === 'quick';
 const files = testFiles().filter((file) => !quick || !QUICK_LEAVES_OUT.some((left) => file === left || file.startsWith(left)));
-const jobs = Number(process.env.GOODS_TEST_JOBS ?? '2');
+const { availableParallelism } = require('node:os');
+const defaultJobs = availableParallelism() + 1;
+const jobs = Number(process.env.GOODS_TEST_JOBS ?? String(defaultJobs));
 
 module.exports = {
   spec: slowestFirst(files, recordedSeconds()),
@@ -101,5 +104,5 @@ module.exports = {
   require: ['./support/test-timing.ts'],
   timeout: 30000,
   reporter: 'spec',
-  jobs: Number.isInteger(jobs) && jobs > 0 ? jobs : 2,
+  jobs: Number.isInteger(jobs) && jobs > 0 ? jobs : defaultJobs,
 };

@@ -25,7 +25,7 @@ import {
   type OperationsModel,
 } from '../contract/operations-model.js';
 import type { CompiledContract, KeywordError, KeywordValidator } from '../contract/schemas.js';
-import { breakingValues, UNKNOWN_MEMBER, validCandidates, toLength, fit, type Candidate } from './values/derive.js';
+import { breakingValues, codePointLength, UNKNOWN_MEMBER, validCandidates, toLength, fit, type Candidate } from './values/derive.js';
 
 export { UNKNOWN_MEMBER };
 
@@ -150,10 +150,11 @@ export function memberClasses(d: Derivation, member: MemberModel, body: JsonObje
 /** `value` with the tag after its first code point (edges kept), fitted to the member's length bounds; undefined when the schema refuses it. */
 export function tagged(d: Derivation, body: JsonObject, member: MemberModel, value: JsonValue, tag: string): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const cps = [...value];
-  const joined = cps.length === 0 ? tag : `${cps[0] ?? ''}${tag}${cps.slice(1).join('')}`;
+  // The first code point (a surrogate pair whole), without spreading a long value into code points.
+  const first = value === '' ? '' : String.fromCodePoint(value.codePointAt(0) ?? 0);
+  const joined = value === '' ? tag : `${first}${tag}${value.slice(first.length)}`;
   const max = member.schema['maxLength'];
-  const out = typeof max === 'number' && [...joined].length > max ? toLength(joined, max) : joined;
+  const out = typeof max === 'number' && codePointLength(joined) > max ? toLength(joined, max) : joined;
   return out.includes(tag) && acceptsMember(d, body, member.name, out) ? out : undefined;
 }
 

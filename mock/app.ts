@@ -19,7 +19,7 @@ import { authPolicy, checkSecurity } from './auth.js';
 import { readBody } from './body.js';
 import { BodyBudget, type BodyHold } from './body-budget.js';
 import type { MockConfig } from './config.js';
-import { controlPolicy, guardControl, RESET_HEADER } from './control-guard.js';
+import { controlPolicy, RESET_HEADER } from './control-guard.js';
 import { applyCors, isPreflight, preflightHeaders } from './cors.js';
 import { createOperation, orderBodies, type CreateContext, type CreateOperation } from './handlers.js';
 import { hostPolicy } from './host.js';
@@ -43,7 +43,7 @@ import { paramReader } from './params.js';
 import type { RecordModel } from './record-model.js';
 import { actionSteps, deleteSteps, listSteps, readSteps, updateSteps } from './record-steps.js';
 import { DEFAULT_SESSION, type StoredResource } from './store/types.js';
-import { answered, framingStage, isControlPath, targetStage, type TargetedExchange } from './stages.js';
+import { answered, controlStage, framingStage, targetStage, type TargetedExchange } from './stages.js';
 import { parseTarget } from './target.js';
 import { requirePeers } from '../util/peer.js';
 import { createRedactor } from '../redaction/redactor.js';
@@ -343,18 +343,11 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
   const stages: Stage<MockExchange>[] = [
     framingStage(),
     targetStage(hosts),
-    {
-      name: 'control paths',
-      run(x) {
-        if (!isControlPath(x.pathname)) return undefined;
-        guardControl(control, x.req, x.res, x.host);
-        if (x.method === 'OPTIONS') {
-          answerOptions(x.req, x.res, adminAllowed(adminContext, x.pathname), x.pathname, [RESET_HEADER]);
-          return 'answered';
-        }
-        return handleAdmin(adminContext, x.req, x.res, x.pathname).then(answered);
-      },
-    },
+    controlStage(control, (req, res, pathname) =>
+      req.method === 'OPTIONS'
+        ? answerOptions(req, res, adminAllowed(adminContext, pathname), pathname, [RESET_HEADER])
+        : handleAdmin(adminContext, req, res, pathname),
+    ),
     {
       name: 'CORS',
       run(x) {

@@ -66,6 +66,10 @@ describe('mock/stages: the front stages of the pipeline', () => {
         'a Host that does not name the server (target and Host)',
         () => `GET ${ORDER_PATH}X HTTP/1.1\r\nHost: rebind.example\r\nConnection: close\r\n\r\n`,
       ],
+      [
+        'a control path asked from a foreign origin (control paths, one stage for both)',
+        (s) => `GET /__mock/health HTTP/1.1\r\nHost: ${s.host}:${s.port}\r\nOrigin: http://evil.example\r\nConnection: close\r\n\r\n`,
+      ],
     ];
     for (const [label, request] of cases) {
       it(label, async () => {

@@ -1,9 +1,12 @@
 /**
  * The front stages of the request pipeline (`pipeline.ts`) that the mock and the proxy share: the
  * framing RFC 9112 forbids (400), then the target and the `Host` it names (421 for a name this server
- * does not answer to). What each later stage reads is on the exchange.
+ * does not answer to), then the control paths (`/__mock`) behind the browser guard, each server
+ * answering them its own way. What each later stage reads is on the exchange.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ADMIN_PREFIX } from './admin.js';
+import { guardControl, type ControlPolicy } from './control-guard.js';
 import { checkFraming } from './framing.js';
 import { checkHost, type HostPolicy } from './host.js';
 import type { BaseExchange, Stage, StageResult } from './pipeline.js';
@@ -54,4 +57,23 @@ export function targetStage<X extends TargetedExchange>(hosts: HostPolicy, also?
 /** The mock's own paths (`/__mock`: state, control, the dashboard), in mock and proxy mode. */
 export function isControlPath(pathname: string): boolean {
   return pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`);
+}
+
+/** How a server answers its control paths (the mock's admin API, the proxy's own): a refusal is a problem it throws. */
+export type ControlAnswer = (req: IncomingMessage, res: ServerResponse, pathname: string) => void | Promise<void>;
+
+/**
+ * The control paths (`/__mock` and below): a browser's request from a foreign origin refused first
+ * (`control-guard.ts`), then answered by `answer`; any other path goes on to the next stage.
+ */
+export function controlStage<X extends TargetedExchange>(policy: ControlPolicy, answer: ControlAnswer): Stage<X> {
+  return {
+    name: 'control paths',
+    run(x) {
+      if (!isControlPath(x.pathname)) return undefined;
+      guardControl(policy, x.req, x.res, x.host);
+      const pending = answer(x.req, x.res, x.pathname);
+      return pending instanceof Promise ? pending.then(answered) : 'answered';
+    },
+  };
 }

@@ -9,24 +9,20 @@
  * event loop; one that does not fit is forwarded unjudged and counted. The listing, the reports and
  * the stop judge what is waiting first, so they cover every exchange answered before them.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { readContractFile } from '../../contract/document.js';
 import { CONTRACT_JSON_PATH, shownPath } from '../../contract/paths.js';
-import { ADMIN_PREFIX } from '../admin.js';
 import type { MockApp } from '../app.js';
 import type { MockConfig } from '../config.js';
-import { controlPolicy, guardControl } from '../control-guard.js';
-import { isPreflight, preflightHeaders } from '../cors.js';
-import { isDashboardPath, serveDashboard } from '../dashboard.js';
+import { controlPolicy } from '../control-guard.js';
 import { hostPolicy, namesThisServer } from '../host.js';
 import { pipelineHandler, type Stage } from '../pipeline.js';
-import { answered, framingStage, isControlPath, targetStage, type TargetedExchange } from '../stages.js';
+import { controlStage, framingStage, targetStage, type TargetedExchange } from '../stages.js';
 import { problem } from '../problems.js';
-import { sendEmpty, sendJson } from '../respond.js';
 import { proxiedTarget } from '../target.js';
 import { DEFAULT_OUTPUT_DIR, type ProxyConfig } from './config.js';
 import type { ProxyExchange, Violation } from './exchange.js';
+import { proxyAdmin, REPORT_PATH } from './admin.js';
 import { createForwarder } from './forward.js';
 import { createJudge } from './judge.js';
 import { DEFAULT_JUDGING_LIMITS, JudgingQueue } from './judging-queue.js';
@@ -37,9 +33,6 @@ import type { SeenExchange } from './seen.js';
 import { ViolationLog } from './violations.js';
 import { messageOf } from '../../util/errors.js';
 
-const VIOLATIONS_PATH = `${ADMIN_PREFIX}/violations`;
-const REPORT_PATH = `${ADMIN_PREFIX}/report`;
-const HEALTH_PATH = `${ADMIN_PREFIX}/health`;
 const NOT_JUDGED = new Set(['OPTIONS', 'HEAD']);
 /** Credentials the proxy keeps hiding: the latest ones win. */
 const MAX_LEARNT_SECRETS = 256;
@@ -151,46 +144,18 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
     if (!NOT_JUDGED.has(seen.method)) queue.push(seen, seen.bytes);
   };
 
-  const admin = async (req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> => {
-    const method = req.method ?? 'GET';
-    if (pathname === HEALTH_PATH) {
-      if (method === 'OPTIONS')
-        return sendEmpty(res, 204, { ...(isPreflight(req) ? preflightHeaders(['GET']) : {}), Allow: 'GET, OPTIONS' });
-      if (method !== 'GET') throw problem('methodNotAllowed', `${pathname} allows only GET.`, undefined, { Allow: 'GET' });
-      return sendJson(res, 200, { status: 'ok', mode: 'proxy', level: proxy.level, upstream: publicUrl(upstream) });
-    }
-    if (pathname === VIOLATIONS_PATH || pathname === REPORT_PATH) {
-      const allow = pathname === VIOLATIONS_PATH ? 'GET' : 'POST';
-      if (method === 'OPTIONS')
-        return sendEmpty(res, 204, { ...(isPreflight(req) ? preflightHeaders([allow]) : {}), Allow: `${allow}, OPTIONS` });
-      if (method !== allow) throw problem('methodNotAllowed', `${pathname} allows only ${allow}.`, undefined, { Allow: allow });
-      queue.drain();
-      if (pathname === VIOLATIONS_PATH) return sendJson(res, 200, violations.snapshot());
-      if (config.adminToken !== undefined && req.headers.authorization !== `Bearer ${config.adminToken}`) {
-        throw problem(
-          'unauthorized',
-          `POST ${REPORT_PATH} needs "Authorization: Bearer <admin token>" (the --admin-token of this mock).`,
-          undefined,
-          {
-            'WWW-Authenticate': 'Bearer realm="goods-mock-admin"',
-          },
-        );
-      }
+  const admin = proxyAdmin({
+    level: proxy.level,
+    upstream: publicUrl(upstream),
+    adminToken: config.adminToken,
+    contractPath: config.contractPath,
+    drain: () => queue.drain(),
+    violations: () => violations.snapshot(),
+    report: async () => {
       await recorder?.flush();
-      const files = await report();
-      return sendJson(res, 200, { files, total: violations.snapshot().total });
-    }
-    if (isDashboardPath(pathname)) {
-      if (!serveDashboard(req, res, config.contractPath !== undefined ? { contractPath: config.contractPath } : {})) {
-        throw problem('notFound', 'The dashboard is not available in this build.');
-      }
-      return;
-    }
-    throw problem(
-      'notFound',
-      `In proxy mode ${ADMIN_PREFIX} has ${[HEALTH_PATH, VIOLATIONS_PATH, REPORT_PATH].join(', ')} and the dashboard (${ADMIN_PREFIX}/); nothing is recorded here, so there is no ${escapeControlsUnicode(pathname).slice(0, 200)}.`,
-    );
-  };
+      return report();
+    },
+  });
 
   // Browser safety as in mock mode: the Host must name this process (DNS rebinding), and /__mock refuses
   // foreign origins (control-guard.ts).
@@ -214,14 +179,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
         );
       }
     }),
-    {
-      name: 'control paths',
-      run(x) {
-        if (!isControlPath(x.pathname)) return undefined;
-        guardControl(control, x.req, x.res, x.host);
-        return admin(x.req, x.res, x.pathname).then(answered);
-      },
-    },
+    controlStage(control, admin),
     {
       name: 'forward',
       run(x) {

@@ -1,5 +1,5 @@
 /**
- * The contract drives the suite (issue 19): for each of seven contract changes of the kind an API
+ * The contract drives the suite: for each of seven contract changes of the kind an API
  * team makes between versions, with no code change between them,
  * - the suite given the evolved contract (`contractPath`, as `--contract FILE`) passes the mock given
  *   the same contract at both levels;

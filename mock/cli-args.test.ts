@@ -142,7 +142,7 @@ describe('goods-mock arguments (mock/cli-args.ts)', () => {
     assert.equal(exampleToken({}), 'dev-token');
   });
 
-  it('takes the shared store and the limits (issue 11 point 3, issue 12), refusing --store with --state-file', () => {
+  it('takes the shared store and the resource limits (records, bytes, connections), refusing --store with --state-file', () => {
     assert.deepEqual(
       parseMockArgs([
         '--store',

@@ -1,5 +1,5 @@
 /**
- * Independent cross-check (acceptance of issue 3): Prism's own validator, in front of the mock as
+ * Independent cross-check: Prism's own validator, in front of the mock as
  * `prism proxy contract/openapi.yaml <mock>`, finds no violation in the mock's answers to a battery of
  * valid and invalid requests for all three operations.
  *

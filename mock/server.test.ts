@@ -214,7 +214,7 @@ function createRequest(body: string): string {
   return `POST ${TRANSFERS_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 }
 
-describe('mock server: a refusal records nothing; a recorded create whose answer was lost is logged (issue 21)', () => {
+describe('mock server: a refusal records nothing; a recorded create whose answer was lost is logged', () => {
   it('a create sent on a connection past --max-connections is answered 503 mock-busy and never recorded', async () => {
     const server = await startMock({ maxConnections: 1 });
     const held = connect({ host: server.host, port: server.port });

@@ -1,5 +1,5 @@
 /**
- * The front stages the mock and the proxy share (issue 23): the same request refused by the same stage
+ * The front stages the mock and the proxy share: the same request refused by the same stage
  * gets the same answer from both, and nothing reaches the upstream before every front stage passed.
  */
 import assert from 'node:assert/strict';

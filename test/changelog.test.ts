@@ -1,4 +1,4 @@
-/** CHANGELOG.md keeps the Keep a Changelog shape and names the package's version (issue 23). */
+/** CHANGELOG.md keeps the Keep a Changelog shape and names the package's version. */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-/** The CI workflow keeps the properties issue 2 asks for (parsed, so it cannot silently rot). */
+/** The CI workflow keeps its properties: triggers, permissions, Node versions, step order, each step once (parsed, so it cannot silently rot). */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

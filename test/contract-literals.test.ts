@@ -1,5 +1,5 @@
 /**
- * Contract facts live in one place (issue 23, point 2): outside `contract/` (its generated files and
+ * Contract facts live in one place: outside `contract/` (its generated files and
  * the tests aside) no code types an API path, an operationId or a member name of the contract; it reads
  * them from the operations model. What counts, read from the contract itself (so a new path or member
  * is covered with no change here):

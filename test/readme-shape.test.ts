@@ -1,5 +1,5 @@
 /**
- * The README is a front door (issue 22): short, a table of contents at the top that names its
+ * The README is a front door: short, a table of contents at the top that names its
  * sections, and links into docs/ for the reference material. Every relative link of README.md and
  * docs/*.md points to a file of the repository, and to a heading of it where an anchor is given.
  */
@@ -9,13 +9,12 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../contract/paths.js';
 import { brokenLinks, documentationPages, headingAnchors, markdownLinks, sectionHeadings, sectionText, slug } from './markdown.js';
 
-/** The most lines the README may have (the issue asks for about 300). */
+/** The most lines the README may have (about 300: a front door read in one sitting). */
 const README_MAX_LINES = 320;
 
 /**
- * Pages other branches of issue 22 add (fault injection, contract compatibility, the team-mock
- * recipe, redaction, the proxy's cost): the README's index links them already; until those branches
- * are merged they may be missing. The lead empties this list once they are merged.
+ * Pages the README's index links that other branches add: until those branches are merged they may be
+ * missing. The lead empties this list once they are merged.
  */
 const PENDING_DOCS_UNTIL_MERGED: readonly string[] = [];
 

@@ -1,4 +1,4 @@
-/** The self-test: the suite measures its own power from the contract (issue 19, point 6). */
+/** The self-test: the suite measures its own power from the contract. */
 import assert from 'node:assert/strict';
 import { figure } from '../../support/figures.js';
 import { readContract } from '../../contract/document.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 6, concurrency and load: 2,000 concurrent creates over a pool of keep-alive connections are
+ * Concurrency and load: 2,000 concurrent creates over a pool of keep-alive connections are
  * all answered 201, with unique ids, recorded exactly once and listed exactly as answered. A slow
  * client (headers or body trickled byte by byte) does not block others, and the header, request and
  * keep-alive timeouts disconnect clients that never finish or sit idle.

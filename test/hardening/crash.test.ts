@@ -1,13 +1,13 @@
 /**
- * Issue 6, crashes: the mock CLI with --state-file is killed with SIGKILL in the middle of a burst of
+ * Crashes: the mock CLI with --state-file is killed with SIGKILL in the middle of a burst of
  * creates, several times; after every restart each create that had been answered 201 is there
  * exactly once and ids continue without reuse. A torn last journal line is reported (file and line)
  * and skipped. An unwritable state file stops start-up (exit 1, clear message); a full one answers
  * 503 problem instead of 201 and records nothing.
  *
- * Issue 11, one owner per state file: a second mock on a state file in use exits 1 naming the file and
+ * One owner per state file: a second mock on a state file in use exits 1 naming the file and
  * the holder's pid; the lock of a mock killed with SIGKILL is taken over by the next start; missing parent
- * folders are created. Issue 21: a state file deleted while the mock runs is written afresh from what the
+ * folders are created. A state file deleted while the mock runs is written afresh from what the
  * mock holds, so the creates it acknowledged survive a restart.
  */
 import assert from 'node:assert/strict';
@@ -271,7 +271,7 @@ describe('hardening: one mock per state file (lock, detection, folders)', functi
   });
 
   it('writes a fresh journal (and logs it) when the state file is deleted while running: both acknowledged creates survive a restart', async () => {
-    // Issue 21, point 2: two creates answered 201, the file deleted while the mock ran, then a restart.
+    // Two creates answered 201, the file deleted while the mock ran, then a restart.
     const stateFile = join(dir, 'deleted.jsonl');
     mock = await startMockProcess(['--quiet', '--state-file', stateFile]);
     const { lotIds } = await discoverTarget(mock.url, TOKEN);

@@ -1,5 +1,5 @@
 /**
- * Issue 11, point 3: the floods that used to exhaust the mock's memory, against the CLI in a child
+ * The floods that used to exhaust the mock's memory, against the CLI in a child
  * process with its default limits. Its resident memory (VmHWM, the peak, from /proc) stays under a
  * stated ceiling, every answer is a 2xx or a documented problem (never 500), and a normal client is
  * answered throughout. Loop counts and durations are bounded; loopback only.
@@ -221,7 +221,7 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
   });
 
   /**
-   * Issue 21, point 4: 1,000 valid 1 MiB creates opened at once, one connection each. A body is held
+   * 1,000 valid 1 MiB creates opened at once, one connection each. A body is held
    * from its first byte until answered; one whose declared length cannot fit is refused before it is
    * read. Only the 201s are listed (nothing refused is recorded) and the peak stays under the ceiling.
    */

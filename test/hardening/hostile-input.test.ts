@@ -1,5 +1,5 @@
 /**
- * Issue 6, hostile input: a seeded corpus of at least 2,000 requests against the mock's CLI in a
+ * Hostile input: a seeded corpus of at least 2,000 requests against the mock's CLI in a
  * child process. Every request gets the answer the contract prescribes within the timeout (errors as
  * problem+json, never a 5xx, never internals), the process survives, and no rejected request changes
  * the recorded state. A second, in-process mock gets the prototype-related part of the corpus and

@@ -1,5 +1,5 @@
 /**
- * Issue 21, point 2: the journal rewritten while the mock CLI runs in a child process, and `kill -9`
+ * The journal rewritten while the mock CLI runs in a child process, and `kill -9`
  * during the rewrite. A compaction at start (a journal past 16 MiB, half of it records a reset dropped)
  * killed as it starts writing, midway, and once done loses nothing: after the restart every record is
  * listed, the reset stays, ids continue past the dropped ones. A fresh journal being written because

@@ -1,5 +1,5 @@
 /**
- * Issue 21, point 1: a refusal means "nothing happened". 2,000 creates sent at once, one connection
+ * A refusal means "nothing happened". 2,000 creates sent at once, one connection
  * each, to the mock CLI in a child process, on each store (memory, the `--state-file` journal, Redis):
  * every create answered 201 is listed exactly once and exactly as answered, no create answered with an
  * error is listed, ids are unique. Once on the defaults (the connection limit refuses), once with tight

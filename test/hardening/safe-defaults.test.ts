@@ -1,5 +1,5 @@
 /**
- * Issue 6, safe defaults of the mock's CLI: loopback unless --host, 1 MiB body limit (413), 16 KiB
+ * Safe defaults of the mock's CLI: loopback unless --host, 1 MiB body limit (413), 16 KiB
  * header limit (431), every kind of problem answered without internals, and POST /__mock/reset
  * protected by --admin-token.
  */
@@ -190,7 +190,7 @@ describe('hardening: safe defaults of the mock CLI', function () {
       seen.add(String((JSON.parse(text) as Record<string, unknown>)['type']));
     };
     for (const [label, data] of requests) await check(label, mock, data);
-    // The limits of issue 11 (point 3) and the shared store of issue 12, each on a mock set up to reach it.
+    // The resource limits (records, bytes in flight) and the shared store, each on a mock set up to reach it.
     const storeDown = await startMockProcess(['--quiet', '--store', 'redis://127.0.0.1:1/0']);
     const small = await startMockProcess([
       '--quiet',

@@ -1,5 +1,5 @@
 /**
- * Issue 12: one team mock served by several replicas on one real Redis (Debian's redis-server on a
+ * One team mock served by several replicas on one real Redis (Debian's redis-server on a
  * free loopback port, no mock of Redis). Replicas are the mock CLI in child processes, so a replica
  * or Redis can be killed with SIGKILL in the middle of creates.
  */
@@ -259,7 +259,7 @@ describe('hardening: a shared team mock, 3 replicas on one real Redis', function
     assert.equal(health.status, 503);
     const store = ((await health.json()) as { store: Row }).store;
     assert.deepEqual(store['up'], false);
-    // In the project's words (issue 22), never the client library's ("Stream isn't writeable ...").
+    // In the project's words, never the client library's ("Stream isn't writeable ...").
     assert.match(
       store['detail'] as string,
       /^Redis at redis:\/\/127\.0\.0\.1:\d+\/0 unreachable since \S+Z; creates, listings and resets answer 503 store-unavailable until it is back/,

@@ -1,5 +1,5 @@
 /**
- * Issue 21, point 3: an answer never says "not recorded" for a create that was recorded. The mock CLI
+ * An answer never says "not recorded" for a create that was recorded. The mock CLI
  * with `--store` on a real redis-server that is frozen (SIGSTOP) and resumed: the creates sent while it
  * is frozen are answered with what happened once it answers (201, each listed once), not 503 after
  * 2 s. When the outcome cannot be known (Redis killed while the creates wait), the answer is 504

@@ -1,8 +1,8 @@
 /**
- * Issue 6, the suite against broken servers: the conformance CLI, in a child process, pointed at a
+ * The suite against broken servers: the conformance CLI, in a child process, pointed at a
  * server that answers garbage, hangs, resets connections, streams 100 MiB bodies or answers with the
  * wrong content types, reports failures and exits 1 by itself, with no unhandled exception, and
- * stops reading a huge body early. One of them is a configuration error (issue 20): garbage on every
+ * stops reading a huge body early. One of them is a configuration error: garbage on every
  * answer starts with `<html>`, so the main order is answered with an HTML page, not the API; the run
  * still reports its failures, then exits 2 with one line naming --base-url.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 22, point 5: the team mock recipe (docs/team-mock-recipe.md, `goods-team-mock`) run as a user
+ * The team mock recipe (docs/team-mock-recipe.md, `goods-team-mock`) run as a user
  * runs it: a real redis-server and two goods-mock replicas, both answering health with the Redis store
  * named, a create through one replica listed through the other; then the user stops it (SIGTERM or
  * SIGINT to the team alone, or Ctrl-C in a terminal: SIGINT to its whole process group) and every

@@ -1,5 +1,5 @@
 /**
- * No false redaction (issue 22): a request without a credential and a 401 challenge go through the
+ * No false redaction: a request without a credential and a 401 challenge go through the
  * proxy in front of the project's mock; the answer headers the client gets, `/__mock/violations`, the
  * log and the proxy's own reports show the challenge (`WWW-Authenticate: Bearer realm="goods-mock"`),
  * the documentation texts (`Authorization: Bearer <token>`) and the project's rule texts as they are:

@@ -114,7 +114,7 @@ function answerObject(exchange: Exchange): JsonObject | undefined {
 function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
   const d = derivationOf(source, op);
   const model = d.op;
-  const idMember = model.members.find((m) => m.readOnly && m.type === 'integer')?.name ?? model.members[0]?.name ?? '';
+  const idMember = model.record?.idMember ?? model.members[0]?.name ?? '';
   const fact = source.model.creates[0]?.operationId === op ? SPEC.lotTransfer : SPEC.testSample;
   const cases = corpusCases(d);
   /** A check of the operation's spec fact: every 2xx answer to the corpus and the generated body, judged by `judge`. */

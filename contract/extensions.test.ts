@@ -202,6 +202,59 @@ describe('contract/extensions: the one reader of x-default-from and x-default-se
     });
   });
 
+  describe('a malformed level marker or body limit is a start-up error naming its pointer', () => {
+    const post = (doc: OpenApiDocument): JsonObject => ((doc['paths'] as JsonObject)['/things'] as JsonObject)['post'] as JsonObject;
+    const responses = (doc: OpenApiDocument): JsonObject => post(doc)['responses'] as JsonObject;
+    const thingFields = (doc: OpenApiDocument): JsonObject =>
+      ((doc['components'] as JsonObject)['schemas'] as JsonObject)['ThingFields'] as JsonObject;
+    const cases: [string, (doc: OpenApiDocument) => void, string, RegExp][] = [
+      [
+        'x-profile neither a list nor true',
+        (doc) => (thingFields(doc)['x-profile'] = 'required'),
+        '/components/schemas/ThingFields/x-profile',
+        /x-profile is "required": write the keywords .* as a list/,
+      ],
+      [
+        'x-profile listing no keyword name',
+        (doc) => (thingFields(doc)['x-profile'] = ['required', 3]),
+        '/components/schemas/ThingFields/x-profile/1',
+        /x-profile lists 3: list keyword names/,
+      ],
+      [
+        'x-spec-status no status',
+        (doc) => ((responses(doc)['201'] as JsonObject)['x-spec-status'] = 'any 2xx'),
+        '/paths/~1things/post/responses/201/x-spec-status',
+        /x-spec-status is "any 2xx": write the status the specification gives/,
+      ],
+      [
+        'x-max-body-bytes as text',
+        (doc) => (responses(doc)['413'] = { description: 'too large', 'x-max-body-bytes': '1MiB' }),
+        '/paths/~1things/post/responses/413/x-max-body-bytes',
+        /x-max-body-bytes is "1MiB": write the largest request body accepted, in bytes/,
+      ],
+      [
+        'x-max-body-bytes of 0',
+        (doc) => (responses(doc)['413'] = { description: 'too large', 'x-max-body-bytes': 0 }),
+        '/paths/~1things/post/responses/413/x-max-body-bytes',
+        /x-max-body-bytes is 0/,
+      ],
+    ];
+    for (const [label, change, pointer, says] of cases)
+      it(label, () => {
+        const doc = contract({});
+        change(doc);
+        refusedAt(doc, pointer, says);
+      });
+
+    it('well-formed markers and limits are read as before', () => {
+      const doc = contract({});
+      thingFields(doc)['x-profile'] = ['required'];
+      (responses(doc)['201'] as JsonObject)['x-spec-status'] = '2XX';
+      responses(doc)['413'] = { description: 'too large', 'x-profile': true, 'x-max-body-bytes': 2048 };
+      assert.equal(operationsModel(doc).get('createThing').maxBodyBytes, 2048);
+    });
+  });
+
   describe('what is not an extension is not read', () => {
     it('a member named x-default-from, and examples, defaults and constants holding one, are data', () => {
       const doc = contract(

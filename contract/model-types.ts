@@ -3,7 +3,10 @@
  * resources): types only, so both read them without importing each other.
  */
 import type { JsonObject, JsonValue } from './document.js';
+import type { DefaultFrom, DefaultSequence } from './extensions.js';
 import type { OperationSecurity } from './security.js';
+
+export type { DefaultFrom, DefaultSequence } from './extensions.js';
 
 /** An operation's id as the contract writes it (`operationId`, else `<method> <path>`). */
 export type OperationId = string;
@@ -14,18 +17,6 @@ export type CreateOperationId = string;
 export interface Bound {
   keyword: 'minimum' | 'exclusiveMinimum' | 'maximum' | 'exclusiveMaximum' | 'minLength' | 'maxLength';
   value: number;
-}
-
-/** `x-default-from: <resource>.<member>` (`extensions.ts`): a default read from a member of another record. */
-export interface DefaultFrom {
-  resource: string;
-  member: string;
-}
-
-/** `x-default-sequence: { prefix, width }` (`extensions.ts`): a default generated, unique (`S-000001`). */
-export interface DefaultSequence {
-  prefix: string;
-  width: number;
 }
 
 export interface MemberModel {

@@ -16,7 +16,7 @@ import type {
   ParamModel,
   ResourceModel,
 } from './model-types.js';
-import { ExtensionError, schemaExtensions, type ExtensionSite } from './extensions.js';
+import { checkMarkers, ExtensionError, schemaExtensions, type ExtensionSite } from './extensions.js';
 import { recordModelOf, recordRolesOf } from './record-rules.js';
 import { findResources, resourceName } from './resources.js';
 import { inlineSchema, membersOf, rawProperties, refName, SCHEMA_PREFIX } from './schema-walk.js';
@@ -356,6 +356,7 @@ function problemSchemas(
 export function operationsModel(doc: OpenApiDocument): OperationsModel {
   const specs = listOperations(doc);
   if (specs.length === 0) fail('any operation (its paths hold none)');
+  checkMarkers(doc);
   checkDefaultsFrom(doc, schemaExtensions(doc));
   const schemes = securitySchemes(doc);
   const lot = lotLink(doc, specs);

@@ -108,3 +108,24 @@ describe('one reading of the schema extensions: a changed x-default-from and x-d
       );
     });
 });
+
+describe('one reading of the schema extensions: a malformed one stops the mock and the judgments alike, naming its pointer', () => {
+  const broken = structuredClone(base);
+  const site = schemaExtensions(broken).find((s) => s.defaultFrom !== undefined);
+  assert.ok(site !== undefined, 'the bundled contract has an x-default-from');
+  const node = resolvePointer(broken, `#${site.pointer}`);
+  assert.ok(isObject(node));
+  node['x-default-from'] = lotResource;
+  const named = (error: unknown): boolean =>
+    error instanceof Error &&
+    error.message.endsWith(`(at ${site.pointer}/x-default-from)`) &&
+    /not "<resource>\.<member>"/.test(error.message);
+
+  it('the mock does not start', async () => {
+    await assert.rejects(startMock({ contractPath: contractFile(broken, 'broken-default'), tokens: [TOKEN] }), named);
+  });
+
+  it('the judge contexts the suite and the proxy share are not built', () => {
+    assert.throws(() => judgeContexts(broken), named);
+  });
+});

@@ -79,28 +79,24 @@ export function boundsOf(schema: JsonObject): Bound[] {
   return keywords.flatMap((keyword) => (typeof schema[keyword] === 'number' ? [{ keyword, value: schema[keyword] }] : []));
 }
 
-/** The schema without the extensions (`MemberModel.schema`). */
-function withoutExtensions(schema: JsonObject): JsonObject {
-  const out = { ...schema };
-  for (const key of SCHEMA_EXTENSIONS) delete out[key];
-  return out;
-}
-
 /**
  * The members of an object schema given by a local reference (named or inline), in contract order.
  * Each member's extensions are read from its merged schema (`extensions.ts`; the operations model has
  * read each written one with its own pointer first, so what can fail here is two of them merged).
  */
 export function membersOf(doc: OpenApiDocument, ref: string, lotIdSchema: string | undefined): MemberModel[] {
-  const inlined = inlineSchema(doc, { $ref: ref }, 0, true);
+  const inlined = inlineSchema(doc, { $ref: ref });
+  // The same merge keeping the extensions: each member's are read from it; its schema keeps no x- keyword.
+  const extended = inlineSchema(doc, { $ref: ref }, 0, true);
+  const extendedProperties = isObject(extended['properties']) ? extended['properties'] : {};
   const required = Array.isArray(inlined['required']) ? inlined['required'] : [];
   const name = ref.startsWith(SCHEMA_PREFIX) ? ref.slice(SCHEMA_PREFIX.length) : undefined;
   const raw = name !== undefined ? rawProperties(doc, name) : rawOfInline(doc, ref);
   const properties = isObject(inlined['properties']) ? inlined['properties'] : {};
-  return Object.entries(properties).flatMap(([member, value]): MemberModel[] => {
-    if (!isObject(value)) return [];
-    const site = extensionsOf(value, propertyPointer(doc, ref.slice(1), member));
-    const schema = withoutExtensions(value);
+  return Object.entries(properties).flatMap(([member, schema]): MemberModel[] => {
+    if (!isObject(schema)) return [];
+    const withExtensions = extendedProperties[member];
+    const site = isObject(withExtensions) ? extensionsOf(withExtensions, propertyPointer(doc, ref.slice(1), member)) : undefined;
     return [
       {
         name: member,

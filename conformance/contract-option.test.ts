@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readContract } from '../contract/document.js';
+import { isObject, readContract, resolvePointer } from '../contract/document.js';
+import { schemaExtensions } from '../contract/extensions.js';
 import { CONTRACT_JSON_PATH, CONTRACT_YAML_PATH, shownPath } from '../contract/paths.js';
 import { resolveConformanceConfig } from './config.js';
 import { inMemoryContract, loadContract } from './contract-option.js';
@@ -104,6 +105,26 @@ describe('conformance --contract FILE', function () {
       startError(
         new RegExp(`^cannot judge against the contract ${shownPath(bare)}: the contract does not state `),
         /add it to the contract .*, or leave --contract out/,
+      ),
+    );
+  });
+
+  it('a malformed extension: a StartError naming its JSON Pointer, the fix to correct it there', () => {
+    const document = readContract();
+    const site = schemaExtensions(document).find((s) => s.defaultSequence !== undefined);
+    assert.ok(site !== undefined, 'the bundled contract has an x-default-sequence');
+    const node = resolvePointer(document, `#${site.pointer}`);
+    assert.ok(isObject(node));
+    node['x-default-sequence'] = { prefix: 'S-' };
+    const malformed = join(dir, 'malformed-extension.json');
+    writeFileSync(malformed, JSON.stringify(document));
+    assert.throws(
+      () => loadContract(malformed),
+      startError(
+        new RegExp(
+          `^cannot judge against the contract ${shownPath(malformed)}: x-default-sequence needs "width".* \\(at ${site.pointer}/x-default-sequence\\)$`,
+        ),
+        /^correct the contract there, or leave --contract out/,
       ),
     );
   });

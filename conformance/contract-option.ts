@@ -3,11 +3,13 @@
  * folder) or the bundled one, read once by the loader the mock and the proxy share
  * (`readContractFile`, contract/document.ts), which also hashes the bytes read; or a document handed to
  * `runConformance` as an object. A contract that cannot be read, parsed, is not OpenAPI 3.1, cannot be
- * used (a `$ref` cycle, a pattern without a linear-time match: `contract/soundness.ts`) or does not state
- * what the checks need (the operations model cannot be derived) is a StartError (exit 2).
+ * used (a `$ref` cycle, a pattern without a linear-time match: `contract/soundness.ts`; a malformed
+ * extension: `contract/extensions.ts`) or does not state what the checks need (the operations model
+ * cannot be derived) is a StartError (exit 2).
  */
 import { resolve } from 'node:path';
 import { readContractFile, sha256Hex, type ContractFile, type OpenApiDocument } from '../contract/document.js';
+import { ExtensionError } from '../contract/extensions.js';
 import { ContractProblem } from '../contract/soundness.js';
 import { messageOf } from '../util/errors.js';
 import { CONTRACT_JSON_PATH, shownPath } from '../contract/paths.js';
@@ -34,7 +36,8 @@ function usable(document: OpenApiDocument, shown: string, given: boolean): void 
   } catch (error) {
     throw new StartError(
       `cannot judge against the contract ${shown}: ${messageOf(error)}`,
-      error instanceof ContractProblem
+      // A malformed value is corrected where the message points; a missing fact is added.
+      error instanceof ContractProblem || error instanceof ExtensionError
         ? `correct the contract there${given ? `, ${LEAVE_OUT}` : ''}`
         : `add it to the contract (the package's contract/openapi.yaml shows the form)${given ? `, ${LEAVE_OUT}` : ''}`,
       { cause: error },

@@ -346,8 +346,6 @@ export function generateBody(op: OperationModel, seed: number, key: string, memb
     const copy: JsonObject = { ...member.schema };
     delete copy['default'];
     delete copy['readOnly'];
-    delete copy['x-default-from'];
-    delete copy['x-default-sequence'];
     properties[member.name] = copy;
   }
   const schema = { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };

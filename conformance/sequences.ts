@@ -92,7 +92,7 @@ export class SequenceRunner {
         if (writableNames.has(name)) body[name] = value;
     if (which === 'b' && a !== undefined) {
       const lots = await this.ctx.lots();
-      const lotMember = this.producer.members.find((m) => m.namesLot)?.name;
+      const lotMember = this.producer.recordModel?.lotMember;
       const other = lots.find((lot) => lot.id !== a[lotMember ?? '']);
       if (lotMember !== undefined && other !== undefined) body[lotMember] = other.id;
       const filtered = new Set(this.resource.lists.flatMap((l) => l.filters.map((f) => f.member)));

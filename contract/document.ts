@@ -14,6 +14,7 @@ import { CONTRACT_JSON_PATH } from './paths.js';
 import { messageOf } from '../util/errors.js';
 import { isObject, resolvePointer, type JsonObject, type JsonValue } from './json-value.js';
 import { assertSound } from './soundness.js';
+import { isProfileResponse, maxBodyBytesOf } from './extensions.js';
 
 export { isObject, resolvePointer, type JsonObject, type JsonValue } from './json-value.js';
 
@@ -85,6 +86,12 @@ export function deref(doc: OpenApiDocument, value: JsonValue | undefined): JsonO
     node = resolvePointer(doc, node['$ref']);
   }
   return isObject(node) ? node : undefined;
+}
+
+/** `maxBodyBytes` of a response, when it states one. */
+function maxBodyOf(response: JsonObject): { maxBodyBytes?: number } {
+  const bytes = maxBodyBytesOf(response);
+  return bytes !== undefined ? { maxBodyBytes: bytes } : {};
 }
 
 export interface ResponseSpec {
@@ -209,8 +216,8 @@ export function listOperations(doc: OpenApiDocument): OperationSpec[] {
           content,
           examples,
           headers: isObject(response['headers']) ? Object.keys(response['headers']).map((h) => h.toLowerCase()) : [],
-          profile: response['x-profile'] === true,
-          ...(typeof response['x-max-body-bytes'] === 'number' ? { maxBodyBytes: response['x-max-body-bytes'] } : {}),
+          profile: isProfileResponse(response),
+          ...maxBodyOf(response),
           links: linksOf(doc, response),
         });
       }

@@ -9,6 +9,7 @@
  * `deriveLevel(doc, 'spec')` removes every profile rule, so no rule is ever written twice.
  */
 import { deref, isObject, type JsonValue, type OpenApiDocument } from './document.js';
+import { isProfileResponse, profileKeywords, specStatusOf } from './extensions.js';
 import { childPointer } from '../util/json-pointer.js';
 
 export const LEVELS = ['spec', 'strict'] as const;
@@ -25,9 +26,8 @@ function stripProfileKeywords(node: JsonValue): void {
     return;
   }
   if (!isObject(node)) return;
-  const marked = node['x-profile'];
-  if (Array.isArray(marked)) {
-    for (const keyword of marked) if (typeof keyword === 'string') delete node[keyword];
+  if (Array.isArray(node['x-profile'])) {
+    for (const keyword of profileKeywords(node)) delete node[keyword];
     delete node['x-profile'];
   }
   for (const value of Object.values(node)) stripProfileKeywords(value);
@@ -43,9 +43,9 @@ function specResponses(doc: OpenApiDocument): void {
       const rewritten: Record<string, JsonValue> = {};
       for (const [status, value] of Object.entries(operation['responses'])) {
         const response = deref(doc, value);
-        if (response?.['x-profile'] === true) continue;
-        const specStatus = isObject(value) ? value['x-spec-status'] : undefined;
-        if (typeof specStatus === 'string' && isObject(value)) {
+        if (response !== undefined && isProfileResponse(response)) continue;
+        const specStatus = isObject(value) ? specStatusOf(value) : undefined;
+        if (specStatus !== undefined && isObject(value)) {
           const copy = { ...value };
           delete copy['x-spec-status'];
           rewritten[specStatus] = copy;
@@ -59,7 +59,7 @@ function specResponses(doc: OpenApiDocument): void {
   const components = doc['components'];
   if (isObject(components) && isObject(components['responses'])) {
     for (const [name, response] of Object.entries(components['responses'])) {
-      if (isObject(response) && response['x-profile'] === true) delete components['responses'][name];
+      if (isObject(response) && isProfileResponse(response)) delete components['responses'][name];
     }
   }
 }
@@ -90,10 +90,9 @@ export function listProfileRules(doc: OpenApiDocument): ProfileRule[] {
       return;
     }
     if (!isObject(node)) return;
-    const marked = node['x-profile'];
-    if (Array.isArray(marked)) rules.push({ pointer, keywords: marked.filter((k): k is string => typeof k === 'string') });
-    if (marked === true) rules.push({ pointer, keywords: ['response'] });
-    if (typeof node['x-spec-status'] === 'string') rules.push({ pointer, keywords: ['status'] });
+    if (Array.isArray(node['x-profile'])) rules.push({ pointer, keywords: [...profileKeywords(node)] });
+    if (isProfileResponse(node)) rules.push({ pointer, keywords: ['response'] });
+    if (specStatusOf(node) !== undefined) rules.push({ pointer, keywords: ['status'] });
     for (const [key, value] of Object.entries(node)) walk(value, childPointer(pointer, key));
   };
   walk(doc, '');

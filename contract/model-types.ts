@@ -3,7 +3,10 @@
  * resources): types only, so both read them without importing each other.
  */
 import type { JsonObject, JsonValue } from './document.js';
+import type { DefaultFrom, DefaultSequence } from './extensions.js';
 import type { OperationSecurity } from './security.js';
+
+export type { DefaultFrom, DefaultSequence } from './extensions.js';
 
 /** An operation's id as the contract writes it (`operationId`, else `<method> <path>`). */
 export type OperationId = string;
@@ -30,9 +33,9 @@ export interface MemberModel {
   /** `default` (profile), when the schema states one. */
   default?: JsonValue;
   /** `x-default-from`, e.g. `lot.lotNumber`: the default is read from the named lot's member. */
-  defaultFrom?: { resource: string; member: string };
+  defaultFrom?: DefaultFrom;
   /** `x-default-sequence`: the default is generated, unique (`prefix` + zero-padded number). */
-  defaultSequence?: { prefix: string; width: number };
+  defaultSequence?: DefaultSequence;
   bounds: Bound[];
   /** The member names a lot (its schema is the contract's lot-id schema). */
   namesLot: boolean;
@@ -103,8 +106,10 @@ export interface OperationModel {
   members: MemberModel[];
   /** The success body's members (of an item for a list), in contract order (a create: the record as answered). */
   successMembers: MemberModel[];
-  /** A create's record roles, read from its success body (creates only). */
+  /** A create's record roles, read from its record model: a create whose server numbers its records only. */
   record?: RecordRoles;
+  /** How a create's record is made, member by member (creates only; `record-rules.ts`). */
+  recordModel?: RecordModel;
   /** Error statuses the contract documents for the operation (strict level). */
   errorStatuses: number[];
   /** The largest request body accepted (`x-max-body-bytes` of its documented 413), when stated. */
@@ -123,7 +128,39 @@ export interface OperationModel {
   action?: ActionModel;
 }
 
-/** What the members of a created record stand for (read from the schemas, never from names). */
+/** How a member of a created record gets its value (read from its schema, never from its name). */
+export type FieldRule =
+  /** A `readOnly` integer: the next number of the resource. */
+  | { kind: 'id' }
+  /** A `readOnly` date-time, set at the create only (`created`: the first one), or at every change too (`changed`). */
+  | { kind: 'timestamp'; stamp: 'created' | 'changed' }
+  /** Any other `readOnly` member: the server assigns it, by no rule the contract states. */
+  | { kind: 'assigned' }
+  /** `default`: the value when the member is left out. */
+  | { kind: 'default'; value: JsonValue }
+  /** `x-default-from: <lot resource>.<member>`: that member of the lot the body names, when left out. */
+  | { kind: 'from-lot'; member: string }
+  /** `x-default-sequence`: the next value of the resource's sequence, when left out. */
+  | { kind: 'sequence'; prefix: string; width: number }
+  /** What the client sends (nothing when it is left out). */
+  | { kind: 'input' };
+
+export interface FieldSpec {
+  name: string;
+  rule: FieldRule;
+}
+
+/** How a create makes its record: the one reading of its server-assigned and defaulted members. */
+export interface RecordModel {
+  /** The answer's members, in the contract's order, with how each gets its value. */
+  fields: FieldSpec[];
+  /** Request members the server assigns itself (`readOnly`; stripped from a request body). */
+  readOnly: string[];
+  /** The request member naming a lot (`fk_lot_id`), when the create names one. */
+  lotMember?: string;
+}
+
+/** What the members of a created record stand for (its record model's `id`, first stamp and lot member). */
 export interface RecordRoles {
   /** The member the server numbers: the success body's `readOnly` integer (`id`). */
   idMember: string;

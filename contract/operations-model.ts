@@ -14,16 +14,18 @@ import type {
   OrderLinks,
   OrderList,
   ParamModel,
-  RecordRoles,
   ResourceModel,
 } from './model-types.js';
+import { checkMarkers, ExtensionError, schemaExtensions, type ExtensionSite } from './extensions.js';
+import { recordModelOf, recordRolesOf } from './record-rules.js';
 import { findResources, resourceName } from './resources.js';
 import { inlineSchema, membersOf, rawProperties, refName, SCHEMA_PREFIX } from './schema-walk.js';
 import { operationSecurity, securitySchemes } from './security.js';
 import { escapeToken } from '../util/json-pointer.js';
 
 export type * from './model-types.js';
-export { ExtensionError, inlineSchema } from './schema-walk.js';
+export { ExtensionError } from './extensions.js';
+export { inlineSchema } from './schema-walk.js';
 export { ResourceError, resourceName } from './resources.js';
 
 export interface OperationsModel {
@@ -88,20 +90,6 @@ function maxBody(responses: readonly { maxBodyBytes?: number }[]): { maxBodyByte
   return found !== undefined ? { maxBodyBytes: found } : {};
 }
 
-/** A create's record roles: the `readOnly` integer it numbers, the first `readOnly` date-time, the request member naming a lot. */
-function recordRoles(op: OperationModel): RecordRoles | undefined {
-  const assigned = op.successMembers.filter((m) => m.readOnly);
-  const id = assigned.find((m) => m.type === 'integer');
-  if (id === undefined) return undefined;
-  const created = assigned.find((m) => m.type === 'string' && m.format === 'date-time');
-  const lot = op.members.find((m) => m.namesLot);
-  return {
-    idMember: id.name,
-    ...(created !== undefined ? { createdMember: created.name } : {}),
-    ...(lot !== undefined ? { lotMember: lot.name } : {}),
-  };
-}
-
 function fail(what: string): never {
   throw new Error(`the contract does not state ${what}`);
 }
@@ -161,6 +149,41 @@ function rawSchema(doc: OpenApiDocument, name: string): Record<string, JsonValue
   return isObject(value) ? value : undefined;
 }
 
+/** The schema of the records an `x-default-from` resource names (`lot` → `Lot`). */
+const recordSchema = (resource: string): string => `${resource.charAt(0).toUpperCase()}${resource.slice(1)}`;
+
+/**
+ * Every `x-default-from` names a member of one kind of record the contract has a schema for (the lot
+ * the creates name): else an ExtensionError naming the one that does not.
+ */
+function checkDefaultsFrom(doc: OpenApiDocument, sites: readonly ExtensionSite[]): void {
+  const schemas = isObject(doc['components']) && isObject(doc['components']['schemas']) ? doc['components']['schemas'] : {};
+  let first: { pointer: string; resource: string } | undefined;
+  for (const site of sites) {
+    if (site.defaultFrom === undefined) continue;
+    const { resource, member } = site.defaultFrom;
+    const pointer = `${site.pointer}/x-default-from`;
+    const schema = recordSchema(resource);
+    if (first !== undefined && first.resource !== resource)
+      throw new ExtensionError(
+        pointer,
+        `x-default-from reads "${resource}" records, but ${first.pointer} reads "${first.resource}" records: a default read from another record reads the lot a create names, one kind of record, so write ${first.resource}.<member>`,
+      );
+    first ??= { pointer, resource };
+    if (!isObject(schemas[schema]))
+      throw new ExtensionError(
+        pointer,
+        `x-default-from reads "${resource}" records, but the contract has no schema ${schema} for them: write the record's schema name with a lower-case first letter ("lot" for Lot), then its member`,
+      );
+    const members = Object.keys(rawProperties(doc, schema));
+    if (!members.includes(member))
+      throw new ExtensionError(
+        pointer,
+        `x-default-from reads the member "${member}" of ${schema}, which has no such member${members.length > 0 ? ` (it has ${members.join(', ')})` : ''}: write one of its members`,
+      );
+  }
+}
+
 /** The lot link: the resource `x-default-from: <resource>.<member>` names, and the lot-id schema members naming a lot refer to. */
 function lotLink(
   doc: OpenApiDocument,
@@ -175,7 +198,7 @@ function lotLink(
     if (name === undefined) continue;
     const found = membersOf(doc, `${SCHEMA_PREFIX}${name}`, undefined).find((m) => m.defaultFrom)?.defaultFrom;
     if (found === undefined) continue;
-    const lotSchema = `${found.resource.charAt(0).toUpperCase()}${found.resource.slice(1)}`;
+    const lotSchema = recordSchema(found.resource);
     // The lot-id schema: the integer schema named after the lot (`LotId`), which the members naming a lot refer to.
     const lotIdSchema = Object.keys(schemas).find(
       (n) => n !== lotSchema && n.startsWith(lotSchema) && isObject(schemas[n]) && schemas[n]['type'] === 'integer',
@@ -333,6 +356,8 @@ function problemSchemas(
 export function operationsModel(doc: OpenApiDocument): OperationsModel {
   const specs = listOperations(doc);
   if (specs.length === 0) fail('any operation (its paths hold none)');
+  checkMarkers(doc);
+  checkDefaultsFrom(doc, schemaExtensions(doc));
   const schemes = securitySchemes(doc);
   const lot = lotLink(doc, specs);
   const lotIdSchema = lot?.lotIdSchema;
@@ -340,7 +365,8 @@ export function operationsModel(doc: OpenApiDocument): OperationsModel {
   const resources = findResources(doc, operations, new Map(specs.map((spec) => [spec.operationId, spec])), lotIdSchema);
   for (const op of operations) {
     if (op.role !== 'create') continue;
-    const roles = recordRoles(op);
+    op.recordModel = recordModelOf(op);
+    const roles = recordRolesOf(op.recordModel);
     if (roles !== undefined) op.record = roles;
   }
   const byId = new Map(operations.map((op) => [op.operationId, op]));

@@ -149,6 +149,8 @@ export function findResources(
     if (!found) throw new Error(`no operation ${op.operationId}`);
     return found;
   };
+  /** The operation declares an action (`x-action`; `actionOf` reads what it declares). */
+  const declaresAction = (op: OperationModel): boolean => spec(op).raw['x-action'] !== undefined;
   const bySchema = new Map<string, Draft>();
   const draft = (schema: string, fixtures: boolean): Draft => {
     let resource = bySchema.get(schema);
@@ -179,7 +181,7 @@ export function findResources(
   // 1. Creates: a POST with a JSON body answering an object of a named schema, not declared an action.
   for (const op of sorted) {
     if (op.method !== 'POST' || op.requestRef === undefined || op.success.kind !== 'object') continue;
-    if (spec(op).raw['x-action'] !== undefined) continue;
+    if (declaresAction(op)) continue;
     const resource = draft(op.success.schema, false);
     resource.producers.push(op.operationId);
     op.role = 'create';
@@ -325,7 +327,7 @@ export function findResources(
   for (const op of sorted) {
     if (op.role !== 'other' || op.method !== 'POST') continue;
     const trailing = trailingParam(op.path);
-    const declared = spec(op).raw['x-action'] !== undefined;
+    const declared = declaresAction(op);
     if (trailing === undefined) {
       if (declared)
         throw new ResourceError(
@@ -387,7 +389,7 @@ export function findResources(
   }
   // A declared action the rules above could not place.
   for (const op of sorted)
-    if (op.role === 'other' && spec(op).raw['x-action'] !== undefined)
+    if (op.role === 'other' && declaresAction(op))
       throw new ResourceError(
         `${opPointer(op)}/x-action`,
         `${op.method} ${op.path}: an action must be a POST on the path of one record (.../{id}/<verb>)`,

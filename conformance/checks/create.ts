@@ -114,7 +114,7 @@ function answerObject(exchange: Exchange): JsonObject | undefined {
 function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
   const d = derivationOf(source, op);
   const model = d.op;
-  const idMember = model.members.find((m) => m.readOnly && m.type === 'integer')?.name ?? model.members[0]?.name ?? '';
+  const idMember = model.record?.idMember ?? model.members[0]?.name ?? '';
   const fact = source.model.creates[0]?.operationId === op ? SPEC.lotTransfer : SPEC.testSample;
   const cases = corpusCases(d);
   /** A check of the operation's spec fact: every 2xx answer to the corpus and the generated body, judged by `judge`. */
@@ -301,7 +301,7 @@ function sequenceExtras(ctx: CheckContext, op: CreateOperationId): Promise<{ key
 
 async function planSequenceExtras(ctx: CheckContext, op: CreateOperationId): Promise<{ key: string; name: string; body: JsonObject }[]> {
   const corpus = await ctx.corpus(op);
-  const lotMember = writable(ctx.model.create(op)).find((m) => m.namesLot);
+  const lotMember = ctx.model.create(op).recordModel?.lotMember;
   const lots = (await ctx.lots()).slice(0, 2);
   const sequences = sequenceMembers(op, ctx);
   const generating: CorpusBody[][] = [corpus, ...sequences.map((m) => corpus.filter((b) => !(m.name in b.body)))];
@@ -316,7 +316,7 @@ async function planSequenceExtras(ctx: CheckContext, op: CreateOperationId): Pro
     const lot = lots.reduce((a, b) => ((named.get(b.id) ?? 0) < (named.get(a.id) ?? 0) ? b : a));
     const from = corpus.find((b) => b.lot.id === lot.id) ?? corpus[0];
     const body = { ...(from?.body ?? {}) };
-    if (lotMember) body[lotMember.name] = lot.id;
+    if (lotMember !== undefined) body[lotMember] = lot.id;
     for (const m of sequences) delete body[m.name];
     ensureMarker(
       ctx.derivation(op),

@@ -11,6 +11,7 @@
  * what v1 allows, so it gets only that back).
  */
 import type { JsonValue } from '../../contract/document.js';
+import { SCHEMA_EXTENSIONS } from '../../contract/extensions.js';
 import type { Direction, Effect, Place } from './model.js';
 
 export interface Verdict {
@@ -24,8 +25,10 @@ const LOWER = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems', '
 const UPPER = new Set(['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties']);
 /** Keywords that only restrict when present (`true`, a string, a schema): present → narrowed, absent → widened. */
 const PRESENCE = new Set(['const', 'pattern', 'format', 'oneOf', 'anyOf', 'not']);
+/** Keywords saying what a server fills in for a member left out (`default` and the contract's extensions for it). */
+const FILLED_IN: ReadonlySet<string> = new Set(['default', ...SCHEMA_EXTENSIONS]);
 /** Keywords about what the server does with a request (assigns, fills in): judged on the request only. */
-export const REQUEST_ONLY = new Set(['readOnly', 'writeOnly', 'default', 'x-default-from', 'x-default-sequence']);
+export const REQUEST_ONLY: ReadonlySet<string> = new Set(['readOnly', 'writeOnly', ...FILLED_IN]);
 
 export function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -177,7 +180,7 @@ export function keywordVerdict(
         : `made writable (readOnly removed): a v1 client that sends it (ignored in v1) now sets it, and a v1 server ignores the value the new contract takes`;
     return { direction: 'changed', clients: 'breaking', servers: 'breaking', reason };
   }
-  if (place === 'request' && (keyword === 'default' || keyword === 'x-default-from' || keyword === 'x-default-sequence')) {
+  if (place === 'request' && FILLED_IN.has(keyword)) {
     if (sameValue(a, b)) return undefined;
     if (a === undefined)
       return {

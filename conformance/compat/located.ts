@@ -5,7 +5,8 @@
  * Two contracts are compared on these facts, so every change names where it stands in both documents
  * and the level it belongs to.
  */
-import { isObject, resolvePointer, type JsonObject, type JsonValue, type OpenApiDocument } from '../../contract/document.js';
+import { isObject, resolvePointer, type JsonValue, type OpenApiDocument } from '../../contract/document.js';
+import { profileKeywords, SCHEMA_EXTENSIONS } from '../../contract/extensions.js';
 import { childPointer } from '../../util/json-pointer.js';
 
 /** One keyword's value, where it is written, and whether it is a profile rule there. */
@@ -60,8 +61,7 @@ export const COMPARED = [
   'readOnly',
   'writeOnly',
   'default',
-  'x-default-from',
-  'x-default-sequence',
+  ...SCHEMA_EXTENSIONS,
 ] as const;
 
 const COMPARED_SET: ReadonlySet<string> = new Set(COMPARED);
@@ -69,12 +69,6 @@ const MAX_DEPTH = 20;
 
 function empty(pointer: string): SchemaFacts {
   return { pointer, keywords: new Map(), required: new Map(), properties: new Map() };
-}
-
-/** Profile keywords an object marks (`x-profile: [keyword, ...]`): a schema's, an operation's, the document's. */
-export function markedKeywords(node: JsonObject): ReadonlySet<string> {
-  const list = node['x-profile'];
-  return new Set(Array.isArray(list) ? list.filter((k): k is string => typeof k === 'string') : []);
 }
 
 /** Adds `from` into `into` where `into` has nothing yet (the object's own keywords win over its `allOf` parts). */
@@ -100,7 +94,7 @@ export function locateSchema(
 ): SchemaFacts {
   if (!isObject(node) || depth > MAX_DEPTH) return empty(pointer);
   const facts = empty(pointer);
-  const profile = markedKeywords(node);
+  const profile = profileKeywords(node);
   for (const [key, value] of Object.entries(node)) {
     if (COMPARED_SET.has(key)) facts.keywords.set(key, { value, pointer: childPointer(pointer, key), profile: profile.has(key) });
   }

@@ -5,10 +5,11 @@
  * (`listOperations`) and the operations model's reading of schemas, never with a second parser.
  */
 import { deref, isObject, listOperations, type OpenApiDocument } from '../../contract/document.js';
+import { profileKeywords, specStatusOf } from '../../contract/extensions.js';
 import { operationsModel } from '../../contract/operations-model.js';
 import type { OperationSecurity } from '../../contract/security.js';
 import { childPointer } from '../../util/json-pointer.js';
-import { locateSchema, markedKeywords, type Located, type SchemaFacts } from './located.js';
+import { locateSchema, type Located, type SchemaFacts } from './located.js';
 
 export interface StatusFact {
   /** As written (`201`, `404`); a success marked `x-spec-status` is a profile decision. */
@@ -73,7 +74,7 @@ export function contractSurface(doc: OpenApiDocument): Map<string, OperationSurf
     for (const response of spec.responses) {
       const raw = isObject(operation['responses']) ? operation['responses'][response.status] : undefined;
       if (/^2/.test(response.status)) {
-        successes.push(statusFact(response.status, isObject(raw) && typeof raw['x-spec-status'] === 'string'));
+        successes.push(statusFact(response.status, isObject(raw) && specStatusOf(raw) !== undefined));
         const schema = response.content.get(JSON_MEDIA);
         if (answer === undefined && schema !== undefined) {
           const at = childPointer(childPointer(childPointer(statusFact(response.status, false).pointer, 'content'), JSON_MEDIA), 'schema');
@@ -116,7 +117,7 @@ export function contractSurface(doc: OpenApiDocument): Map<string, OperationSurf
       security: {
         model: security,
         pointer: security.pointer ?? pointer,
-        profile: holder !== undefined && markedKeywords(holder).has('security'),
+        profile: holder !== undefined && profileKeywords(holder).has('security'),
       },
       successes,
       errors,

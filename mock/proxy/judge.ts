@@ -106,7 +106,7 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
     const sent = sentJson && 'value' in sentJson && isObject(sentJson.value) ? sentJson.value : undefined;
     const answerBody = answerJson && 'value' in answerJson ? answerJson.value : undefined;
     let lot: JsonObject | undefined;
-    const lotMember = op !== undefined && model.isCreate(op) ? model.get(op).members.find((m) => m.namesLot)?.name : undefined;
+    const lotMember = op !== undefined && model.isCreate(op) ? model.create(op).recordModel?.lotMember : undefined;
     const lotId = lotMember !== undefined ? sent?.[lotMember] : undefined;
     const lotNumber = typeof lotId === 'number' ? lotNumbers.get(lotId) : undefined;
     if (lotNumber !== undefined && model.order !== undefined)

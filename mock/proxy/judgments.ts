@@ -299,7 +299,7 @@ const errorPointers: Judgment = {
       );
       return judgeRefused(input.exchange, input.jc, PROFILE.schema, 400, problems);
     }
-    const lotMember = model.create(op).members.find((m) => m.namesLot)?.name;
+    const lotMember = model.create(op).recordModel?.lotMember;
     if (answer.status !== 422 || lotMember === undefined) return none;
     return judgeRefused(input.exchange, input.jc, PROFILE.unknownLot, 422, [childPointer('', lotMember)]);
   },

@@ -17,12 +17,19 @@ import { isObject, readContract, type JsonObject, type JsonValue, type OpenApiDo
 import { loadFixtures, type FixtureSet } from '../../contract/fixtures.js';
 import { orderRead, type CreateOperationId, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
 import type { KeywordError, KeywordValidator } from '../../contract/schemas.js';
+import type { Level } from '../../contract/levels.js';
 import { judgeContexts } from '../../judgments/context.js';
+import { MOCK_ORDER_NUMBER, resolveConformanceConfig, type ConformanceConfig } from '../config.js';
 import { orderNumberOf as numberIn } from '../../judgments/order-info.js';
 import { unescapeToken } from '../../util/json-pointer.js';
 import { answerSchemaOf, brokenAnswer, type AnswerSchema } from './schema-faults.js';
 
 export const REFERENCE_TOKEN = 'reference-token';
+
+/** The suite's configuration of a run against a reference server: its token, and the bundled fixture order it serves (the mock's default one). */
+export function referenceRunConfig(url: string, level: Level, seed: number, outputDir: string): ConformanceConfig {
+  return resolveConformanceConfig({ baseUrl: url, token: REFERENCE_TOKEN, orderNumber: MOCK_ORDER_NUMBER, level, seed, outputDir });
+}
 const LIMIT = 1024 * 1024;
 
 export interface ReferenceServer {

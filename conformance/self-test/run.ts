@@ -9,13 +9,12 @@ import type { OpenApiDocument } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
 import { checksFor } from '../checks/index.js';
 import type { Check } from '../checks/types.js';
-import { MOCK_ORDER_NUMBER, resolveConformanceConfig } from '../config.js';
 import { CheckContext } from '../context.js';
 import { checkSuitePeers } from '../peers.js';
 import { checksOfLevel, prepareChecks, runCheck } from '../suite.js';
 import { generatedFaults, referenceBase, type GeneratedFault, type ReferenceBase } from './generated-faults.js';
 import { startMockBase } from './mock-reference.js';
-import { REFERENCE_TOKEN, startReferenceServer, type ReferenceServer } from './reference-server.js';
+import { referenceRunConfig, startReferenceServer, type ReferenceServer } from './reference-server.js';
 import { judgeContexts } from '../../judgments/context.js';
 
 export interface SelfTestOptions {
@@ -60,15 +59,7 @@ async function runAgainst(
 ): Promise<Outcome> {
   const server = await start(faults);
   try {
-    // The reference servers serve the bundled fixture orders (the mock's default ones).
-    const config = resolveConformanceConfig({
-      baseUrl: server.url,
-      token: REFERENCE_TOKEN,
-      orderNumber: MOCK_ORDER_NUMBER,
-      level,
-      seed,
-      outputDir: 'reports',
-    });
+    const config = referenceRunConfig(server.url, level, seed, 'reports');
     const ctx = new CheckContext({ config, baseUrl: server.url, document });
     ctx.planWrites(checks);
     await prepareChecks(checks, ctx);

@@ -6,11 +6,10 @@
 import { readContract } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
 import { CHECKS } from '../checks/index.js';
-import { MOCK_ORDER_NUMBER, resolveConformanceConfig } from '../config.js';
 import type { CheckResult } from '../../report/results.js';
 import { runConformance } from '../run.js';
 import { FAULT_CASES } from '../self-test/faults.js';
-import { REFERENCE_TOKEN, startReferenceServer } from '../self-test/reference-server.js';
+import { referenceRunConfig, startReferenceServer } from '../self-test/reference-server.js';
 
 const document = readContract();
 
@@ -42,15 +41,7 @@ export async function verdicts(faults: readonly string[], level: Level, seed: nu
 async function freshResults(faults: readonly string[], level: Level, seed: number): Promise<CheckResult[]> {
   const server = await startReferenceServer(faults);
   try {
-    // The reference server serves the bundled fixture orders (the mock's default ones).
-    const config = resolveConformanceConfig({
-      baseUrl: server.url,
-      token: REFERENCE_TOKEN,
-      orderNumber: MOCK_ORDER_NUMBER,
-      level,
-      seed,
-      outputDir: 'reports/test',
-    });
+    const config = referenceRunConfig(server.url, level, seed, 'reports/test');
     const { verdict } = await runConformance(config, { write: () => undefined, document });
     return verdict.checks;
   } finally {

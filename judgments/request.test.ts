@@ -5,7 +5,7 @@ import { operationsModel } from '../contract/operations-model.js';
 import { compileContract } from '../contract/schemas.js';
 import type { JudgeContext, JudgedExchange } from './exchange.js';
 import {
-  judgeBearerSent,
+  judgeCredentialsSent,
   judgeKnownOperation,
   judgeRequestJson,
   judgeRequestMediaType,
@@ -39,8 +39,8 @@ describe('judgments of a client request', () => {
     assert.equal(presentedCredentials(request({ authorization: 'Basic dTpw' }).request), 'non-bearer');
     assert.equal(presentedCredentials(request({ authorization: 'Bearer a b' }).request), 'malformed');
     assert.equal(presentedCredentials(request({ authorization: 'Bearer abc' }).request), 'bearer');
-    assert.equal(judgeBearerSent(request({}), strict, op)[0]?.header, 'authorization');
-    assert.deepEqual(judgeBearerSent(request({ authorization: 'Bearer abc' }), strict, op), []);
+    assert.equal(judgeCredentialsSent(request({}), strict, op)[0]?.header, 'authorization');
+    assert.deepEqual(judgeCredentialsSent(request({ authorization: 'Bearer abc' }), strict, op), []);
   });
 
   it('an operation of the contract: a wrong method names the allowed ones, an unknown path says so', () => {

@@ -15,7 +15,7 @@ import {
   REQUEST,
   SPEC,
   judgeAcceptedBodyNotRefused,
-  judgeBearerSent,
+  judgeCredentialsSent,
   judgeDefaults,
   judgeDocumentedAnswer,
   judgeDocumentedStatus,
@@ -108,7 +108,7 @@ const bearer: Judgment = {
   level: 'spec',
   side: 'client',
   rule: REQUEST.bearer,
-  judge: (input) => (input.op ? judgeBearerSent(input.exchange, input.jc, input.op) : none),
+  judge: (input) => (input.op ? judgeCredentialsSent(input.exchange, input.jc, input.op) : none),
 };
 
 const mediaType: Judgment = {

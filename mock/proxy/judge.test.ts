@@ -103,4 +103,25 @@ describe('validating proxy: judge.ts applies the shared judgments', () => {
       shared.map((v) => ['client', v.pointer, v.reason]),
     );
   });
+
+  it('a charset other than UTF-8: the client at fault; the server is not blamed for accepting it, as it is for another media type', () => {
+    const judge = createJudge(document, 'strict');
+    const members = model.create(transfer).members.filter((m) => m.required && !m.readOnly);
+    const body = JSON.stringify(Object.fromEntries(members.map((m) => [m.name, m.type === 'string' ? 'S-1' : m.namesLot ? 2001 : 3])));
+    const sent = (type: string, status: number): ProxyExchange => {
+      const seen = exchange('POST', model.pathOf(transfer), status, status === 201 ? body : '{}', body);
+      return { ...seen, request: { ...seen.request, headers: { ...seen.request.headers, 'content-type': type } } };
+    };
+    const rules = (seen: ProxyExchange) => judge.judge(seen).map((v) => `${v.side} ${v.rule}`);
+    for (const status of [201, 415]) {
+      const latin1 = rules(sent('application/json; charset=iso-8859-1', status));
+      assert.ok(latin1.includes('client request.media-type'), latin1.join());
+      assert.ok(!latin1.includes('server answer.input-status'), `${status}: ${latin1.join()}`);
+    }
+    assert.ok(
+      rules(sent('text/plain', 201)).includes('server answer.input-status'),
+      "another media type answered 201 is the server's fault",
+    );
+    assert.ok(!rules(sent('application/json; charset=utf-8', 201)).includes('client request.media-type'));
+  });
 });

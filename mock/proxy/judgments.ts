@@ -29,6 +29,7 @@ import {
   judgeRefused,
   judgeRequestJson,
   judgeRequestMediaType,
+  mediaTypeFault,
   judgeRequestSchema,
   judgeUnauthorized,
   mediaTypeOf,
@@ -242,7 +243,13 @@ const inputStatus: Judgment = {
     const answer = input.exchange.answer;
     if (!op || !answer || !input.requestComplete || answer.status === 401) return none;
     if (presentedCredentials(input.exchange.request) !== 'bearer') return none;
-    if (input.clientRules.has(mediaType.id)) return judgeRefused(input.exchange, input.jc, PROFILE.mediaType, 415);
+    if (input.clientRules.has(mediaType.id)) {
+      // A charset other than UTF-8 is the client's fault (RFC 8259 §8.1, `mediaTypeFault`), but the profile
+      // asks nothing of the server's answer to it (the mock refuses it 415; a server may read it as UTF-8).
+      const wanted = input.jc.model.get(op).requestMediaType ?? 'application/json';
+      if (mediaTypeFault(input.exchange.request.headers['content-type'], wanted)?.kind === 'charset') return none;
+      return judgeRefused(input.exchange, input.jc, PROFILE.mediaType, 415);
+    }
     if (input.clientRules.has(requestJson.id)) return judgeRefused(input.exchange, input.jc, PROFILE.malformed, 400);
     if (input.clientRules.has(requestSchema.id)) return judgeRefused(input.exchange, input.jc, PROFILE.schema, 400);
     return judgeAcceptedBodyNotRefused(input.exchange);

@@ -176,6 +176,31 @@ export function judgeKnownOperation(exchange: JudgedExchange, allowed?: readonly
   ];
 }
 
+/** What a scheme wants sent (`Authorization: Bearer <token>`, `an API key in the header x-api-key`). */
+function wanted(scheme: SecurityScheme): string {
+  const carrier = scheme.carrier;
+  if (carrier.kind === 'apiKey') return `an API key in the ${carrier.in} ${carrier.name}`;
+  return `${carrierText(carrier)} <${carrier.scheme === 'basic' ? 'base64 of user:password' : 'token'}>`;
+}
+
+/** A credential fault of one scheme, in a violation's words. */
+function faultReason(scheme: SecurityScheme, fault: CredentialFault): string {
+  const carrier = scheme.carrier;
+  const name = carrier.kind === 'authorization' ? carrierText(carrier).slice('Authorization: '.length) : '';
+  switch (fault.kind) {
+    case 'missing':
+      return carrier.kind === 'apiKey' ? `no API key in the ${carrier.in} ${carrier.name}` : 'no Authorization header';
+    case 'other-scheme':
+      return `the Authorization scheme is not ${name}`;
+    case 'malformed':
+      if (name === 'Bearer') return 'the bearer token is not an RFC 6750 b64token';
+      if (name === 'Basic') return 'the Basic credentials are not base64 of user:password (RFC 7617)';
+      return `no credentials after the ${name} scheme`;
+    case 'refused':
+      return fault.why;
+  }
+}
+
 /**
  * Spec (Authentication): the request presents the credentials its operation's security states, each
  * in its scheme's syntax (for the specification's bearer scheme `Authorization: Bearer <b64token>`,
@@ -187,25 +212,9 @@ export function judgeCredentialsSent(exchange: JudgedExchange, jc: JudgeContext,
   const at = request.path.indexOf('?');
   const found = credentialsFault(security, request.headers, at < 0 ? '' : request.path.slice(at));
   if (found === undefined) return [];
-  const { scheme, fault } = found;
-  const carrier = scheme.carrier;
-  const expected = security.alternatives.map((a) => a.map((s) => carrierText(s.carrier)).join(' and ')).join(', or ');
-  const reason =
-    fault.kind === 'missing'
-      ? carrier.kind === 'apiKey'
-        ? `no API key in the ${carrier.in} ${carrier.name}`
-        : 'no Authorization header'
-      : fault.kind === 'other-scheme'
-        ? carrier.kind === 'authorization' && carrier.scheme === 'bearer'
-          ? 'the Authorization scheme is not Bearer'
-          : `the Authorization scheme is not ${carrierText(carrier).slice('Authorization: '.length)}`
-        : fault.kind === 'malformed'
-          ? carrier.kind === 'authorization' && carrier.scheme === 'bearer'
-            ? 'the bearer token is not an RFC 6750 b64token'
-            : carrier.kind === 'authorization' && carrier.scheme === 'basic'
-              ? 'the Basic credentials are not base64 of user:password (RFC 7617)'
-              : `no credentials after the ${carrierText(carrier).slice('Authorization: '.length)} scheme`
-          : fault.why;
+  const expected = security.alternatives.map((a) => a.map(wanted).join(' and ')).join(', or ');
+  const reason = faultReason(found.scheme, found.fault);
+  const carrier = found.scheme.carrier;
   // Where the credential was looked for: a query parameter is in the request's path; the rest in a header.
   if (carrier.kind === 'apiKey' && carrier.in === 'query') return [{ rule: REQUEST.bearer, in: 'path', expected, reason }];
   const header = carrier.kind === 'authorization' ? 'authorization' : carrier.in === 'cookie' ? 'cookie' : carrier.name;

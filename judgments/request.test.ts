@@ -16,7 +16,8 @@ import {
   mediaTypeFault,
   parseJsonBody,
   presentedCredential,
-  presentedCredentials,
+  presentedBearer,
+  securityPresented,
 } from './request.js';
 
 const document = readContract();
@@ -40,11 +41,14 @@ function validBody(): Record<string, unknown> {
 }
 
 describe('judgments of a client request', () => {
-  it('credentials: missing, another scheme, a malformed token, a bearer token', () => {
-    assert.equal(presentedCredentials(request({}).request), 'missing');
-    assert.equal(presentedCredentials(request({ authorization: 'Basic dTpw' }).request), 'non-bearer');
-    assert.equal(presentedCredentials(request({ authorization: 'Bearer a b' }).request), 'malformed');
-    assert.equal(presentedCredentials(request({ authorization: 'Bearer abc' }).request), 'bearer');
+  it('credentials: missing, another scheme, a malformed token, a bearer token (as the judges of an answer read them too)', () => {
+    const security = model.get(op).security;
+    const presented = (headers: Record<string, string>) => securityPresented(request(headers).request, security);
+    assert.deepEqual(presented({}), { kind: 'nothing' });
+    assert.deepEqual(presented({ authorization: 'Basic dTpw' }), { kind: 'nothing' });
+    assert.deepEqual(presented({ authorization: 'Bearer a b' }), { kind: 'malformed' });
+    assert.deepEqual(presented({ authorization: 'Bearer abc' }), { kind: 'well-formed', bearer: true });
+    assert.deepEqual(presentedBearer('Basic dTpw'), { kind: 'other-scheme', scheme: 'Basic' });
     assert.equal(judgeCredentialsSent(request({}), strict, op)[0]?.header, 'authorization');
     assert.deepEqual(judgeCredentialsSent(request({ authorization: 'Bearer abc' }), strict, op), []);
   });

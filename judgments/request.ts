@@ -12,7 +12,7 @@ import contentType from 'content-type';
 import type { Level } from '../contract/levels.js';
 import type { OperationId, OperationModel } from '../contract/operations-model.js';
 import type { CompiledContract, Validator } from '../contract/schemas.js';
-import { carrierText, type OperationSecurity, type SecurityScheme } from '../contract/security.js';
+import { carrierText, schemesOf, type OperationSecurity, type SecurityScheme } from '../contract/security.js';
 import { schemaValid } from './answer.js';
 import type { JudgeContext, JudgedExchange, JudgedRequest, Violation } from './exchange.js';
 import { REQUEST } from './rules.js';
@@ -147,12 +147,32 @@ export function credentialsFault(
   return reported === undefined ? undefined : { ...reported, invalidToken };
 }
 
-/** How a request presents bearer credentials (RFC 6750), as the server-side judgments of the specification's bearer scheme read it. */
-export type PresentedCredentials = 'missing' | 'non-bearer' | 'malformed' | 'bearer';
+/** The request's query (`?a=1`, or empty), from its path as sent. */
+export function requestSearch(request: JudgedRequest): string {
+  const at = request.path.indexOf('?');
+  return at < 0 ? '' : request.path.slice(at);
+}
 
-export function presentedCredentials(request: JudgedRequest): PresentedCredentials {
-  const presented = presentedBearer(request.headers['authorization']);
-  return presented.kind === 'credential' ? 'bearer' : presented.kind === 'other-scheme' ? 'non-bearer' : presented.kind;
+/**
+ * What a request presents for its operation's security, as a judge of the server's answer reads it:
+ * `nothing` (no alternative whole, and nothing malformed: no 2xx may answer it), `malformed` (something
+ * presented in no scheme's syntax: a server may read it leniently), or `well-formed` (an alternative
+ * whole; `bearer`: a well-formed bearer token among what was sent, which a 401 calls `invalid_token`,
+ * RFC 6750 §3). The proxy cannot tell a well-formed credential accepted from one rejected.
+ */
+export type SecurityPresented = { kind: 'nothing' } | { kind: 'malformed' } | { kind: 'well-formed'; bearer: boolean };
+
+export function securityPresented(request: JudgedRequest, security: OperationSecurity): SecurityPresented {
+  const search = requestSearch(request);
+  const found = credentialsFault(security, request.headers, search);
+  if (found !== undefined) return presentedSomething(found.fault) ? { kind: 'malformed' } : { kind: 'nothing' };
+  const bearer = schemesOf(security).some(
+    (s) =>
+      s.carrier.kind === 'authorization' &&
+      s.carrier.scheme === 'bearer' &&
+      presentedCredential(s, request.headers, search).kind === 'credential',
+  );
+  return { kind: 'well-formed', bearer };
 }
 
 /**
@@ -209,8 +229,7 @@ function faultReason(scheme: SecurityScheme, fault: CredentialFault): string {
 export function judgeCredentialsSent(exchange: JudgedExchange, jc: JudgeContext, op: OperationId): Violation[] {
   const { security } = jc.model.get(op);
   const { request } = exchange;
-  const at = request.path.indexOf('?');
-  const found = credentialsFault(security, request.headers, at < 0 ? '' : request.path.slice(at));
+  const found = credentialsFault(security, request.headers, requestSearch(request));
   if (found === undefined) return [];
   const expected = security.alternatives.map((a) => a.map(wanted).join(' and ')).join(', or ');
   const reason = faultReason(found.scheme, found.fault);

@@ -96,8 +96,10 @@ export const RECORDS = {
  */
 export const REQUEST = {
   operation: SPEC.operations,
-  bearer: 'Spec (Authentication): every operation requires bearer credentials: `Authorization: Bearer <token>` (RFC 6750 b64token).',
-  mediaType: 'Spec (endpoints 2, 3): the request body of a create is `application/json` (a charset parameter is allowed).',
+  bearer:
+    "Spec (Authentication): every operation requires bearer credentials: `Authorization: Bearer <token>` (RFC 6750 b64token); an operation the contract secures otherwise, the credentials of its security in each scheme's syntax (Basic: RFC 7617; an API key where its scheme says).",
+  mediaType:
+    'Spec (endpoints 2, 3): the request body of a create is `application/json` (a charset parameter naming UTF-8 is allowed; JSON text is UTF-8, RFC 8259 §8.1).',
   json: 'Spec (endpoints 2, 3): the request body of a create is JSON.',
   schema:
     "Spec (resources), profile at strict: the request body is an object of the listed types (strict: the profile's required members, no unknown member, bounds).",

@@ -17,6 +17,7 @@ import { ADMIN_PREFIX, adminAllowed, handleAdmin, type AdminContext } from './ad
 import { AnswerBudget } from './answer-budget.js';
 import { authPolicy, checkSecurity } from './auth.js';
 import { readBody } from './body.js';
+import { requestValidator } from '../judgments/request.js';
 import { BodyBudget, type BodyHold } from './body-budget.js';
 import type { MockConfig } from './config.js';
 import { controlPolicy, RESET_HEADER } from './control-guard.js';
@@ -293,17 +294,19 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
       record !== undefined
         ? { store, resource: record.resource, op: model, params: paramReader(compiled, operation, model), search, budgets }
         : undefined;
-    const change = (withBody: boolean) =>
-      ctx !== undefined && record !== undefined
+    const change = (withBody: boolean) => {
+      const validateRequest = withBody ? requestValidator(compiled, model) : undefined;
+      return ctx !== undefined && record !== undefined
         ? {
             ...ctx,
             model: record.model,
-            ...(withBody && model.requestRef !== undefined ? { validateRequest: compiled.validator({ $ref: model.requestRef }) } : {}),
+            ...(validateRequest !== undefined ? { validateRequest } : {}),
             validateRecord: compiled.validator({ $ref: `#/components/schemas/${record.resource.schema}` }),
             lots: fixtures.lots,
             bodyLimitBytes: config.bodyLimitBytes,
           }
         : undefined;
+    };
     let steps: OperationSteps | undefined;
     const createOp = creates.get(operation.operationId);
     if (model.role === 'fixture-read') steps = orderInfoSteps(bodies, model.keyParam ?? operation.pathParams[0] ?? '');

@@ -4,11 +4,13 @@
  * or a cookie; OAuth 2 and OpenID Connect as bearer tokens). Any well-formed credential is accepted
  * unless it is a rejected one (`--reject-token`), or, when accepted credentials are configured
  * (`--token`, for every scheme: a bearer token, an API key; for Basic `user:password`, or any user with a
- * token as the password), not one of them.
+ * token as the password), not one of them. What a request presents for a scheme (missing, another
+ * scheme, malformed, a credential) is judged by `judgments/request.ts`, the one place of that syntax;
+ * this module applies the mock's policy to the credentials and words the 401s.
  */
 import type { IncomingMessage } from 'node:http';
 import type { OperationSecurity, SecurityRequirement, SecurityScheme } from '../contract/security.js';
-import { BEARER_CREDENTIALS } from '../util/bearer.js';
+import { credentialsFault, presentedBearer, type Credential, type CredentialFault } from '../judgments/request.js';
 import { problem } from './problems.js';
 
 export const REALM = 'goods-mock';
@@ -40,28 +42,24 @@ function challenge(error?: string): Record<string, string> {
 export function checkBearer(header: string | undefined, policy: AuthPolicy): string {
   const known = header === undefined ? undefined : policy.accepted.get(header);
   if (known !== undefined) return known;
-  if (header === undefined || header.trim() === '') {
+  const presented = presentedBearer(header);
+  if (presented.kind === 'missing')
     throw problem('unauthorized', 'The request has no Authorization header; send "Authorization: Bearer <token>".', undefined, challenge());
-  }
-  const scheme = /^\S+/.exec(header)?.[0] ?? '';
-  if (scheme.toLowerCase() !== 'bearer') {
+  if (presented.kind === 'other-scheme')
     throw problem(
       'unauthorized',
-      `The Authorization scheme must be "Bearer", not "${scheme.slice(0, 20)}"; send "Authorization: Bearer <token>".`,
+      `The Authorization scheme must be "Bearer", not "${presented.scheme.slice(0, 20)}"; send "Authorization: Bearer <token>".`,
       undefined,
       challenge(),
     );
-  }
-  const match = BEARER_CREDENTIALS.exec(header);
-  const token = match?.[1];
-  if (token === undefined) {
+  if (presented.kind === 'malformed')
     throw problem(
       'unauthorized',
       'The bearer token is malformed: it must be one RFC 6750 b64token (letters, digits, "-._~+/", then optional "=").',
       undefined,
       challenge('invalid_token'),
     );
-  }
+  const token = presented.credential;
   if (policy.rejectTokens.includes(token)) {
     throw problem(
       'unauthorized',
@@ -78,68 +76,38 @@ export function checkBearer(header: string | undefined, policy: AuthPolicy): str
       challenge('invalid_token'),
     );
   }
-  if (policy.accepted.size < ACCEPTED_CACHE) policy.accepted.set(header, token);
+  if (header !== undefined && policy.accepted.size < ACCEPTED_CACHE) policy.accepted.set(header, token);
   return token;
 }
 
-/** The credential a request presents for one scheme, or why it presents none that is accepted. */
-type SchemeOutcome = { ok: true } | { ok: false; why: string; presented: boolean };
-
-/** Values of a `Cookie` header (`a=1; b=2`), by name. */
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
+/** Why the policy refuses a well-formed credential (undefined: accepted): a rejected one, or one not on the --token list when there is one. */
+function refusal(policy: AuthPolicy): (presented: Credential) => string | undefined {
+  return (presented) => {
+    const offered = presented.password === undefined ? [presented.credential] : [presented.credential, presented.password];
+    if (offered.some((c) => policy.rejectTokens.includes(c))) return 'it is rejected by this mock (a --reject-token)';
+    if (policy.tokens.length > 0 && !offered.some((c) => policy.tokens.includes(c)))
+      return 'it is not one of the credentials this mock accepts (--token)';
+    return undefined;
+  };
 }
 
-/** A credential accepted by the policy: not rejected, and on the --token list when there is one. */
-function judged(policy: AuthPolicy, credential: string, also: readonly string[] = []): SchemeOutcome {
-  if ([credential, ...also].some((c) => policy.rejectTokens.includes(c)))
-    return { ok: false, why: 'it is rejected by this mock (a --reject-token)', presented: true };
-  if (policy.tokens.length > 0 && ![credential, ...also].some((c) => policy.tokens.includes(c)))
-    return { ok: false, why: 'it is not one of the credentials this mock accepts (--token)', presented: true };
-  return { ok: true };
-}
-
-function outcomeOf(scheme: SecurityScheme, req: Pick<IncomingMessage, 'headers'>, search: string, policy: AuthPolicy): SchemeOutcome {
+/** Why a scheme's credential was not accepted, in the 401's words. */
+function whyNot(scheme: SecurityScheme, fault: CredentialFault, headers: IncomingMessage['headers']): string {
   const carrier = scheme.carrier;
-  if (carrier.kind === 'apiKey') {
-    const value =
-      carrier.in === 'header'
-        ? req.headers[carrier.name]
-        : carrier.in === 'query'
-          ? (new URLSearchParams(search.slice(1)).get(carrier.name) ?? undefined)
-          : cookieValue(req.headers.cookie, carrier.name);
-    const key = Array.isArray(value) ? value[0] : value;
-    if (key === undefined || key === '') return { ok: false, why: `no API key in the ${carrier.in} ${carrier.name}`, presented: false };
-    return judged(policy, key);
+  switch (fault.kind) {
+    case 'missing':
+      return carrier.kind === 'apiKey' ? `no API key in the ${carrier.in} ${carrier.name}` : 'no Authorization header';
+    case 'other-scheme':
+      return `the Authorization scheme is "${fault.scheme.slice(0, 20)}", not "${carrier.kind === 'authorization' ? carrier.scheme : ''}"`;
+    case 'malformed':
+      if (carrier.kind === 'authorization' && carrier.scheme === 'bearer')
+        return 'the bearer token is malformed (one RFC 6750 b64token: letters, digits, "-._~+/", then optional "=")';
+      if (carrier.kind === 'authorization' && carrier.scheme === 'basic')
+        return 'the Basic credentials are not base64 of "user:password" (RFC 7617)';
+      return `no credentials after "${(/^\S+/.exec(headers.authorization ?? '')?.[0] ?? '').slice(0, 20)}"`;
+    case 'refused':
+      return fault.why;
   }
-  const header = req.headers.authorization;
-  if (header === undefined || header.trim() === '') return { ok: false, why: 'no Authorization header', presented: false };
-  const [name = '', ...rest] = header.trim().split(/ +/);
-  if (name.toLowerCase() !== carrier.scheme)
-    return { ok: false, why: `the Authorization scheme is "${name.slice(0, 20)}", not "${carrier.scheme}"`, presented: false };
-  if (carrier.scheme === 'bearer') {
-    const token = BEARER_CREDENTIALS.exec(header)?.[1];
-    if (token === undefined)
-      return {
-        ok: false,
-        why: 'the bearer token is malformed (one RFC 6750 b64token: letters, digits, "-._~+/", then optional "=")',
-        presented: true,
-      };
-    return judged(policy, token);
-  }
-  const credential = rest.join(' ');
-  if (carrier.scheme === 'basic') {
-    const decoded = /^[A-Za-z0-9+/]+={0,2}$/.test(credential) ? Buffer.from(credential, 'base64').toString('utf8') : '';
-    const colon = decoded.indexOf(':');
-    if (colon < 0) return { ok: false, why: 'the Basic credentials are not base64 of "user:password" (RFC 7617)', presented: true };
-    return judged(policy, decoded, [decoded.slice(colon + 1)]);
-  }
-  if (credential === '') return { ok: false, why: `no credentials after "${name}"`, presented: true };
-  return judged(policy, credential);
 }
 
 /** The challenges of a 401 for these schemes (RFC 9110 §11.6.1): one per HTTP scheme; for API keys alone, one naming where the key goes. */
@@ -185,23 +153,13 @@ export function checkSecurity(
     checkBearer(req.headers.authorization, policy);
     return;
   }
-  let first: { why: string; scheme: SecurityScheme } | undefined;
-  let rejectedBearer = false;
-  for (const alternative of alternatives) {
-    const failed = alternative.map((scheme) => ({ scheme, outcome: outcomeOf(scheme, req, search, policy) })).find((r) => !r.outcome.ok);
-    if (failed === undefined) return;
-    if (!failed.outcome.ok) {
-      if (failed.scheme.carrier.kind === 'authorization' && failed.scheme.carrier.scheme === 'bearer' && failed.outcome.presented)
-        rejectedBearer = true;
-      if (first === undefined || (failed.outcome.presented && !first.why.startsWith('no ')))
-        first = { why: failed.outcome.why, scheme: failed.scheme };
-    }
-  }
+  const found = credentialsFault(security, req.headers, search, refusal(policy));
+  if (found === undefined) return;
   const schemes = alternatives.flat();
   throw problem(
     'unauthorized',
-    `The request's credentials are not accepted (${first?.why ?? 'none'}); send ${alternatives.map(howTo).join(', or ')}.`,
+    `The request's credentials are not accepted (${whyNot(found.scheme, found.fault, req.headers)}); send ${alternatives.map(howTo).join(', or ')}.`,
     undefined,
-    { 'WWW-Authenticate': challenges(schemes, rejectedBearer) },
+    { 'WWW-Authenticate': challenges(schemes, found.invalidToken) },
   );
 }

@@ -1,11 +1,11 @@
 /**
- * Reading a JSON request body: the media type must be `application/json` (a UTF-8 `charset` is
- * allowed), the body is read as a stream and refused (413) as soon as it passes the limit, without
- * buffering the rest; it must be valid UTF-8 and valid JSON.
+ * Reading a JSON request body: the body is read as a stream and refused (413) as soon as it passes the
+ * limit, without buffering the rest. Its media type and its JSON are judged by the request judgments
+ * (`judgments/request.ts`, the one place those rules live: the charset rule is documented there); this
+ * module words what they find as the mock's problems (415, 400).
  */
-import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import contentType from 'content-type';
+import { JsonBodyFault, mediaTypeFault, parseJsonBody } from '../judgments/request.js';
 import type { BodyHold } from './body-budget.js';
 import { problem } from './problems.js';
 
@@ -14,22 +14,20 @@ import { problem } from './problems.js';
  * media type the contract names for the operation (`application/merge-patch+json`). Throws a 415 problem.
  */
 export function checkJsonContentType(header: string | undefined, wanted = 'application/json'): void {
-  if (header === wanted) return; // the common case, without parsing
-  if (header === undefined || header.trim() === '') {
-    throw problem('unsupportedMediaType', `The request has no Content-Type; send the body as "${wanted}".`);
-  }
-  let parsed: contentType.ParsedMediaType;
-  try {
-    parsed = contentType.parse(header);
-  } catch {
-    throw problem('unsupportedMediaType', `The Content-Type "${header.slice(0, 100)}" is malformed; send "${wanted}".`);
-  }
-  if (parsed.type !== wanted) {
-    throw problem('unsupportedMediaType', `The request body must be "${wanted}", not "${parsed.type.slice(0, 100)}".`);
-  }
-  const charset = parsed.parameters['charset'];
-  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
-    throw problem('unsupportedMediaType', `The charset of an ${wanted} body must be utf-8, not "${charset.slice(0, 40)}".`);
+  const fault = mediaTypeFault(header, wanted);
+  if (fault === undefined) return;
+  switch (fault.kind) {
+    case 'missing':
+      throw problem('unsupportedMediaType', `The request has no Content-Type; send the body as "${wanted}".`);
+    case 'malformed':
+      throw problem('unsupportedMediaType', `The Content-Type "${(header ?? '').slice(0, 100)}" is malformed; send "${wanted}".`);
+    case 'other-type':
+      throw problem('unsupportedMediaType', `The request body must be "${wanted}", not "${fault.type.slice(0, 100)}".`);
+    case 'charset':
+      throw problem(
+        'unsupportedMediaType',
+        `The charset of an ${wanted} body must be utf-8, not "${fault.charset.slice(0, 40)}": JSON text is UTF-8 (RFC 8259 §8.1); send it as UTF-8, with no charset or charset=utf-8.`,
+      );
   }
 }
 
@@ -92,21 +90,20 @@ export function readBody(req: IncomingMessage, limit: number, admit?: () => Body
   });
 }
 
-/** Decodes and parses a JSON body. Throws a 400 problem for invalid UTF-8 or invalid JSON. */
+/** Decodes and parses a JSON body (`parseJsonBody`). Throws a 400 problem for an empty body, invalid UTF-8 or invalid JSON. */
 export function parseJson(body: Buffer): unknown {
-  if (body.length === 0)
-    throw problem('malformedJson', 'The request body is empty; send a JSON object.', [{ pointer: '', detail: 'is empty' }]);
-  if (!isUtf8(body)) {
-    throw problem('malformedJson', 'The request body is not valid UTF-8; send UTF-8 encoded JSON.', [
-      { pointer: '', detail: 'is not valid UTF-8' },
-    ]);
-  }
-  // A UTF-8 byte order mark is not part of the JSON text (as TextDecoder would drop it).
-  const text = body.toString('utf8', body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message.slice(0, 200) : 'invalid JSON';
-    throw problem('malformedJson', `The request body is not valid JSON: ${reason}.`, [{ pointer: '', detail: 'is not valid JSON' }]);
+  const parsed = parseJsonBody(body);
+  if (!(parsed instanceof JsonBodyFault)) return parsed;
+  switch (parsed.kind) {
+    case 'empty':
+      throw problem('malformedJson', 'The request body is empty; send a JSON object.', [{ pointer: '', detail: 'is empty' }]);
+    case 'not-utf8':
+      throw problem('malformedJson', 'The request body is not valid UTF-8; send UTF-8 encoded JSON.', [
+        { pointer: '', detail: 'is not valid UTF-8' },
+      ]);
+    case 'not-json':
+      throw problem('malformedJson', `The request body is not valid JSON: ${parsed.reason.slice(0, 200)}.`, [
+        { pointer: '', detail: 'is not valid JSON' },
+      ]);
   }
 }

@@ -6,6 +6,7 @@ import { isObject, type JsonObject } from '../contract/document.js';
 import type { FixtureSet } from '../contract/fixtures.js';
 import type { OperationModel, ResourceModel } from '../contract/operations-model.js';
 import type { CompiledContract, FieldError, Validator } from '../contract/schemas.js';
+import { requestValidator } from '../judgments/request.js';
 import { isoNow } from './clock.js';
 import { problem } from './problems.js';
 import type { RecordRules } from './record-check.js';
@@ -43,7 +44,7 @@ export interface CreateOperation {
   model: RecordModel;
   /** Plans a record from a checked body (`recordPlanner` of the resource and model). */
   plan: RecordPlanner;
-  /** The validator of the request body (readOnly members, when sent, are typed like in the answer). */
+  /** The validator of the request body (`requestValidator`; readOnly members, when sent, are typed like in the answer). */
   validate: Validator;
   /** What a stored record of the resource must be (its success schema, members and key): replay checks it. */
   record: RecordRules;
@@ -59,7 +60,8 @@ export function createOperation(
   resource: Pick<ResourceModel, 'name' | 'key' | 'keyAssigned'>,
   lotResource: string | undefined,
 ): CreateOperation {
-  if (createModel.requestRef === undefined || createModel.successSchema === undefined)
+  const validate = requestValidator(compiled, createModel);
+  if (validate === undefined || createModel.successSchema === undefined)
     throw new Error(`${createModel.operationId}: the contract has no JSON request body or ${createModel.successStatus} answer`);
   const model = recordModel(createModel, lotResource);
   return {
@@ -67,7 +69,7 @@ export function createOperation(
     status: createModel.successStatus,
     model,
     plan: recordPlanner(resource.name, model, resource.keyAssigned ? undefined : resource.key),
-    validate: compiled.validator({ $ref: createModel.requestRef }),
+    validate,
     record: {
       resource: resource.name,
       schemaName: createModel.successSchema,

@@ -10,6 +10,8 @@ import { withOrder } from '../../contract/operations-model.js';
 import { PROJECT_ROOT } from '../../contract/paths.js';
 import { judgeContexts, judgeDefaults, judgeEcho, judgeExactOrder, judgeRequestSchema, type JudgeContext } from '../../judgments/index.js';
 import type { ProxyExchange } from './exchange.js';
+import { schemesOf } from '../../contract/security.js';
+import { grownContract } from '../../support/grown-contracts.js';
 import { createJudge } from './judge.js';
 import { JUDGMENTS } from './judgments.js';
 
@@ -102,5 +104,57 @@ describe('validating proxy: judge.ts applies the shared judgments', () => {
       found.map((v) => [v.side, v.pointer, v.reason]),
       shared.map((v) => ['client', v.pointer, v.reason]),
     );
+  });
+
+  it('a charset other than UTF-8: the client at fault; the server is not blamed for accepting it, as it is for another media type', () => {
+    const judge = createJudge(document, 'strict');
+    const members = model.create(transfer).members.filter((m) => m.required && !m.readOnly);
+    const body = JSON.stringify(Object.fromEntries(members.map((m) => [m.name, m.type === 'string' ? 'S-1' : m.namesLot ? 2001 : 3])));
+    const sent = (type: string, status: number): ProxyExchange => {
+      const seen = exchange('POST', model.pathOf(transfer), status, status === 201 ? body : '{}', body);
+      return { ...seen, request: { ...seen.request, headers: { ...seen.request.headers, 'content-type': type } } };
+    };
+    const rules = (seen: ProxyExchange) => judge.judge(seen).map((v) => `${v.side} ${v.rule}`);
+    for (const status of [201, 415]) {
+      const latin1 = rules(sent('application/json; charset=iso-8859-1', status));
+      assert.ok(latin1.includes('client request.media-type'), latin1.join());
+      assert.ok(!latin1.includes('server answer.input-status'), `${status}: ${latin1.join()}`);
+    }
+    assert.ok(
+      rules(sent('text/plain', 201)).includes('server answer.input-status'),
+      "another media type answered 201 is the server's fault",
+    );
+    assert.ok(!rules(sent('application/json; charset=utf-8', 201)).includes('client request.media-type'));
+  });
+
+  it("an operation under an API key: the answer judged by the operation's own security, not by a bearer token", () => {
+    const grown = grownContract();
+    const judge = createJudge(grown, 'strict');
+    const grownModel = judgeContexts(grown).strict.model;
+    const op = grownModel.operations.find((o) => o.role === 'create' && schemesOf(o.security).every((s) => s.carrier.kind === 'apiKey'));
+    const [scheme] = op === undefined ? [] : schemesOf(op.security);
+    if (op === undefined || scheme?.carrier.kind !== 'apiKey' || scheme.carrier.in !== 'header')
+      throw new Error('no create under a header API key');
+    const keyHeader = scheme.carrier.name;
+    const seen = (headers: Record<string, string>, status: number, answerHeaders: Record<string, string> = {}): string[] =>
+      judge
+        .judge({
+          method: 'POST',
+          target: op.path,
+          request: { headers: { 'content-type': 'application/json', ...headers }, body: Buffer.from('{}'), complete: true },
+          answer: {
+            status,
+            headers: { 'content-type': 'application/problem+json', ...answerHeaders },
+            body: Buffer.from('{}'),
+            complete: true,
+          },
+          durationMs: 1,
+        })
+        .filter((v) => v.rule.startsWith('answer.auth') || v.rule === 'request.bearer')
+        .map((v) => `${v.side} ${v.rule}`);
+    assert.deepEqual(seen({ [keyHeader]: 'k-1' }, 201), [], 'a key sent and a 2xx: nobody at fault');
+    assert.deepEqual(seen({ [keyHeader]: 'k-1' }, 401), [], 'a key refused with 401: no challenge needed for API keys alone');
+    assert.deepEqual(seen({ authorization: 'Bearer t-1' }, 201), ['client request.bearer', 'server answer.auth-no-2xx']);
+    assert.deepEqual(seen({}, 401), ['client request.bearer']);
   });
 });

@@ -10,12 +10,13 @@
 import { isObject, type JsonObject } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
 import type { CreateOperationId, OperationId } from '../../contract/operations-model.js';
+import { schemesOf } from '../../contract/security.js';
 import {
   PROFILE,
   REQUEST,
   SPEC,
   judgeAcceptedBodyNotRefused,
-  judgeBearerSent,
+  judgeCredentialsSent,
   judgeDefaults,
   judgeDocumentedAnswer,
   judgeDocumentedStatus,
@@ -29,10 +30,11 @@ import {
   judgeRefused,
   judgeRequestJson,
   judgeRequestMediaType,
+  mediaTypeFault,
   judgeRequestSchema,
-  judgeUnauthorized,
+  judgeChallenged,
   mediaTypeOf,
-  presentedCredentials,
+  securityPresented,
   type JudgeContext,
   type JudgedExchange,
   type Violation,
@@ -108,7 +110,7 @@ const bearer: Judgment = {
   level: 'spec',
   side: 'client',
   rule: REQUEST.bearer,
-  judge: (input) => (input.op ? judgeBearerSent(input.exchange, input.jc, input.op) : none),
+  judge: (input) => (input.op ? judgeCredentialsSent(input.exchange, input.jc, input.op) : none),
 };
 
 const mediaType: Judgment = {
@@ -147,10 +149,10 @@ const noTwoXxWithoutBearer: Judgment = {
   side: 'server',
   rule: SPEC.auth,
   judge(input) {
-    if (!input.op || !input.jc.model.get(input.op).secured) return none;
-    const presented = presentedCredentials(input.exchange.request);
-    // A well-formed bearer token the proxy cannot tell accepted from rejected; a malformed one a server may read leniently.
-    return presented === 'missing' || presented === 'non-bearer' ? judgeNoAccessWithout(input.exchange) : none;
+    if (!input.op) return none;
+    // A well-formed credential the proxy cannot tell accepted from rejected; a malformed one a server may read leniently.
+    const presented = securityPresented(input.exchange.request, input.jc.model.get(input.op).security);
+    return presented.kind === 'nothing' ? judgeNoAccessWithout(input.exchange) : none;
   },
 };
 
@@ -222,13 +224,15 @@ const authStatus: Judgment = {
   rule: PROFILE.unauthorized,
   judge(input) {
     const answer = input.exchange.answer;
-    if (!input.op || !answer || !input.jc.model.get(input.op).secured) return none;
-    const presented = presentedCredentials(input.exchange.request);
-    if (presented === 'missing' || presented === 'non-bearer')
-      return is2xx(answer.status) ? none : judgeUnauthorized(input.exchange, presented); // a 2xx is answer.auth-no-2xx
-    // A well-formed token answered 401 was rejected; a malformed one may be answered 400 (RFC 6750), or 401 with a challenge.
+    if (!input.op || !answer) return none;
+    const { security } = input.jc.model.get(input.op);
+    if (!security.secured) return none;
+    const http = [...new Set(schemesOf(security).flatMap((s) => (s.carrier.kind === 'authorization' ? [s.carrier.scheme] : [])))];
+    const presented = securityPresented(input.exchange.request, security);
+    if (presented.kind === 'nothing') return is2xx(answer.status) ? none : judgeChallenged(input.exchange, http, false); // a 2xx is answer.auth-no-2xx
+    // A well-formed credential answered 401 was rejected; a malformed one may be answered 400 (RFC 6750), or 401 with a challenge.
     if (answer.status !== 401) return none;
-    return judgeUnauthorized(input.exchange, presented === 'bearer' ? 'rejected' : 'missing');
+    return judgeChallenged(input.exchange, http, presented.kind === 'well-formed' && presented.bearer);
   },
 };
 
@@ -241,8 +245,14 @@ const inputStatus: Judgment = {
     const op = createOf(input);
     const answer = input.exchange.answer;
     if (!op || !answer || !input.requestComplete || answer.status === 401) return none;
-    if (presentedCredentials(input.exchange.request) !== 'bearer') return none;
-    if (input.clientRules.has(mediaType.id)) return judgeRefused(input.exchange, input.jc, PROFILE.mediaType, 415);
+    if (securityPresented(input.exchange.request, input.jc.model.get(op).security).kind !== 'well-formed') return none;
+    if (input.clientRules.has(mediaType.id)) {
+      // A charset other than UTF-8 is the client's fault (RFC 8259 §8.1, `mediaTypeFault`), but the profile
+      // asks nothing of the server's answer to it (the mock refuses it 415; a server may read it as UTF-8).
+      const wanted = input.jc.model.get(op).requestMediaType ?? 'application/json';
+      if (mediaTypeFault(input.exchange.request.headers['content-type'], wanted)?.kind === 'charset') return none;
+      return judgeRefused(input.exchange, input.jc, PROFILE.mediaType, 415);
+    }
     if (input.clientRules.has(requestJson.id)) return judgeRefused(input.exchange, input.jc, PROFILE.malformed, 400);
     if (input.clientRules.has(requestSchema.id)) return judgeRefused(input.exchange, input.jc, PROFILE.schema, 400);
     return judgeAcceptedBodyNotRefused(input.exchange);

@@ -1,38 +1,37 @@
 /**
- * Wall time of a `strict` conformance run against an already running server: spawns the suite's CLI
- * (`conformance/cli`, compiled when the bench is compiled) with `--base-url URL --token T --order-number N --level strict
- * --reporter json` (and `--concurrency N` when asked) and times it from spawn to exit, so the time includes the
- * process start. The run's `conformance.json` gives the checks, cases and requests it sent (read as JSON: the
- * bench does not import the suite).
+ * Wall time of a `strict` conformance run against a running server: the suite's CLI with `--base-url URL
+ * --token T --order-number N --level strict --reporter json` (and `--concurrency N` when asked), timed
+ * from spawn to exit (the process start included). Its `conformance.json` gives the checks, cases and
+ * requests it sent (read as JSON: the bench does not import the suite). Time to verdict: the same run
+ * against the mock behind a proxy delaying every answer (`delaying-proxy.ts`), at --concurrency 1, the
+ * suite's default and 16.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isObject } from '../contract/document.js';
-import { parseJsonText } from '../util/json.js';
+import { isObject } from '../contract/json-value.js';
 import { runToExit } from '../support/processes.js';
 import { projectCli } from '../support/project-cli.js';
+import { parseJsonText } from '../util/json.js';
+import { startDelayingProxy } from './delaying-proxy.js';
 
-/** What the bench reads of a run's `conformance.json` (schema: `report/conformance.schema.json`). */
+/** What the bench reads of a run's `conformance.json` (`report/conformance.schema.json`). */
 export interface RunReport {
-  /** `counts.total`: the checks of the run. */
+  /** `counts.total` and `counts.cases`. */
   checks: number;
-  /** `counts.cases`: the cases that ran. */
   cases: number;
   /** The requests the run sent; null when the report does not say (a suite from before the count). */
   requests: number | null;
-  /** The suite's own duration (`durationMs`), without the process start. */
+  /** The suite's own duration, without the process start. */
   durationMs: number;
 }
 
 export interface ConformanceTiming {
   wallMs: number;
   exitCode: number | null;
-  /** The last lines the suite printed (its summary). */
-  summary: string;
   /** The --concurrency the run used (from its first line). */
   concurrency?: number;
-  /** From the run's `conformance.json`; null when it wrote none (it could not start), with the reason in `reportProblem`. */
+  /** Null when the run wrote no readable `conformance.json`, with the reason in `reportProblem`. */
   report: RunReport | null;
   reportProblem?: string;
 }
@@ -53,50 +52,75 @@ export function readRunReport(text: string): RunReport | string {
   return { checks: total, cases, requests: requests ?? null, durationMs };
 }
 
-/**
- * Times one strict run of the suite's CLI against `target` (`--concurrency N` when `concurrency` is
- * given, else the suite's default); throws when it does not end within `timeoutMs`.
- */
-export async function timeConformance(
-  target: { baseUrl: string; token: string; orderNumber: string },
-  timeoutMs = 90000,
-  concurrency?: number,
-): Promise<ConformanceTiming> {
+export type Target = { baseUrl: string; token: string; orderNumber: string };
+
+/** Times one strict run of the suite's CLI against `target`; throws when it does not end within `timeoutMs`. */
+export async function timeConformance(target: Target, timeoutMs = 90_000, concurrency?: number): Promise<ConformanceTiming> {
   const output = mkdtempSync(join(tmpdir(), 'bench-conformance-'));
-  const line = projectCli('conformance/cli', [
-    '--base-url',
-    target.baseUrl,
-    '--token',
-    target.token,
-    '--order-number',
-    target.orderNumber,
-    '--level',
-    'strict',
-    '--reporter',
-    'json',
-    '--output',
+  const options = {
+    'base-url': target.baseUrl,
+    token: target.token,
+    'order-number': target.orderNumber,
+    level: 'strict',
+    reporter: 'json',
     output,
-    ...(concurrency !== undefined ? ['--concurrency', String(concurrency)] : []),
-  ]);
+  };
+  const args = [
+    ...Object.entries(options).flatMap(([k, v]) => [`--${k}`, v]),
+    ...(concurrency ? ['--concurrency', String(concurrency)] : []),
+  ];
   const startedAt = performance.now();
   try {
-    const done = await runToExit('conformance', line, { timeoutMs });
+    const done = await runToExit('conformance', projectCli('conformance/cli', args), { timeoutMs });
     const wallMs = performance.now() - startedAt;
     if (done.timedOut) throw new Error(`the conformance run did not end within ${timeoutMs} ms; its output:\n${done.output}`);
-    const summary = done.output
-      .trimEnd()
-      .split('\n')
-      .slice(-6)
-      .map((l) => l.trimEnd())
-      .join('\n');
     const used = /--concurrency (\d+)/.exec(done.output)?.[1];
-    const concurrency = used !== undefined ? { concurrency: Number(used) } : {};
     const file = join(output, 'conformance.json');
     const report = existsSync(file) ? readRunReport(readFileSync(file, 'utf8')) : 'the run wrote no conformance.json';
-    return typeof report === 'string'
-      ? { wallMs, exitCode: done.code, summary, report: null, reportProblem: report, ...concurrency }
-      : { wallMs, exitCode: done.code, summary, report, ...concurrency };
+    const timing = { wallMs, exitCode: done.code, ...(used ? { concurrency: Number(used) } : {}) };
+    return typeof report === 'string' ? { ...timing, report: null, reportProblem: report } : { ...timing, report };
   } finally {
     rmSync(output, { recursive: true, force: true });
   }
+}
+
+/** The concurrencies of the time-to-verdict table: `undefined` is the suite's default (no --concurrency). */
+export const VERDICT_CONCURRENCIES: readonly (number | undefined)[] = [1, undefined, 16];
+
+export interface TimeToVerdictRun {
+  latencyMs: number;
+  /** What was asked (`default`: no --concurrency) and what the run used. */
+  asked: number | 'default';
+  concurrency: number | null;
+  wallMs: number;
+  exitCode: number | null;
+}
+
+/** Strict runs against the mock at `mockUrl` behind a proxy delaying every answer by each of `latenciesMs`. */
+export async function measureTimeToVerdict(
+  mock: Target,
+  latenciesMs: readonly number[],
+  log: (line: string) => void,
+): Promise<TimeToVerdictRun[]> {
+  const runs: TimeToVerdictRun[] = [];
+  for (const latencyMs of latenciesMs) {
+    const proxy = await startDelayingProxy(mock.baseUrl, latencyMs);
+    try {
+      for (const asked of VERDICT_CONCURRENCIES) {
+        // a generous bound: about 300 requests one after another, plus start-up
+        const {
+          wallMs,
+          exitCode,
+          concurrency = null,
+        } = await timeConformance({ ...mock, baseUrl: proxy.url }, 120_000 + 400 * latencyMs, asked);
+        runs.push({ latencyMs, asked: asked ?? 'default', concurrency, wallMs, exitCode });
+        log(
+          `time to verdict at ${latencyMs} ms, --concurrency ${asked ?? `default (${concurrency ?? '?'})`}: ${(wallMs / 1000).toFixed(1)} s (exit code ${exitCode ?? 'none'})`,
+        );
+      }
+    } finally {
+      await proxy.close();
+    }
+  }
+  return runs;
 }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_SETTINGS, QUICK_SETTINGS } from './harness.js';
-import { parseBenchArgs, UsageError } from './options.js';
+import { DEFAULT_SETTINGS, parseBenchArgs, QUICK_SETTINGS, UsageError } from './options.js';
 
 describe('bench/options: parseBenchArgs', () => {
   it('answers the defaults with no options, and the quick settings with --quick', () => {

@@ -1,37 +1,31 @@
 /**
- * The suite's self-test, run as its users run it: `goods-conformance --self-test` (compiled when the
- * bench is compiled), timed from spawn to exit. Its last line (`killed K/N faults (P%) in S s`) gives the
- * kill rate; the survivors and a failing reference server are named on their own lines. Read as text: the
- * bench does not import the suite.
+ * The suite's self-test, run as its users run it (`goods-conformance --self-test`), timed from spawn to
+ * exit. Its last line (`killed K/N faults (P%) in S s`) gives the kill rate; the survivors and a failing
+ * reference server are named on their own lines. Read as text: the bench does not import the suite.
  */
 import { runToExit } from '../support/processes.js';
 import { projectCli } from '../support/project-cli.js';
 
-/** What the self-test's output says. */
+/** What the self-test's output says: the kill rate, its own duration (s), the survivors, the levels the reference server fails. */
 export interface SelfTestLines {
   killed: number;
   total: number;
-  /** The self-test's own duration, as it printed it, in seconds. */
   seconds: number;
-  /** `survived: ...` lines: the faults the suite did not catch. */
   survivors: string[];
-  /** `reference server at LEVEL: FAILS (...)` lines: the reference server did not pass at a level. */
   referenceFailures: string[];
 }
 
 export interface SelfTestRun extends SelfTestLines {
-  /** Spawn to exit, ms. */
+  /** Spawn to exit, ms; the exit code (0 at 100% with the reference server passing at both levels). */
   wallMs: number;
-  /** 0 at 100% with the reference server passing at both levels; 1 otherwise. */
   exitCode: number | null;
 }
 
 const TOTAL_LINE = /^killed (\d+)\/(\d+) faults \((?:\d+(?:\.\d+)?)%\) in (\d+(?:\.\d+)?) s$/;
 
-/** Reads the self-test's output (its stdout); undefined when it has no total line. Pure. */
+/** Reads the self-test's stdout; undefined when it has no total line (unindented, after the per-operation lines). Pure. */
 export function parseSelfTestOutput(stdout: string): SelfTestLines | undefined {
   const lines = stdout.split('\n').map((l) => l.trimEnd());
-  // The total line is not indented (the per-operation lines are), and it comes after them.
   const match = lines
     .map((l) => TOTAL_LINE.exec(l))
     .filter((m) => m !== null)
@@ -49,8 +43,7 @@ export function parseSelfTestOutput(stdout: string): SelfTestLines | undefined {
 
 /** `K/N faults (P%)`, P with one decimal as the self-test prints it. */
 export function killRate(run: Pick<SelfTestLines, 'killed' | 'total'>): string {
-  const percent = run.total === 0 ? '—' : `${((100 * run.killed) / run.total).toFixed(1)}%`;
-  return `${run.killed}/${run.total} faults (${percent})`;
+  return `${run.killed}/${run.total} faults (${run.total === 0 ? '—' : `${((100 * run.killed) / run.total).toFixed(1)}%`})`;
 }
 
 /** Runs the self-test of the bundled contract; throws when it does not end within `timeoutMs` or prints no total. */

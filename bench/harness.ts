@@ -14,7 +14,7 @@ import { redisAvailable, startRedis } from '../support/redis.js';
 import { projectCli } from '../support/project-cli.js';
 import { messageOf } from '../util/errors.js';
 import { parseJsonText } from '../util/json.js';
-import { measureTimeToVerdict, timeConformance, type Target } from './conformance-run.js';
+import { measureTimeToVerdict, runSelfTestCli, type Target, timeConformance } from './conformance-run.js';
 import { median, rotate, runLoad, wrongOf } from './load.js';
 import { measureRecords } from './records.js';
 import type {
@@ -29,7 +29,6 @@ import type {
   StartupResult,
 } from './report.js';
 import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
-import { runSelfTestCli } from './self-test-run.js';
 import { memoryOf, npmStartCommand, prismCommand, startAndTime, startServer, type RunningServer, type ServerId } from './servers.js';
 import { evaluateTargets } from './targets.js';
 

@@ -12,52 +12,26 @@ import type { Child } from '../support/processes.js';
 import { parseJsonText } from '../util/json.js';
 import { runLoad, wrongOf } from './load.js';
 import type { Scenario } from './scenarios.js';
-import { memoryAfterGc, serverChild, startAndTime, type MemoryReport } from './servers.js';
+import { memoryAfterGc, serverChild, startAndTime } from './servers.js';
 
-export interface RecordsPlan {
-  /** Transfers to record after `warmup` transfers (JIT, buffers) recorded before the baseline. */
-  count: number;
-  warmup: number;
-  connections: number;
-  /** Stops recording after this long (the bench stays bounded even if the journal is slow). */
-  capMs: number;
-}
+/** Transfers to record after `warmup` (JIT, buffers) recorded before the baseline, and a time cap on each. */
+export type RecordsPlan = { count: number; warmup: number; connections: number; capMs: number };
 
-export interface RecordsResult {
-  /** Transfers answered 201 in the measured load, in how long, and in total with the warm-up (the journal holds these). */
-  recorded: number;
-  seconds: number;
-  perSec: number;
-  totalRecorded: number;
-  /** Wrong answers, connection errors and timeouts. */
-  wrong: number;
-  journalBytes: number;
-  baseline: MemoryReport;
-  after: MemoryReport;
-  /** RSS and V8 heap growth per measured record (after a full GC), bytes. */
-  rssBytesPerRecord: number;
-  heapBytesPerRecord: number;
-  replay: {
-    /** Spawn → first answer of a mock with an empty journal, and of one replaying the journal, ms. */
-    emptyStartMs: number;
-    emptyMemory: MemoryReport;
-    replayStartMs: number;
-    replayMemory: MemoryReport;
-    /** (replayed RSS − empty RSS) / records, bytes. */
-    rssBytesPerRecord: number;
-    /** The id of a transfer created right after the replay: above every replayed one when the journal was replayed. */
-    nextId: number | null;
-    recordsReplayed: boolean;
-  };
-}
+/**
+ * `recorded` transfers answered 201 in `seconds` (`perSec`), `totalRecorded` with the warm-up (what the
+ * journal holds), `wrong` answers or errors; RSS and V8 heap growth per record after a full GC, bytes. Replay:
+ * spawn → first answer of a mock with an empty journal and of one replaying it, ms, its RSS growth per
+ * record, and the id a create gets then (above every replayed one when the journal was replayed).
+ */
+export type RecordsResult = Awaited<ReturnType<typeof measureRecords>>;
 
 /** Runs the measurement; `transfer` is the create-lot-transfer scenario and `probe` the GET one. */
-export async function measureRecords(transfer: Scenario, probe: Scenario, plan: RecordsPlan): Promise<RecordsResult> {
+export async function measureRecords(transfer: Scenario, probe: Scenario, plan: RecordsPlan) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-records-'));
   const stateFile = join(dir, 'state.journal');
   /** Starts a mock child with `extra`, times it to its first answer, runs `use` on it, stops it. */
   const withMock = async <T>(name: string, extra: string[], use: (child: Child, url: string) => Promise<T>) => {
-    const started = await startAndTime(name, (port) => serverChild(['mock', '--port', String(port), ...extra]), probe, { ipc: true });
+    const started = await startAndTime(name, (port) => serverChild(['mock', '--port', String(port), ...extra]), probe, true);
     try {
       return { ms: started.ms, value: await use(started.child, started.url) };
     } finally {

@@ -1,11 +1,10 @@
 /** The bench's report: what `npm run bench` prints and writes to `reports/bench.json`. */
 import { isObject } from '../contract/json-value.js';
 import { parseJsonText } from '../util/json.js';
-import type { ConformanceTiming, TimeToVerdictRun } from './conformance-run.js';
+import type { ConformanceTiming, SelfTestRun, TimeToVerdictRun } from './conformance-run.js';
 import type { LoadRun } from './load.js';
 import type { RecordsResult } from './records.js';
 import type { ScenarioId } from './scenarios.js';
-import type { SelfTestRun } from './self-test-run.js';
 import type { ServerId } from './servers.js';
 
 /** One target, judged: `met` is null when it could not be (the reason in `note`); `measured` has its unit. */

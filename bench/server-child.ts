@@ -26,10 +26,9 @@ import { parseArgv, wholeNumber } from '../util/argv.js';
 import type { MemoryReport } from './servers.js';
 import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
 
+const USAGE = 'usage: server-child bare | floor --upstream URL | proxy --upstream URL | mock [--port N] [--state-file P] [--store URL]';
 const fail = (sentence: string): never => {
-  process.stderr.write(
-    `server-child: ${sentence}\nusage: server-child bare | floor --upstream URL | proxy --upstream URL | mock [--port N] [--state-file P] [--store URL]\n`,
-  );
+  process.stderr.write(`server-child: ${sentence}\n${USAGE}\n`);
   process.exit(2);
 };
 const options = {
@@ -89,31 +88,31 @@ async function floorServer(upstream: string): Promise<Loopback> {
   return { ...listening, close: async () => void (await Promise.all([listening.close(), pool.close()])) };
 }
 
-/** The mock (or, with `upstream`, the validating proxy) through its public API. */
+/**
+ * The mock (or, with `upstream`, the validating proxy) through its public API. The bench measures
+ * throughput and memory per record, not the limits: records and bytes are not capped. Only the bench's
+ * token is accepted (as a server would), so the strict conformance run against it can pass: the suite
+ * sends tokens derived from its own that must be refused.
+ */
 async function mockServer(upstream?: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const proxy =
-    upstream === undefined
-      ? {}
-      : { proxy: { ...DEFAULT_PROXY, upstream, level: 'spec' as const, outputDir: mkdtempSync(join(tmpdir(), 'goods-bench-proxy-')) } };
-  // The bench measures throughput and memory per record, not the limits: records and bytes are not capped.
-  // Only the bench's token is accepted (as a server would), so the strict conformance run against it can
-  // pass: the suite sends tokens derived from its own that must be refused.
+  const config = upstream
+    ? { proxy: { ...DEFAULT_PROXY, upstream, level: 'spec' as const, outputDir: mkdtempSync(join(tmpdir(), 'goods-bench-proxy-')) } }
+    : { tokens: [BENCH_TOKEN], maxRecordsPerSession: Number.MAX_SAFE_INTEGER, maxRecordedBytes: Number.MAX_SAFE_INTEGER };
+  const { 'state-file': stateFile, store } = values;
   const server = await createMockServer({
     host: '127.0.0.1',
     port,
     quiet: true,
-    ...(upstream === undefined
-      ? { tokens: [BENCH_TOKEN], maxRecordsPerSession: Number.MAX_SAFE_INTEGER, maxRecordedBytes: Number.MAX_SAFE_INTEGER }
-      : proxy),
-    ...(values['state-file'] !== undefined ? { stateFile: values['state-file'] } : {}),
-    ...(values.store !== undefined ? { store: values.store } : {}),
+    ...config,
+    ...(stateFile ? { stateFile } : {}),
+    ...(store ? { store } : {}),
   });
   return { url: server.url.replace(/\/$/, ''), close: () => server.close() };
 }
 
 process.on('message', (message: unknown) => {
   if (typeof message !== 'object' || message === null || !('type' in message) || message.type !== 'memory') return;
-  const gc = 'gc' in globalThis && typeof globalThis.gc === 'function' ? globalThis.gc : undefined;
+  const { gc } = globalThis;
   gc?.();
   gc?.();
   const { rss, heapUsed } = process.memoryUsage();
@@ -124,25 +123,20 @@ process.on('message', (message: unknown) => {
 const running =
   kind === 'bare'
     ? await listenOn(bareServer(buildScenarios(benchFixture())), port)
-    : kind === 'floor' || kind === 'proxy'
-      ? await (values.upstream === undefined
+    : kind === 'mock'
+      ? await mockServer()
+      : kind !== 'floor' && kind !== 'proxy'
+        ? fail(`unknown kind ${kind ?? '(none)'}`)
+        : values.upstream === undefined
           ? fail(`${kind} needs --upstream URL`)
-          : kind === 'floor'
-            ? floorServer(values.upstream)
-            : mockServer(values.upstream))
-      : kind === 'mock'
-        ? await mockServer()
-        : fail(`unknown kind ${kind ?? '(none)'}`);
+          : await (kind === 'floor' ? floorServer : mockServer)(values.upstream);
 process.stdout.write(`${running.url}\n`);
-let stopping = false;
-const stop = (): void => {
-  if (stopping) return;
-  stopping = true;
-  running.close().then(
+let stopping: Promise<never> | undefined;
+const stop = (): void =>
+  void (stopping ??= running.close().then(
     () => process.exit(0),
     () => process.exit(1),
-  );
-};
+  ));
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
 process.once('disconnect', stop);

@@ -16,30 +16,33 @@ import { waitForHttp } from '../support/wait.js';
 import type { Scenario } from './scenarios.js';
 
 export type ServerId = 'mock' | 'prism' | 'bare' | 'floor' | 'proxy';
-
 /** `floor` and `proxy` run in front of the bare server, so they are started after it. */
 export const SERVER_IDS: readonly ServerId[] = ['mock', 'prism', 'bare', 'floor', 'proxy'];
 
-export interface RunningServer {
-  id: ServerId;
-  url: string;
-  child: Child;
-  /** A process the server depends on (Redis), whose CPU time is measured with the server's. */
-  sidePid?: number;
-}
+/** A server under test; `sidePid`: a process it depends on (Redis), whose CPU time is measured with the server's. */
+export type RunningServer = { id: ServerId; url: string; child: Child; sidePid?: number };
 
-/** The bench's server child (`bench/server-child.ts`, or compiled in `dist/`); the mock's runs with `--expose-gc` (see `memoryAfterGc`). */
+/** The bench's server child (`server-child.ts`, or compiled in `dist/`); the mock's with `--expose-gc` (see `memoryAfterGc`). */
 export function serverChild(args: string[]): CommandLine {
   const file = fileURLToPath(new URL(`./server-child${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url));
   const node = [...(args[0] === 'mock' ? ['--expose-gc'] : []), ...(FROM_SOURCE ? ['--import', 'tsx'] : [])];
   return { command: process.execPath, args: [...node, file, ...args] };
 }
 
-/** Prism's CLI, run by this Node. */
-export function prismCommand(port: number): CommandLine {
-  const prism = join(PROJECT_ROOT, 'node_modules', '.bin', 'prism');
-  return { command: process.execPath, args: [prism, 'mock', CONTRACT_YAML_PATH, '-v', 'error', '-h', '127.0.0.1', '-p', String(port)] };
-}
+export const prismCommand = (port: number): CommandLine => ({
+  command: process.execPath,
+  args: [
+    join(PROJECT_ROOT, 'node_modules', '.bin', 'prism'),
+    'mock',
+    CONTRACT_YAML_PATH,
+    '-v',
+    'error',
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+  ],
+});
 
 /** `npm start -- --port P --quiet` (through the npm that runs the bench, when it does). */
 export function npmStartCommand(port: number): CommandLine {
@@ -49,27 +52,12 @@ export function npmStartCommand(port: number): CommandLine {
 }
 
 /** Resident memory of a child's process tree (0 once it has exited). */
-export function memoryOf(child: Child): TreeMemory {
-  return child.hasExited() || child.pid < 0 ? { rss: 0, peakRss: 0 } : treeMemory(child.pid);
-}
+export const memoryOf = (child: Child): TreeMemory => (child.hasExited() ? { rss: 0, peakRss: 0 } : treeMemory(child.pid));
 
 /** What a mock child (IPC channel, `--expose-gc`) answers to `{ type: 'memory' }`: its memory after a full GC. */
-export interface MemoryReport {
-  type: 'memory';
-  collected: boolean;
-  rss: number;
-  heapUsed: number;
-}
-
+export type MemoryReport = { type: 'memory'; collected: boolean; rss: number; heapUsed: number };
 const isMemoryReport = (m: unknown): m is MemoryReport =>
-  typeof m === 'object' &&
-  m !== null &&
-  'type' in m &&
-  m.type === 'memory' &&
-  'rss' in m &&
-  typeof m.rss === 'number' &&
-  'heapUsed' in m &&
-  typeof m.heapUsed === 'number';
+  typeof m === 'object' && m !== null && 'type' in m && m.type === 'memory' && 'rss' in m && 'heapUsed' in m;
 
 /** Asks a mock child for its memory after a full GC; rejects after `timeoutMs` or without an IPC channel. */
 export async function memoryAfterGc(child: Child, timeoutMs = 10_000): Promise<MemoryReport> {
@@ -85,27 +73,20 @@ export async function memoryAfterGc(child: Child, timeoutMs = 10_000): Promise<M
   throw new Error(`${child.name} did not report its memory within ${timeoutMs} ms`);
 }
 
-/** Stops `child` when `ready` fails. */
+/** Waits for `ready`; stops `child` when it fails. */
 async function readyOrStop<T>(child: Child, ready: Promise<T>): Promise<T> {
-  try {
-    return await ready;
-  } catch (error) {
+  return ready.catch(async (error: unknown) => {
     await child.stop();
     throw error;
-  }
+  });
 }
 
 /** Starts `commandFor(port)` on a free port, waits for the first expected answer of `probe`, and answers the ms from spawn to it. */
-export async function startAndTime(
-  name: string,
-  commandFor: (port: number) => CommandLine,
-  probe: Scenario,
-  options: { ipc?: boolean } = {},
-): Promise<{ child: Child; url: string; ms: number }> {
+export async function startAndTime(name: string, commandFor: (port: number) => CommandLine, probe: Scenario, ipc = false) {
   const port = await getPort({ host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
   const startedAt = performance.now();
-  const child = startChild(name, commandFor(port), options);
+  const child = startChild(name, commandFor(port), { ipc });
   await readyOrStop(child, waitForHttp(`${url}${probe.path}`, { child, request: probe, expectStatus: probe.expectStatus, intervalMs: 2 }));
   return { child, url, ms: performance.now() - startedAt };
 }
@@ -115,10 +96,7 @@ export async function startAndTime(
  * channel and `mockArgs`; the floor and the proxy in front of `upstream`), Prism until it answers `probe`.
  */
 export async function startServer(id: ServerId, probe: Scenario, upstream?: string, mockArgs: string[] = []): Promise<RunningServer> {
-  if (id === 'prism') {
-    const { child, url } = await startAndTime('prism', prismCommand, probe);
-    return { id, url, child };
-  }
+  if (id === 'prism') return { id, ...(await startAndTime('prism', prismCommand, probe)) };
   if ((id === 'proxy' || id === 'floor') && upstream === undefined)
     throw new Error(`the ${id} needs the bare server to run in front of: list bare before ${id}`);
   const args = id === 'mock' ? [id, ...mockArgs] : id === 'bare' ? [id] : [id, '--upstream', upstream ?? ''];

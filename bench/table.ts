@@ -1,9 +1,8 @@
 /** The bench report as text: the load table, the proxy's cost, the regression line, the other measurements and the targets. */
-import { VERDICT_CONCURRENCIES, type ConformanceTiming, type TimeToVerdictRun } from './conformance-run.js';
+import { type ConformanceTiming, killRate, type TimeToVerdictRun, VERDICT_CONCURRENCIES } from './conformance-run.js';
 import { wrongOf } from './load.js';
 import type { RecordsResult } from './records.js';
 import type { BenchReport, LoadRow, Measured, PreviousRatios, RedisStoreResult, ScenarioRatios, StartupResult } from './report.js';
-import { killRate } from './self-test-run.js';
 import { isRead, MOCK_OVER_BARE, PROXY_ADDED_P99_MS, PROXY_OVER_FLOOR } from './targets.js';
 
 /** Lays out rows of cells in aligned columns (first row: the header); `alignRight[i]` for column i. */

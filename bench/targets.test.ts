@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import type { ConformanceTiming, TimeToVerdictRun } from './conformance-run.js';
+import type { ConformanceTiming, SelfTestRun, TimeToVerdictRun } from './conformance-run.js';
 import { previousRatios, type LoadRow } from './report.js';
 import type { ScenarioId } from './scenarios.js';
-import type { SelfTestRun } from './self-test-run.js';
 import type { ServerId } from './servers.js';
 import { formatRegression, formatTimeToVerdict } from './table.js';
 import { evaluateTargets, type TargetInputs } from './targets.js';

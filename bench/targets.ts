@@ -3,12 +3,11 @@
  * judged (a server or a measurement missing, or a run too small), with the reason in `note`. Every
  * speed target is a ratio against a reference measured in the same run (the machines are noisy).
  */
-import type { ConformanceTiming, TimeToVerdictRun } from './conformance-run.js';
+import { type ConformanceTiming, killRate, type SelfTestRun, type TimeToVerdictRun } from './conformance-run.js';
 import { wrongOf } from './load.js';
 import type { RecordsResult } from './records.js';
 import type { LoadRow, Measured, ScenarioRatios, StartupResult, TargetResult } from './report.js';
 import type { ScenarioId } from './scenarios.js';
-import { killRate, type SelfTestRun } from './self-test-run.js';
 import type { ServerId } from './servers.js';
 
 export interface TargetInputs {

@@ -17,17 +17,8 @@ import { parseJsonText } from '../util/json.js';
 import { measureTimeToVerdict, runSelfTestCli, type Target, timeConformance } from './conformance-run.js';
 import { median, rotate, runLoad, wrongOf } from './load.js';
 import { measureRecords } from './records.js';
-import type {
-  BenchReport,
-  BenchSettings,
-  LoadRow,
-  Measured,
-  RedisStoreResult,
-  RoundRun,
-  ScenarioRatios,
-  StartOf,
-  StartupResult,
-} from './report.js';
+import type { BenchReport, BenchSettings, LoadRow, RedisStoreResult, RoundRun } from './report.js';
+import type { ScenarioRatios, StartOf, StartupResult } from './report.js';
 import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
 import { memoryOf, npmStartCommand, prismCommand, startAndTime, startServer, type RunningServer, type ServerId } from './servers.js';
 import { evaluateTargets } from './targets.js';
@@ -50,38 +41,38 @@ async function judgingOf(url: string): Promise<{ judged: number; notJudged: numb
 
 /** One load run with the CPU time used by the server's process tree and by this process (the load generator). */
 async function measuredRun(server: RunningServer, scenario: Scenario, settings: BenchSettings): Promise<RoundRun> {
-  const [serverBefore, sideBefore, selfBefore] = [
-    treeCpuMs(server.child.pid),
-    server.sidePid && treeCpuMs(server.sidePid),
-    process.cpuUsage(),
-  ];
+  const cpu = (): number[] => [treeCpuMs(server.child.pid), server.sidePid ? treeCpuMs(server.sidePid) : 0];
+  const [serverBefore = 0, sideBefore = 0] = cpu();
+  const selfBefore = process.cpuUsage();
   const run = await runLoad(server.url, scenario, { connections: settings.connections, durationMs: settings.durationMs });
   const self = process.cpuUsage(selfBefore);
-  const side = server.sidePid && sideBefore !== undefined ? { sideCpuMs: treeCpuMs(server.sidePid) - sideBefore } : {};
-  return { ...run, serverCpuMs: treeCpuMs(server.child.pid) - serverBefore, loadGenCpuMs: (self.user + self.system) / 1000, ...side };
+  const [serverAfter = 0, sideAfter = 0] = cpu();
+  const side = server.sidePid ? { sideCpuMs: sideAfter - sideBefore } : {};
+  return { ...run, serverCpuMs: serverAfter - serverBefore, loadGenCpuMs: (self.user + self.system) / 1000, ...side };
 }
 
 function rowOf(scenario: Scenario, server: RunningServer, rounds: RoundRun[]): LoadRow {
   const mid = (pick: (r: RoundRun) => number): number => median(rounds.map(pick));
-  const sum = (pick: (r: RoundRun) => number): number => rounds.reduce((n, r) => n + pick(r), 0);
+  const sum = (key: 'answers' | 'unexpected' | 'errors' | 'timeouts'): number => rounds.reduce((n, r) => n + r[key], 0);
   const statusCodes: Record<string, number> = {};
   for (const run of rounds) for (const [code, n] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  const perAnswer = (ms: number | undefined, r: RoundRun): number => ((ms ?? Number.NaN) * 1000) / r.answers;
   return {
     scenario: scenario.id,
     server: server.id,
     okPerSec: mid((r) => r.okPerSec),
     p50Ms: mid((r) => r.p50Ms),
     p99Ms: mid((r) => r.p99Ms),
-    peakRss: memoryOf(server.child).peakRss,
-    answers: sum((r) => r.answers),
-    unexpected: sum((r) => r.unexpected),
-    errors: sum((r) => r.errors),
-    timeouts: sum((r) => r.timeouts),
+    answers: sum('answers'),
+    unexpected: sum('unexpected'),
+    errors: sum('errors'),
+    timeouts: sum('timeouts'),
     statusCodes,
-    serverCpuUsPerAnswer: mid((r) => (r.answers > 0 ? (r.serverCpuMs * 1000) / r.answers : Number.NaN)),
+    peakRss: memoryOf(server.child).peakRss,
+    serverCpuUsPerAnswer: mid((r) => perAnswer(r.serverCpuMs, r)),
+    ...(server.sidePid ? { sideCpuUsPerAnswer: mid((r) => perAnswer(r.sideCpuMs, r)) } : {}),
     serverCores: mid((r) => r.serverCpuMs / 1000 / r.seconds),
     loadGenCores: mid((r) => r.loadGenCpuMs / 1000 / r.seconds),
-    ...(server.sidePid ? { sideCpuUsPerAnswer: mid((r) => ((r.sideCpuMs ?? Number.NaN) * 1000) / r.answers) } : {}),
     rounds,
   };
 }
@@ -184,104 +175,93 @@ async function startupPhase(runs: number, probe: Scenario): Promise<StartupResul
   return { runs, mock: await of('mock'), npmStart: await of('npm start'), prism: await of('prism') };
 }
 
-/** Runs `measure` unless `skipped` says why not; a failure is reported, not thrown. */
-async function phase<T>(what: string, log: Log, skipped: string | false, measure: () => Promise<T>): Promise<Measured<T>> {
-  if (skipped) return { status: 'skipped', reason: skipped };
-  log(`measuring ${what} ...`);
-  try {
-    return { status: 'measured', value: await measure() };
-  } catch (error) {
-    log(`${what} failed: ${messageOf(error)}`);
-    return { status: 'failed', reason: messageOf(error) };
-  }
-}
-
 /** Runs the whole bench with `settings`; progress goes to `log`. */
 export async function runBench(settings: BenchSettings, log: Log = () => undefined): Promise<BenchReport> {
   const startedAt = performance.now();
+  const problems: string[] = [];
+  /** Runs `measure` unless `skipped` says why not; a failure is a problem, not thrown; `check` names what a measured value shows wrong. */
+  const phase = async <T>(what: string, skipped: string | false, measure: () => Promise<T>, check = (_: T): string[] => []) => {
+    if (skipped) return { status: 'skipped', reason: skipped } as const;
+    log(`measuring ${what} ...`);
+    try {
+      const value = await measure();
+      problems.push(...check(value).map((p) => `${what}: ${p}`));
+      return { status: 'measured', value } as const;
+    } catch (error) {
+      log(`${what} failed: ${messageOf(error)}`);
+      problems.push(`${what}: ${messageOf(error)}`);
+      return { status: 'failed', reason: messageOf(error) } as const;
+    }
+  };
   try {
     const fixture = benchFixture();
     const scenarios = buildScenarios(fixture);
     const [probe, transfer] = scenarios;
     if (!probe || !transfer) throw new Error('the scenarios are incomplete');
     const rows = await loadPhase(settings, scenarios, log);
+    for (const row of rows.filter((r) => wrongOf(r) > 0))
+      problems.push(
+        `${row.server} answered ${wrongOf(row)} ${row.scenario} requests wrongly or not at all (${JSON.stringify(row.statusCodes)})`,
+      );
     const ratios = ratiosOf(rows, scenarios);
-    const startup = await phase('start-up times', log, settings.startupRuns < 1 && 'startup runs set to 0', () =>
+    const startup = await phase('start-up times', settings.startupRuns < 1 && 'startup runs set to 0', () =>
       startupPhase(settings.startupRuns, probe),
     );
-    const target = { token: BENCH_TOKEN, orderNumber: fixture.orderNumber };
     const withMock = async <T>(use: (mock: Target) => Promise<T>): Promise<T> => {
       const mock = await startServer('mock', probe);
       try {
-        return await use({ ...target, baseUrl: mock.url });
+        return await use({ baseUrl: mock.url, token: BENCH_TOKEN, orderNumber: fixture.orderNumber });
       } finally {
         await mock.child.stop();
       }
     };
     const noConformance = !settings.conformance && 'conformance timing turned off';
-    const conformance = await phase('a strict conformance run', log, noConformance, () => withMock((mock) => timeConformance(mock)));
-    const selfTest = await phase("the suite's self-test (kill rate)", log, !settings.selfTest && 'self-test turned off', () =>
-      runSelfTestCli(),
+    const conformance = await phase(
+      'the strict conformance run',
+      noConformance,
+      () => withMock((mock) => timeConformance(mock)),
+      (c) => [...(c.exitCode === 0 ? [] : [`exited ${c.exitCode}`]), ...(c.reportProblem ? [c.reportProblem] : [])],
     );
+    const selfTest = await phase("the suite's self-test", !settings.selfTest && 'self-test turned off', () => runSelfTestCli());
     const noVerdict = noConformance || (settings.verdictLatenciesMs.length === 0 && 'no latencies (--verdict-latencies none)');
-    const timeToVerdict = await phase('time to verdict against a slow server', log, noVerdict, () =>
-      withMock((mock) => measureTimeToVerdict(mock, settings.verdictLatenciesMs, log)),
+    const timeToVerdict = await phase(
+      'time to verdict',
+      noVerdict,
+      () => withMock((mock) => measureTimeToVerdict(mock, settings.verdictLatenciesMs, log)),
+      (runs) =>
+        runs.filter((r) => r.exitCode !== 0).map((r) => `at ${r.latencyMs} ms, --concurrency ${r.asked}, exited ${r.exitCode ?? '?'}`),
     );
-    const noRecords =
-      (settings.transfers < 1 || !settings.servers.includes('mock')) && 'no transfers to record (or the mock is not benched)';
-    const records = await phase(`memory per record (${settings.transfers} transfers) and replay`, log, noRecords, () =>
-      measureRecords(transfer, probe, {
-        count: settings.transfers,
-        warmup: Math.min(2000, Math.max(50, Math.round(settings.transfers / 50))),
-        connections: settings.connections,
-        capMs: 45_000,
-      }),
+    const noMock = !settings.servers.includes('mock') && 'the mock is not benched';
+    const warmup = Math.min(2000, Math.max(50, Math.round(settings.transfers / 50)));
+    const records = await phase(
+      `memory per record (${settings.transfers} transfers) and replay`,
+      noMock || (settings.transfers < 1 && 'no transfers to record'),
+      () => measureRecords(transfer, probe, { count: settings.transfers, warmup, connections: settings.connections, capMs: 45_000 }),
+      (r) => (r.wrong > 0 ? [`${r.wrong} wrong answers or errors`] : []),
     );
-    const noRedis = !settings.servers.includes('mock')
-      ? 'the mock is not benched'
-      : !redisAvailable() && 'redis-server is not installed (node scripts/prerequisites.mjs installs it)';
-    const redisStore = await phase('creates on the Redis store against memory', log, noRedis, () => redisPhase(settings, transfer));
-    const problems = rows
-      .filter((row) => wrongOf(row) > 0)
-      .map(
-        (row) =>
-          `${row.server} answered ${wrongOf(row)} of ${row.answers + row.errors + row.timeouts} ${row.scenario} requests wrongly or not at all (${JSON.stringify(row.statusCodes)}, ${row.errors} errors, ${row.timeouts} timeouts)`,
-      );
-    for (const [name, m] of Object.entries({ 'start-up': startup, conformance, 'self-test': selfTest, timeToVerdict, records, redisStore }))
-      if (m.status === 'failed') problems.push(`${name}: ${m.reason}`);
-    if (conformance.status === 'measured' && conformance.value.exitCode !== 0)
-      problems.push(`the strict conformance run exited ${conformance.value.exitCode}`);
-    if (conformance.status === 'measured' && conformance.value.report === null)
-      problems.push(`the strict conformance run: ${conformance.value.reportProblem ?? 'no report'}`);
-    if (timeToVerdict.status === 'measured')
-      for (const run of timeToVerdict.value.filter((r) => r.exitCode !== 0))
-        problems.push(
-          `the strict run at ${run.latencyMs} ms latency, --concurrency ${run.asked}, exited ${run.exitCode ?? 'without a code'}`,
-        );
-    if (redisStore.status === 'measured' && wrongOf(redisStore.value.memory) + wrongOf(redisStore.value.redis) > 0)
-      problems.push(
-        `store comparison: ${wrongOf(redisStore.value.memory)} wrong answers in memory, ${wrongOf(redisStore.value.redis)} on Redis`,
-      );
-    if (records.status === 'measured' && records.value.wrong > 0)
-      problems.push(`recording transfers: ${records.value.wrong} wrong answers or errors`);
-    const cpuList = cpus();
+    const redisStore = await phase(
+      'creates on the Redis store against memory',
+      noMock || (!redisAvailable() && 'redis-server is not installed (node scripts/prerequisites.mjs installs it)'),
+      () => redisPhase(settings, transfer),
+      ({ memory, redis }) =>
+        wrongOf(memory) + wrongOf(redis) > 0 ? [`${wrongOf(memory)} wrong answers in memory, ${wrongOf(redis)} on Redis`] : [],
+    );
+    const [cpu] = cpus();
     const measured = { startup, conformance, selfTest, timeToVerdict, records };
+    const platform = `${process.platform} ${process.arch}`;
+    const machine = { cpus: cpus().length, cpuModel: cpu?.model ?? 'unknown', node: process.version, platform, memoryBytes: totalmem() };
+    const targets = evaluateTargets({ connections: settings.connections, rows, ratios, ...measured, replayRecords: REPLAY_TARGET_RECORDS });
+    const elapsedMs = performance.now() - startedAt;
     return {
       date: new Date().toISOString(),
-      machine: {
-        cpus: cpuList.length,
-        cpuModel: cpuList[0]?.model ?? 'unknown',
-        node: process.version,
-        platform: `${process.platform} ${process.arch}`,
-        memoryBytes: totalmem(),
-      },
+      machine,
       settings,
       load: { rows, ratios },
       ...measured,
       redisStore,
-      targets: evaluateTargets({ connections: settings.connections, rows, ratios, ...measured, replayRecords: REPLAY_TARGET_RECORDS }),
+      targets,
       problems,
-      elapsedMs: performance.now() - startedAt,
+      elapsedMs,
     };
   } finally {
     await stopAll();

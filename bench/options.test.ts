@@ -38,6 +38,7 @@ describe('bench/options: parseBenchArgs', () => {
 
   it('takes the latencies of the time-to-verdict table, or none', () => {
     assert.deepEqual(parseBenchArgs([]).settings.verdictLatenciesMs, [0, 100, 1000]);
+    assert.deepEqual(parseBenchArgs(['--quick']).settings.verdictLatenciesMs, [0, 100], 'the quick run leaves out the 1 s row');
     assert.deepEqual(parseBenchArgs(['--verdict-latencies', '0, 250']).settings.verdictLatenciesMs, [0, 250]);
     assert.deepEqual(parseBenchArgs(['--verdict-latencies', 'none']).settings.verdictLatenciesMs, []);
     assert.throws(() => parseBenchArgs(['--verdict-latencies', '1s']), UsageError);

@@ -26,6 +26,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   rounds: 1,
   transfers: 20_000,
   startupRuns: 1,
+  verdictLatenciesMs: [0, 100],
 };
 
 const d = DEFAULT_SETTINGS;

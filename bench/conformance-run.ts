@@ -1,41 +1,41 @@
 /**
- * Wall time of a `strict` conformance run against an already running server: spawns the suite's CLI
- * (`conformance/cli`, compiled when the bench is compiled) with `--base-url URL --token T --order-number N --level strict
- * --reporter json` (and `--concurrency N` when asked) and times it from spawn to exit, so the time includes the
- * process start. The run's `conformance.json` gives the checks, cases and requests it sent (read as JSON: the
- * bench does not import the suite).
+ * The suite's CLI, run as its users run it and timed from spawn to exit (the process start included);
+ * read as text and JSON: the bench does not import the suite.
+ * - a `strict` run against a running server (`--reporter json`; `--concurrency N` when asked): its
+ *   `conformance.json` gives the checks, cases and requests it sent;
+ * - time to verdict: the same run against the mock behind a proxy delaying every answer
+ *   (`delaying-proxy.ts`), at --concurrency 1, the suite's default and 16;
+ * - the self-test (`--self-test`): its last line (`killed K/N faults (P%) in S s`) gives the kill rate; the
+ *   survivors and a failing reference server are named on their own lines.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isObject } from '../contract/document.js';
-import { parseJsonText } from '../util/json.js';
+import { isObject } from '../contract/json-value.js';
 import { runToExit } from '../support/processes.js';
 import { projectCli } from '../support/project-cli.js';
+import { parseJsonText } from '../util/json.js';
+import { startDelayingProxy } from './delaying-proxy.js';
 
-/** What the bench reads of a run's `conformance.json` (schema: `report/conformance.schema.json`). */
-export interface RunReport {
-  /** `counts.total`: the checks of the run. */
-  checks: number;
-  /** `counts.cases`: the cases that ran. */
-  cases: number;
-  /** The requests the run sent; null when the report does not say (a suite from before the count). */
-  requests: number | null;
-  /** The suite's own duration (`durationMs`), without the process start. */
-  durationMs: number;
+/** Runs the suite's CLI with `args` to its end, timed; throws when it does not end within `timeoutMs`. */
+async function suite(what: string, args: string[], timeoutMs: number) {
+  const startedAt = performance.now();
+  const done = await runToExit(what, projectCli('conformance/cli', args), { timeoutMs });
+  if (done.timedOut) throw new Error(`the ${what} did not end within ${timeoutMs} ms; its output:\n${done.output}`);
+  return { ...done, wallMs: performance.now() - startedAt };
 }
 
-export interface ConformanceTiming {
+/** What the bench reads of a run's `conformance.json`: `counts.total` and `.cases`, the requests sent (null: not said), its own duration. */
+export type RunReport = { checks: number; cases: number; requests: number | null; durationMs: number };
+
+/** One timed run: its `--concurrency` (from its first line); its report, or why there is none. */
+export type ConformanceTiming = {
   wallMs: number;
   exitCode: number | null;
-  /** The last lines the suite printed (its summary). */
-  summary: string;
-  /** The --concurrency the run used (from its first line). */
   concurrency?: number;
-  /** From the run's `conformance.json`; null when it wrote none (it could not start), with the reason in `reportProblem`. */
   report: RunReport | null;
   reportProblem?: string;
-}
+};
 
 const count = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 
@@ -53,50 +53,101 @@ export function readRunReport(text: string): RunReport | string {
   return { checks: total, cases, requests: requests ?? null, durationMs };
 }
 
-/**
- * Times one strict run of the suite's CLI against `target` (`--concurrency N` when `concurrency` is
- * given, else the suite's default); throws when it does not end within `timeoutMs`.
- */
-export async function timeConformance(
-  target: { baseUrl: string; token: string; orderNumber: string },
-  timeoutMs = 90000,
-  concurrency?: number,
-): Promise<ConformanceTiming> {
+export type Target = { baseUrl: string; token: string; orderNumber: string };
+
+/** Times one strict run of the suite's CLI against `target`. */
+export async function timeConformance(target: Target, timeoutMs = 90_000, concurrency?: number): Promise<ConformanceTiming> {
   const output = mkdtempSync(join(tmpdir(), 'bench-conformance-'));
-  const line = projectCli('conformance/cli', [
-    '--base-url',
-    target.baseUrl,
-    '--token',
-    target.token,
-    '--order-number',
-    target.orderNumber,
-    '--level',
-    'strict',
-    '--reporter',
-    'json',
-    '--output',
-    output,
-    ...(concurrency !== undefined ? ['--concurrency', String(concurrency)] : []),
-  ]);
-  const startedAt = performance.now();
+  const args = [`--base-url=${target.baseUrl}`, `--token=${target.token}`, `--order-number=${target.orderNumber}`, `--output=${output}`];
   try {
-    const done = await runToExit('conformance', line, { timeoutMs });
-    const wallMs = performance.now() - startedAt;
-    if (done.timedOut) throw new Error(`the conformance run did not end within ${timeoutMs} ms; its output:\n${done.output}`);
-    const summary = done.output
-      .trimEnd()
-      .split('\n')
-      .slice(-6)
-      .map((l) => l.trimEnd())
-      .join('\n');
-    const used = /--concurrency (\d+)/.exec(done.output)?.[1];
-    const concurrency = used !== undefined ? { concurrency: Number(used) } : {};
+    const run = await suite(
+      'conformance run',
+      [...args, ...'--level strict --reporter json'.split(' '), ...(concurrency ? [`--concurrency=${concurrency}`] : [])],
+      timeoutMs,
+    );
+    const used = /--concurrency (\d+)/.exec(run.output)?.[1];
     const file = join(output, 'conformance.json');
     const report = existsSync(file) ? readRunReport(readFileSync(file, 'utf8')) : 'the run wrote no conformance.json';
-    return typeof report === 'string'
-      ? { wallMs, exitCode: done.code, summary, report: null, reportProblem: report, ...concurrency }
-      : { wallMs, exitCode: done.code, summary, report, ...concurrency };
+    const timing = { wallMs: run.wallMs, exitCode: run.code, ...(used ? { concurrency: Number(used) } : {}) };
+    return typeof report === 'string' ? { ...timing, report: null, reportProblem: report } : { ...timing, report };
   } finally {
     rmSync(output, { recursive: true, force: true });
   }
+}
+
+/** The concurrencies of the time-to-verdict table: `undefined` is the suite's default (no --concurrency). */
+export const VERDICT_CONCURRENCIES: readonly (number | undefined)[] = [1, undefined, 16];
+
+/** One run of the table: its latency, the --concurrency asked (`default`: none) and the one it used. */
+export type TimeToVerdictRun = {
+  latencyMs: number;
+  asked: number | 'default';
+  concurrency: number | null;
+  wallMs: number;
+  exitCode: number | null;
+};
+
+/** Strict runs against the mock at `mockUrl` behind a proxy delaying every answer by each of `latenciesMs`. */
+export async function measureTimeToVerdict(
+  mock: Target,
+  latenciesMs: readonly number[],
+  log: (line: string) => void,
+): Promise<TimeToVerdictRun[]> {
+  const runs: TimeToVerdictRun[] = [];
+  for (const latencyMs of latenciesMs) {
+    const proxy = await startDelayingProxy(mock.baseUrl, latencyMs);
+    try {
+      for (const asked of VERDICT_CONCURRENCIES) {
+        // a generous bound: about 300 requests one after another, plus start-up
+        const timed = await timeConformance({ ...mock, baseUrl: proxy.url }, 120_000 + 400 * latencyMs, asked);
+        const { wallMs, exitCode, concurrency = null } = timed;
+        runs.push({ latencyMs, asked: asked ?? 'default', concurrency, wallMs, exitCode });
+        log(
+          `time to verdict at ${latencyMs} ms, --concurrency ${asked ?? 'default'} (${concurrency ?? '?'}): ${(wallMs / 1000).toFixed(1)} s`,
+        );
+      }
+    } finally {
+      await proxy.close();
+    }
+  }
+  return runs;
+}
+
+/** What the self-test's output says: the kill rate, its own duration (s), the survivors, the levels the reference server fails. */
+export type SelfTestLines = { killed: number; total: number; seconds: number; survivors: string[]; referenceFailures: string[] };
+
+/** The run: spawn to exit, ms, and the exit code (0 at 100% with the reference server passing at both levels). */
+export type SelfTestRun = SelfTestLines & { wallMs: number; exitCode: number | null };
+
+const TOTAL_LINE = /^killed (\d+)\/(\d+) faults \((?:\d+(?:\.\d+)?)%\) in (\d+(?:\.\d+)?) s$/;
+
+/** Reads the self-test's stdout; undefined when it has no total line (unindented, after the per-operation lines). Pure. */
+export function parseSelfTestOutput(stdout: string): SelfTestLines | undefined {
+  const lines = stdout.split('\n').map((l) => l.trimEnd());
+  const match = lines
+    .map((l) => TOTAL_LINE.exec(l))
+    .filter((m) => m !== null)
+    .at(-1);
+  if (!match) return undefined;
+  const [, killed, total, seconds] = match;
+  return {
+    killed: Number(killed),
+    total: Number(total),
+    seconds: Number(seconds),
+    survivors: lines.filter((l) => /^\s+survived: /.test(l)).map((l) => l.trim().replace(/^survived: /, '')),
+    referenceFailures: lines.filter((l) => /^\s+reference server at \w+: FAILS\b/.test(l)).map((l) => l.trim()),
+  };
+}
+
+/** `K/N faults (P%)`, P with one decimal as the self-test prints it. */
+export function killRate(run: Pick<SelfTestLines, 'killed' | 'total'>): string {
+  return `${run.killed}/${run.total} faults (${run.total === 0 ? '—' : `${((100 * run.killed) / run.total).toFixed(1)}%`})`;
+}
+
+/** Runs the self-test of the bundled contract; throws when it prints no total. */
+export async function runSelfTestCli(timeoutMs = 300_000): Promise<SelfTestRun> {
+  const run = await suite('self-test', ['--self-test'], timeoutMs);
+  const lines = parseSelfTestOutput(run.stdout);
+  if (!lines) throw new Error(`the self-test (exit code ${run.code}) printed no "killed K/N faults" line; its output:\n${run.output}`);
+  return { ...lines, wallMs: run.wallMs, exitCode: run.code };
 }

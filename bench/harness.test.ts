@@ -1,16 +1,51 @@
 /**
- * Smoke run of the bench in `npm test`: the harness starts the node servers in their process groups,
- * loads every scenario, evaluates the targets, prints and serializes, and stops every child. The run
- * with every server and phase (Prism, start-up, records, replay) is `npm run bench:check`
- * (`full-run.check.ts`) and `npm run bench` itself. Structure and finiteness only, no timing assertions.
+ * The bench's harness with tiny load, structure and finiteness only (no timing assertions): the smoke
+ * run in `npm test` starts the node servers in their process groups, loads every scenario, evaluates
+ * the targets, prints and serializes, and stops every child; the whole run (every server, Prism
+ * included, every phase) runs only with GOODS_BENCH_FULL=1 (`npm run bench:check`, after changing the bench).
  */
 import assert from 'node:assert/strict';
-import { runBench } from './harness.js';
 import { runningCount } from '../support/processes.js';
-import type { BenchReport } from './report.js';
-import { assertLoadRows, assertPrintedAndSerialized, TINY_LOAD } from './report-shape.js';
-import type { ServerId } from './servers.js';
+import { runBench } from './harness.js';
+import { wrongOf } from './load.js';
+import { reportJson, type BenchReport, type BenchSettings } from './report.js';
+import { benchFixture, buildScenarios } from './scenarios.js';
+import { SERVER_IDS, type ServerId } from './servers.js';
 import { formatReport } from './table.js';
+
+const SCENARIO_IDS = buildScenarios(benchFixture()).map((s) => s.id);
+
+/** A row for every scenario and each of `servers`, with correct answers, finite numbers and one round. */
+export function assertLoadRows(report: BenchReport, servers: readonly ServerId[]): void {
+  for (const scenario of SCENARIO_IDS)
+    for (const server of servers) {
+      const row = report.load.rows.find((r) => r.scenario === scenario && r.server === server);
+      assert.ok(row, `no row for ${scenario} × ${server}`);
+      assert.ok(row.answers > 0, `${server} answered no ${scenario} request`);
+      assert.equal(wrongOf(row), 0, `${server} ${scenario}: ${JSON.stringify(row.statusCodes)}`);
+      for (const value of [row.okPerSec, row.p50Ms, row.p99Ms, row.peakRss])
+        assert.ok(Number.isFinite(value) && value > 0, `${scenario} × ${server}: ${value}`);
+      assert.equal(row.rounds.length, 1);
+    }
+}
+
+/** The printed table names every scenario; the JSON report holds a load row for each scenario and each of `servers`. */
+export function assertPrintedAndSerialized(report: BenchReport, servers: readonly ServerId[]): void {
+  const text = formatReport(report);
+  for (const scenario of SCENARIO_IDS) assert.match(text, new RegExp(scenario));
+  const parsed = JSON.parse(reportJson(report)) as { load: { rows: unknown[] } };
+  assert.equal(parsed.load.rows.length, SCENARIO_IDS.length * servers.length);
+}
+
+/** The load of the test runs: 2 connections, one round of 300 ms, no conformance timing, no self-test. */
+export const TINY_LOAD = {
+  connections: 2,
+  durationMs: 300,
+  rounds: 1,
+  conformance: false,
+  selfTest: false,
+  verdictLatenciesMs: [],
+} as const satisfies Partial<BenchSettings>;
 
 const SERVERS: ServerId[] = ['mock', 'bare', 'floor', 'proxy'];
 
@@ -62,3 +97,82 @@ describe('bench/harness: runBench smoke run (node servers, tiny load)', function
     assert.equal(runningCount(), 0);
   });
 });
+
+// The whole run: `npm run bench:check` (GOODS_BENCH_FULL=1); about 40 s of process starts on 2 cores, so not in `npm test`.
+if (process.env['GOODS_BENCH_FULL'] === '1')
+  describe('bench/harness: the whole runBench with tiny load', function () {
+    this.timeout(120_000);
+    let report: BenchReport;
+
+    before(async () => {
+      report = await runBench({ ...TINY_LOAD, warmupMs: 100, transfers: 200, startupRuns: 1, servers: [...SERVER_IDS] });
+    });
+
+    it('has a row for every scenario and server, with correct answers and finite numbers', () => {
+      assertLoadRows(report, SERVER_IDS);
+      for (const ratio of report.load.ratios) {
+        assert.ok(Number.isFinite(ratio.mockOverBare), `mock/bare for ${ratio.scenario}`);
+        assert.ok(Number.isFinite(ratio.mockOverPrism), `mock/prism for ${ratio.scenario}`);
+        assert.ok(Number.isFinite(ratio.proxyOverFloor), `proxy/floor for ${ratio.scenario}`);
+        assert.ok(Number.isFinite(ratio.floorOverBare), `floor/bare for ${ratio.scenario}`);
+        assert.ok(Number.isFinite(ratio.proxyAddedP99Ms), `proxy added p99 for ${ratio.scenario}`);
+      }
+    });
+
+    it('measures start-up, records and replay, and skips the conformance timing and the self-test it was told to skip', () => {
+      assert.equal(report.startup.status, 'measured', JSON.stringify(report.startup));
+      if (report.startup.status === 'measured')
+        assert.ok(report.startup.value.mock.medianMs > 0 && report.startup.value.prism.medianMs > 0);
+      assert.equal(report.records.status, 'measured', JSON.stringify(report.records));
+      if (report.records.status === 'measured') {
+        const r = report.records.value;
+        assert.equal(r.recorded, 200);
+        assert.ok(r.journalBytes > 0, 'the journal is empty');
+        assert.ok(Number.isFinite(r.rssBytesPerRecord) && Number.isFinite(r.replay.replayStartMs));
+        assert.equal(r.replay.nextId, r.totalRecorded + 1, 'ids do not continue after the replayed journal');
+        assert.equal(r.replay.recordsReplayed, true);
+      }
+      assert.equal(report.conformance.status, 'skipped');
+      assert.equal(report.selfTest.status, 'skipped');
+    });
+
+    it('compares creates of the mock on Redis with the same mock in memory', () => {
+      assert.equal(report.redisStore.status, 'measured', JSON.stringify(report.redisStore));
+      if (report.redisStore.status !== 'measured') return;
+      const r = report.redisStore.value;
+      for (const run of [r.memory, r.redis]) {
+        assert.ok(run.answers > 0 && wrongOf(run) === 0, JSON.stringify(run));
+        for (const value of [run.okPerSec, run.p99Ms, run.serverCpuUsPerAnswer])
+          assert.ok(Number.isFinite(value) && value > 0, String(value));
+      }
+      assert.ok((r.redis.sideCpuUsPerAnswer ?? 0) > 0, 'Redis did work for the creates');
+      assert.equal(r.memory.sideCpuUsPerAnswer, undefined, 'the memory store has no Redis');
+      assert.match(formatReport(report), /Redis store ÷ memory store/);
+    });
+
+    it('evaluates every target, prints a table and serializes to JSON', () => {
+      const ids = report.targets.map((t) => t.id);
+      for (const id of [
+        'get-order-info/mock-over-bare',
+        'get-order-info/p99',
+        'create-lot-transfer/mock-over-prism',
+        'create-test-sample/mock-over-bare',
+        'create-test-sample/proxy-over-floor',
+        'startup',
+        'npm-start',
+        'replay',
+        'rss-per-record',
+        'conformance',
+        'conformance-2s',
+        'self-test',
+      ])
+        assert.ok(ids.includes(id), `no target ${id}`);
+      const replay = report.targets.find((t) => t.id === 'replay');
+      assert.equal(replay?.met, null, 'a 200-record run cannot judge the 100,000-record replay target');
+      assertPrintedAndSerialized(report, SERVER_IDS);
+    });
+
+    it('leaves no child process running', () => {
+      assert.equal(runningCount(), 0);
+    });
+  });

@@ -1,323 +1,267 @@
 /**
- * The bench: starts the three servers, loads them in alternating rounds on every scenario, then
- * measures start-up, a strict conformance run (wall time and requests), the time to verdict against a
- * slow server, the suite's self-test (kill rate), memory per record and journal replay. Every child
- * process it starts is stopped before it returns or throws. Core code: no argv, no printing except
- * through `log`.
+ * The bench: starts the servers, loads them in alternating rounds on every scenario, then measures
+ * start-up, a strict conformance run (wall time and requests), the time to verdict against a slow
+ * server, the suite's self-test (kill rate), memory per record and journal replay, and creates on the
+ * Redis store against memory. Every child process it starts is stopped before it returns or
+ * throws. Core code: no argv, no printing except through `log`.
  */
 import { cpus, totalmem } from 'node:os';
-import { timeConformance } from './conformance-run.js';
-import { median, rotate, runLoad, total, wrongOf, type LoadPlan, type LoadRun } from './load.js';
+import { isObject } from '../contract/json-value.js';
+import { send } from '../support/http-probe.js';
 import { treeCpuMs } from '../support/proc-cpu.js';
 import { stopAll } from '../support/processes.js';
+import { redisAvailable, startRedis } from '../support/redis.js';
 import { projectCli } from '../support/project-cli.js';
-import { memoryOf, npmStartCommand, prismCommand } from './processes.js';
-import { judgingBetween, judgingOf } from './proxy-judging.js';
-import { measureRecords } from './records.js';
-import { measureRedisStore } from './redis-store.js';
-import { runSelfTestCli } from './self-test-run.js';
-import type { BenchReport, BenchSettings, LoadRow, Measured, RoundRun, ScenarioRatios, StartupResult } from './report.js';
-import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
-import { SERVER_IDS, startServer, timeStart, type RunningServer, type ServerId } from './servers.js';
-import { evaluateTargets } from './targets.js';
-import { measureTimeToVerdict, VERDICT_LATENCIES_MS } from './time-to-verdict.js';
 import { messageOf } from '../util/errors.js';
-
-export const DEFAULT_SETTINGS: BenchSettings = {
-  connections: 50,
-  durationMs: 3000,
-  warmupMs: 1000,
-  rounds: 3,
-  transfers: 100_000,
-  startupRuns: 3,
-  servers: [...SERVER_IDS],
-  conformance: true,
-  selfTest: true,
-  verdictLatenciesMs: [...VERDICT_LATENCIES_MS],
-};
-
-/** Smaller settings for a quick look (`--quick`): about 35 s, plus about 15 s of self-test. */
-export const QUICK_SETTINGS: BenchSettings = {
-  ...DEFAULT_SETTINGS,
-  durationMs: 1000,
-  warmupMs: 300,
-  rounds: 1,
-  transfers: 20_000,
-  startupRuns: 1,
-  // The self-test stays in the quick run (kept if under 30 s): one process (its servers in-process, one
-  // event loop), 16-18 s of CPU for the bundled contract's 237 faults, so about 15 s on the quiet 2-core
-  // machine; measured 2026-11-24 at a load average of 8-12 from other work: 38-50 s wall, the same CPU.
-  verdictLatenciesMs: [0, 100],
-};
+import { parseJsonText } from '../util/json.js';
+import { measureTimeToVerdict, runSelfTestCli, type Target, timeConformance } from './conformance-run.js';
+import { median, rotate, runLoad, wrongOf } from './load.js';
+import { measureRecords } from './records.js';
+import type { BenchReport, BenchSettings, LoadRow, RedisStoreResult, RoundRun } from './report.js';
+import type { ScenarioRatios, StartOf, StartupResult } from './report.js';
+import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
+import { memoryOf, npmStartCommand, prismCommand, startAndTime, startServer, type RunningServer, type ServerId } from './servers.js';
+import { evaluateTargets } from './targets.js';
 
 /** The records the replay target is about. */
 export const REPLAY_TARGET_RECORDS = 100_000;
 
 export type Log = (line: string) => void;
 
-function mergeCodes(runs: readonly LoadRun[]): Record<string, number> {
-  const codes: Record<string, number> = {};
-  for (const run of runs) for (const [code, count] of Object.entries(run.statusCodes)) codes[code] = (codes[code] ?? 0) + count;
-  return codes;
+/** The validating proxy's counts since it started: exchanges judged, and forwarded unjudged (its judging queue full). */
+async function judgingOf(url: string): Promise<{ judged: number; notJudged: number }> {
+  const answer = await send(`${url}/__mock/violations`, { method: 'GET', headers: {} });
+  const parsed = parseJsonText(answer.body);
+  const value = parsed.ok && isObject(parsed.value) ? parsed.value : {};
+  const { exchanges: judged, notJudged } = value;
+  if (answer.status !== 200 || typeof judged !== 'number' || typeof notJudged !== 'number')
+    throw new Error(`the proxy's /__mock/violations answered ${answer.status} without its counts: ${answer.body.slice(0, 200)}`);
+  return { judged, notJudged };
 }
 
 /** One load run with the CPU time used by the server's process tree and by this process (the load generator). */
-async function measuredRun(server: RunningServer, scenario: Scenario, plan: LoadPlan): Promise<RoundRun> {
-  const serverBefore = treeCpuMs(server.child.pid);
+async function measuredRun(server: RunningServer, scenario: Scenario, settings: BenchSettings): Promise<RoundRun> {
+  const cpu = (): number[] => [treeCpuMs(server.child.pid), server.sidePid ? treeCpuMs(server.sidePid) : 0];
+  const [serverBefore = 0, sideBefore = 0] = cpu();
   const selfBefore = process.cpuUsage();
-  const run = await runLoad(server.url, scenario, plan);
+  const run = await runLoad(server.url, scenario, { connections: settings.connections, durationMs: settings.durationMs });
   const self = process.cpuUsage(selfBefore);
-  return { ...run, serverCpuMs: treeCpuMs(server.child.pid) - serverBefore, loadGenCpuMs: (self.user + self.system) / 1000 };
+  const [serverAfter = 0, sideAfter = 0] = cpu();
+  const side = server.sidePid ? { sideCpuMs: sideAfter - sideBefore } : {};
+  return { ...run, serverCpuMs: serverAfter - serverBefore, loadGenCpuMs: (self.user + self.system) / 1000, ...side };
 }
 
-async function loadPhase(
-  settings: BenchSettings,
-  scenarios: Scenario[],
-  log: Log,
-): Promise<{ rows: LoadRow[]; peakRss: Partial<Record<ServerId, number>> }> {
-  const probe = scenarios[0];
+function rowOf(scenario: Scenario, server: RunningServer, rounds: RoundRun[]): LoadRow {
+  const mid = (pick: (r: RoundRun) => number): number => median(rounds.map(pick));
+  const sum = (key: 'answers' | 'unexpected' | 'errors' | 'timeouts'): number => rounds.reduce((n, r) => n + r[key], 0);
+  const statusCodes: Record<string, number> = {};
+  for (const run of rounds) for (const [code, n] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  const perAnswer = (ms: number | undefined, r: RoundRun): number => ((ms ?? Number.NaN) * 1000) / r.answers;
+  return {
+    scenario: scenario.id,
+    server: server.id,
+    okPerSec: mid((r) => r.okPerSec),
+    p50Ms: mid((r) => r.p50Ms),
+    p99Ms: mid((r) => r.p99Ms),
+    answers: sum('answers'),
+    unexpected: sum('unexpected'),
+    errors: sum('errors'),
+    timeouts: sum('timeouts'),
+    statusCodes,
+    peakRss: memoryOf(server.child).peakRss,
+    serverCpuUsPerAnswer: mid((r) => perAnswer(r.serverCpuMs, r)),
+    ...(server.sidePid ? { sideCpuUsPerAnswer: mid((r) => perAnswer(r.sideCpuMs, r)) } : {}),
+    serverCores: mid((r) => r.serverCpuMs / 1000 / r.seconds),
+    loadGenCores: mid((r) => r.loadGenCpuMs / 1000 / r.seconds),
+    rounds,
+  };
+}
+
+/** Warm-up, then `settings.rounds` rounds of `scenario` on every server in turn (each round starting with another); a row per server. */
+async function loadScenario(servers: RunningServer[], scenario: Scenario, settings: BenchSettings): Promise<LoadRow[]> {
+  for (const server of servers) await runLoad(server.url, scenario, { connections: settings.connections, durationMs: settings.warmupMs });
+  const runs = new Map<RunningServer, RoundRun[]>(servers.map((s) => [s, []]));
+  for (let round = 0; round < settings.rounds; round++)
+    for (const server of rotate(servers, round)) {
+      runs.get(server)?.push(await measuredRun(server, scenario, settings));
+      if (server.child.hasExited()) throw new Error(`${server.id} exited during the load; its output:\n${server.child.output()}`);
+    }
+  return servers.map((server) => rowOf(scenario, server, runs.get(server) ?? []));
+}
+
+async function loadPhase(settings: BenchSettings, scenarios: Scenario[], log: Log): Promise<LoadRow[]> {
+  const [probe] = scenarios;
   if (!probe) throw new Error('no scenarios');
   const servers: RunningServer[] = [];
   const rows: LoadRow[] = [];
-  const peakRss: Partial<Record<ServerId, number>> = {};
   try {
     for (const id of settings.servers) {
-      const server = await startServer(id, probe, { upstream: servers.find((s) => s.id === 'bare')?.url });
-      servers.push(server);
-      log(`started ${id} at ${server.url} (pid ${server.child.pid})`);
+      servers.push(await startServer(id, probe, servers.find((s) => s.id === 'bare')?.url));
+      log(`started ${id} at ${servers.at(-1)?.url ?? '?'}`);
     }
     // warm the load generator itself (its JIT and buffers) once, so the first measured server is not penalized
-    const first = servers[0];
-    if (first && settings.warmupMs > 0)
-      await runLoad(first.url, probe, { connections: settings.connections, durationMs: settings.warmupMs });
+    if (servers[0] && settings.warmupMs > 0)
+      await runLoad(servers[0].url, probe, { connections: settings.connections, durationMs: settings.warmupMs });
     const proxy = servers.find((s) => s.id === 'proxy');
     for (const scenario of scenarios) {
-      const judgedBefore = proxy ? await judgingOf(proxy.url) : undefined;
-      const warmupProblems = new Map<ServerId, number>();
-      for (const server of servers) {
-        const warm = await runLoad(server.url, scenario, { connections: settings.connections, durationMs: settings.warmupMs });
-        warmupProblems.set(server.id, wrongOf(warm));
-      }
-      const runs = new Map<ServerId, RoundRun[]>(servers.map((s) => [s.id, []]));
-      for (let round = 0; round < settings.rounds; round++) {
-        for (const server of rotate(servers, round)) {
-          const run = await measuredRun(server, scenario, { connections: settings.connections, durationMs: settings.durationMs });
-          runs.get(server.id)?.push(run);
-          if (server.child.hasExited()) throw new Error(`${server.id} exited during the load; its output:\n${server.child.output()}`);
-        }
-      }
-      const judging = proxy && judgedBefore ? judgingBetween(judgedBefore, await judgingOf(proxy.url)) : undefined;
-      for (const server of servers) {
-        const measured = runs.get(server.id) ?? [];
-        const row: LoadRow = {
-          scenario: scenario.id,
-          server: server.id,
-          okPerSec: median(measured.map((r) => r.okPerSec)),
-          p50Ms: median(measured.map((r) => r.p50Ms)),
-          p99Ms: median(measured.map((r) => r.p99Ms)),
-          peakRss: memoryOf(server.child).peakRss,
-          answers: total(measured, (r) => r.answers),
-          unexpected: total(measured, (r) => r.unexpected),
-          errors: total(measured, (r) => r.errors),
-          timeouts: total(measured, (r) => r.timeouts),
-          statusCodes: mergeCodes(measured),
-          serverCpuUsPerAnswer: median(measured.map((r) => (r.answers > 0 ? (r.serverCpuMs * 1000) / r.answers : Number.NaN))),
-          serverCores: median(measured.map((r) => r.serverCpuMs / 1000 / r.seconds)),
-          loadGenCores: median(measured.map((r) => r.loadGenCpuMs / 1000 / r.seconds)),
-          warmupProblems: warmupProblems.get(server.id) ?? 0,
-          ...(server.id === 'proxy' && judging ? { judging } : {}),
-          rounds: measured,
-        };
-        rows.push(row);
+      const before = proxy && (await judgingOf(proxy.url));
+      const scenarioRows = await loadScenario(servers, scenario, settings);
+      const after = proxy && (await judgingOf(proxy.url));
+      const proxyRow = scenarioRows.find((r) => r.server === 'proxy');
+      if (proxyRow && before && after)
+        proxyRow.judging = { judged: after.judged - before.judged, notJudged: after.notJudged - before.notJudged };
+      for (const row of scenarioRows)
         log(
-          `${scenario.id} ${server.id}: ${Math.round(row.okPerSec)} req/s, p50 ${row.p50Ms.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms`,
+          `${row.scenario} ${row.server}: ${Math.round(row.okPerSec)} req/s, p50 ${row.p50Ms.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms`,
         );
-      }
+      rows.push(...scenarioRows);
     }
-    for (const server of servers) peakRss[server.id] = memoryOf(server.child).peakRss;
-    return { rows, peakRss };
+    return rows;
   } finally {
     await Promise.all(servers.map((s) => s.child.stop()));
   }
 }
 
+/** Lot-transfer creates of one mock in memory against the same mock on Redis (`appendfsync always`, its CPU measured too). */
+async function redisPhase(settings: BenchSettings, transfer: Scenario): Promise<RedisStoreResult> {
+  const redis = await startRedis({ appendfsync: 'always' });
+  const servers: RunningServer[] = [];
+  try {
+    servers.push(await startServer('mock', transfer), {
+      ...(await startServer('mock', transfer, undefined, ['--store', redis.url])),
+      sidePid: redis.pid(),
+    });
+    const [memory, onRedis] = await loadScenario(servers, transfer, settings);
+    if (!memory || !onRedis) throw new Error('no rows');
+    return { memory, redis: onRedis };
+  } finally {
+    await Promise.all(servers.map((s) => s.child.stop()));
+    await redis.dispose();
+  }
+}
+
 function ratiosOf(rows: readonly LoadRow[], scenarios: readonly Scenario[]): ScenarioRatios[] {
   return scenarios.map((s) => {
-    const [mock, bare, prism, floor, proxy] = (['mock', 'bare', 'prism', 'floor', 'proxy'] as const).map((server) =>
-      rows.find((r) => r.scenario === s.id && r.server === server),
-    );
-    const ratio = (a: LoadRow | undefined, b: LoadRow | undefined): number | null =>
-      a === undefined || b === undefined || b.okPerSec <= 0 ? null : a.okPerSec / b.okPerSec;
+    const row = (server: ServerId): LoadRow | undefined => rows.find((r) => r.scenario === s.id && r.server === server);
+    const ratio = (a: ServerId, b: ServerId): number | null => {
+      const [over, under] = [row(a), row(b)];
+      return over === undefined || under === undefined || under.okPerSec <= 0 ? null : over.okPerSec / under.okPerSec;
+    };
+    const [proxy, floor] = [row('proxy'), row('floor')];
     return {
       scenario: s.id,
-      mockOverBare: ratio(mock, bare),
-      mockOverPrism: ratio(mock, prism),
-      proxyOverFloor: ratio(proxy, floor),
+      mockOverBare: ratio('mock', 'bare'),
+      mockOverPrism: ratio('mock', 'prism'),
+      proxyOverFloor: ratio('proxy', 'floor'),
       proxyAddedP99Ms: proxy === undefined || floor === undefined ? null : proxy.p99Ms - floor.p99Ms,
-      floorOverBare: ratio(floor, bare),
+      floorOverBare: ratio('floor', 'bare'),
     };
   });
 }
 
-async function startupPhase(settings: BenchSettings, probe: Scenario): Promise<Measured<StartupResult>> {
-  if (settings.startupRuns < 1) return { status: 'skipped', reason: 'startup runs set to 0' };
+async function startupPhase(runs: number, probe: Scenario): Promise<StartupResult> {
   const mockLine = (port: number) => projectCli('mock/cli', ['--port', String(port), '--quiet']);
   // npm start is what a frontend developer types: npm, the prestart check of dist/, then the CLI.
   const commands = { mock: mockLine, 'npm start': npmStartCommand, prism: prismCommand };
-  const names = ['mock', 'npm start', 'prism'] as const;
-  const runs: Record<(typeof names)[number], { ms: number; rss: number }[]> = { mock: [], 'npm start': [], prism: [] };
-  for (let run = 0; run < settings.startupRuns; run++)
-    for (const name of names) runs[name].push(await timeStart(`${name} (start-up)`, commands[name], probe));
-  const ms = (name: keyof typeof commands): number[] => runs[name].map((s) => s.ms);
-  return {
-    status: 'measured',
-    value: {
-      mockCommand: 'mock CLI (goods-mock --port P --quiet)',
-      mockMs: ms('mock'),
-      prismMs: ms('prism'),
-      mockMedianMs: median(ms('mock')),
-      npmStartMs: ms('npm start'),
-      npmStartMedianMs: median(ms('npm start')),
-      prismMedianMs: median(ms('prism')),
-      mockRss: median(runs.mock.map((s) => s.rss)),
-      prismRss: median(runs.prism.map((s) => s.rss)),
-    },
+  const of = async (name: keyof typeof commands): Promise<StartOf> => {
+    const starts: { ms: number; rss: number }[] = [];
+    for (let run = 0; run < runs; run++) {
+      const { child, ms } = await startAndTime(`${name} (start-up)`, commands[name], probe);
+      starts.push({ ms, rss: memoryOf(child).rss });
+      await child.stop();
+    }
+    return { medianMs: median(starts.map((s) => s.ms)), rss: median(starts.map((s) => s.rss)) };
   };
-}
-
-/** Runs `use` against a mock of its own (stopped after). */
-async function withMock<T>(probe: Scenario, use: (url: string) => Promise<T>): Promise<Measured<T>> {
-  const mock = await startServer('mock', probe);
-  try {
-    return { status: 'measured', value: await use(mock.url) };
-  } finally {
-    await mock.child.stop();
-  }
-}
-
-async function attempt<T>(what: string, log: Log, run: () => Promise<Measured<T>>): Promise<Measured<T>> {
-  log(`measuring ${what} ...`);
-  try {
-    return await run();
-  } catch (error) {
-    const reason = messageOf(error);
-    log(`${what} failed: ${reason}`);
-    return { status: 'failed', reason };
-  }
+  return { runs, mock: await of('mock'), npmStart: await of('npm start'), prism: await of('prism') };
 }
 
 /** Runs the whole bench with `settings`; progress goes to `log`. */
 export async function runBench(settings: BenchSettings, log: Log = () => undefined): Promise<BenchReport> {
   const startedAt = performance.now();
+  const problems: string[] = [];
+  /** Runs `measure` unless `skipped` says why not; a failure is a problem, not thrown; `check` names what a measured value shows wrong. */
+  const phase = async <T>(what: string, skipped: string | false, measure: () => Promise<T>, check = (_: T): string[] => []) => {
+    if (skipped) return { status: 'skipped', reason: skipped } as const;
+    log(`measuring ${what} ...`);
+    try {
+      const value = await measure();
+      problems.push(...check(value).map((p) => `${what}: ${p}`));
+      return { status: 'measured', value } as const;
+    } catch (error) {
+      log(`${what} failed: ${messageOf(error)}`);
+      problems.push(`${what}: ${messageOf(error)}`);
+      return { status: 'failed', reason: messageOf(error) } as const;
+    }
+  };
   try {
     const fixture = benchFixture();
     const scenarios = buildScenarios(fixture);
     const [probe, transfer] = scenarios;
     if (!probe || !transfer) throw new Error('the scenarios are incomplete');
-    const load = await loadPhase(settings, scenarios, log);
-    const ratios = ratiosOf(load.rows, scenarios);
-    const startup = await attempt('start-up times', log, () => startupPhase(settings, probe));
-    const target = { token: BENCH_TOKEN, orderNumber: fixture.orderNumber };
-    const noConformance = { status: 'skipped', reason: 'conformance timing turned off' } as const;
-    const conformance = await attempt('a strict conformance run', log, () =>
-      settings.conformance ? withMock(probe, (baseUrl) => timeConformance({ baseUrl, ...target })) : Promise.resolve(noConformance),
+    const rows = await loadPhase(settings, scenarios, log);
+    for (const row of rows.filter((r) => wrongOf(r) > 0))
+      problems.push(
+        `${row.server} answered ${wrongOf(row)} ${row.scenario} requests wrongly or not at all (${JSON.stringify(row.statusCodes)})`,
+      );
+    const ratios = ratiosOf(rows, scenarios);
+    const startup = await phase('start-up times', settings.startupRuns < 1 && 'startup runs set to 0', () =>
+      startupPhase(settings.startupRuns, probe),
     );
-    const selfTest = await attempt("the suite's self-test (kill rate)", log, async () =>
-      settings.selfTest
-        ? { status: 'measured' as const, value: await runSelfTestCli() }
-        : { status: 'skipped' as const, reason: 'self-test turned off' },
+    const withMock = async <T>(use: (mock: Target) => Promise<T>): Promise<T> => {
+      const mock = await startServer('mock', probe);
+      try {
+        return await use({ baseUrl: mock.url, token: BENCH_TOKEN, orderNumber: fixture.orderNumber });
+      } finally {
+        await mock.child.stop();
+      }
+    };
+    const noConformance = !settings.conformance && 'conformance timing turned off';
+    const conformance = await phase(
+      'the strict conformance run',
+      noConformance,
+      () => withMock((mock) => timeConformance(mock)),
+      (c) => [...(c.exitCode === 0 ? [] : [`exited ${c.exitCode}`]), ...(c.reportProblem ? [c.reportProblem] : [])],
     );
-    const timeToVerdict = await attempt('time to verdict against a slow server', log, () =>
-      !settings.conformance
-        ? Promise.resolve(noConformance)
-        : settings.verdictLatenciesMs.length === 0
-          ? Promise.resolve({ status: 'skipped' as const, reason: 'no latencies (--verdict-latencies none)' })
-          : withMock(probe, (url) => measureTimeToVerdict(url, target, settings.verdictLatenciesMs, log)),
+    const selfTest = await phase("the suite's self-test", !settings.selfTest && 'self-test turned off', () => runSelfTestCli());
+    const noVerdict = noConformance || (settings.verdictLatenciesMs.length === 0 && 'no latencies (--verdict-latencies none)');
+    const timeToVerdict = await phase(
+      'time to verdict',
+      noVerdict,
+      () => withMock((mock) => measureTimeToVerdict(mock, settings.verdictLatenciesMs, log)),
+      (runs) =>
+        runs.filter((r) => r.exitCode !== 0).map((r) => `at ${r.latencyMs} ms, --concurrency ${r.asked}, exited ${r.exitCode ?? '?'}`),
     );
-    const records = await attempt(`memory per record (${settings.transfers} transfers) and replay`, log, async () =>
-      settings.transfers < 1 || !settings.servers.includes('mock')
-        ? { status: 'skipped' as const, reason: 'no transfers to record (or the mock is not benched)' }
-        : {
-            status: 'measured' as const,
-            value: await measureRecords(transfer, probe, {
-              count: settings.transfers,
-              warmup: Math.min(2000, Math.max(50, Math.round(settings.transfers / 50))),
-              connections: settings.connections,
-              capMs: 45_000,
-            }),
-          },
+    const noMock = !settings.servers.includes('mock') && 'the mock is not benched';
+    const warmup = Math.min(2000, Math.max(50, Math.round(settings.transfers / 50)));
+    const records = await phase(
+      `memory per record (${settings.transfers} transfers) and replay`,
+      noMock || (settings.transfers < 1 && 'no transfers to record'),
+      () => measureRecords(transfer, probe, { count: settings.transfers, warmup, connections: settings.connections, capMs: 45_000 }),
+      (r) => (r.wrong > 0 ? [`${r.wrong} wrong answers or errors`] : []),
     );
-    const redisStore = await attempt('creates on the Redis store against memory', log, async () => {
-      if (!settings.servers.includes('mock')) return { status: 'skipped' as const, reason: 'the mock is not benched' };
-      const value = await measureRedisStore(transfer, settings);
-      return value
-        ? { status: 'measured' as const, value }
-        : {
-            status: 'not available' as const,
-            reason: 'redis-server is not installed (not on PATH; node scripts/prerequisites.mjs installs it)',
-          };
-    });
-    const problems: string[] = [];
-    for (const row of load.rows) {
-      const bad = wrongOf(row);
-      if (bad > 0)
-        problems.push(
-          `${row.server} answered ${bad} of ${row.answers + row.errors + row.timeouts} ${row.scenario} requests wrongly or not at all (${JSON.stringify(row.statusCodes)}, ${row.errors} errors, ${row.timeouts} timeouts)`,
-        );
-    }
-    for (const [name, m] of [
-      ['start-up', startup],
-      ['conformance', conformance],
-      ['self-test', selfTest],
-      ['time to verdict', timeToVerdict],
-      ['records', records],
-      ['redis store', redisStore],
-    ] as const)
-      if (m.status === 'failed') problems.push(`${name}: ${m.reason}`);
-    if (conformance.status === 'measured' && conformance.value.exitCode !== 0)
-      problems.push(`the strict conformance run exited ${conformance.value.exitCode}`);
-    if (conformance.status === 'measured' && conformance.value.report === null)
-      problems.push(`the strict conformance run: ${conformance.value.reportProblem ?? 'no report'}`);
-    if (timeToVerdict.status === 'measured')
-      for (const run of timeToVerdict.value.runs.filter((r) => r.exitCode !== 0))
-        problems.push(
-          `the strict run at ${run.latencyMs} ms latency, --concurrency ${run.asked}, exited ${run.exitCode ?? 'without a code'}`,
-        );
-    if (redisStore.status === 'measured' && redisStore.value.memory.wrong + redisStore.value.redis.wrong > 0)
-      problems.push(`store comparison: ${redisStore.value.memory.wrong} wrong answers in memory, ${redisStore.value.redis.wrong} on Redis`);
-    if (records.status === 'measured' && records.value.unexpected + records.value.errors > 0)
-      problems.push(`recording transfers: ${records.value.unexpected} wrong answers, ${records.value.errors} errors`);
-    const cpuList = cpus();
+    const redisStore = await phase(
+      'creates on the Redis store against memory',
+      noMock || (!redisAvailable() && 'redis-server is not installed (node scripts/prerequisites.mjs installs it)'),
+      () => redisPhase(settings, transfer),
+      ({ memory, redis }) =>
+        wrongOf(memory) + wrongOf(redis) > 0 ? [`${wrongOf(memory)} wrong answers in memory, ${wrongOf(redis)} on Redis`] : [],
+    );
+    const [cpu] = cpus();
+    const measured = { startup, conformance, selfTest, timeToVerdict, records };
+    const platform = `${process.platform} ${process.arch}`;
+    const machine = { cpus: cpus().length, cpuModel: cpu?.model ?? 'unknown', node: process.version, platform, memoryBytes: totalmem() };
+    const targets = evaluateTargets({ connections: settings.connections, rows, ratios, ...measured, replayRecords: REPLAY_TARGET_RECORDS });
+    const elapsedMs = performance.now() - startedAt;
     return {
       date: new Date().toISOString(),
-      machine: {
-        cpus: cpuList.length,
-        cpuModel: cpuList[0]?.model ?? 'unknown',
-        node: process.version,
-        platform: `${process.platform} ${process.arch}`,
-        memoryBytes: totalmem(),
-      },
+      machine,
       settings,
-      load: { rows: load.rows, ratios, peakRss: load.peakRss },
-      startup,
-      conformance,
-      selfTest,
-      timeToVerdict,
-      records,
+      load: { rows, ratios },
+      ...measured,
       redisStore,
-      targets: evaluateTargets({
-        connections: settings.connections,
-        rows: load.rows,
-        ratios,
-        startup,
-        conformance,
-        selfTest,
-        timeToVerdict,
-        records,
-        replayRecords: REPLAY_TARGET_RECORDS,
-      }),
+      targets,
       problems,
-      elapsedMs: performance.now() - startedAt,
+      elapsedMs,
     };
   } finally {
     await stopAll();

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_SETTINGS, QUICK_SETTINGS } from './harness.js';
-import { parseBenchArgs, UsageError } from './options.js';
+import { DEFAULT_SETTINGS, parseBenchArgs, QUICK_SETTINGS, UsageError } from './options.js';
 
 describe('bench/options: parseBenchArgs', () => {
   it('answers the defaults with no options, and the quick settings with --quick', () => {
@@ -39,6 +38,7 @@ describe('bench/options: parseBenchArgs', () => {
 
   it('takes the latencies of the time-to-verdict table, or none', () => {
     assert.deepEqual(parseBenchArgs([]).settings.verdictLatenciesMs, [0, 100, 1000]);
+    assert.deepEqual(parseBenchArgs(['--quick']).settings.verdictLatenciesMs, [0, 100], 'the quick run leaves out the 1 s row');
     assert.deepEqual(parseBenchArgs(['--verdict-latencies', '0, 250']).settings.verdictLatenciesMs, [0, 250]);
     assert.deepEqual(parseBenchArgs(['--verdict-latencies', 'none']).settings.verdictLatenciesMs, []);
     assert.throws(() => parseBenchArgs(['--verdict-latencies', '1s']), UsageError);

@@ -6,9 +6,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { stopAll } from '../support/processes.js';
 import { runBench } from './harness.js';
 import { HELP, parseBenchArgs, UsageError } from './options.js';
-import { stopAll } from '../support/processes.js';
 import { previousRatios, reportJson } from './report.js';
 import { formatReport } from './table.js';
 
@@ -34,10 +34,9 @@ async function main(): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-
   const s = args.settings;
   const loadSeconds = (s.servers.length * 3 * (s.warmupMs + s.rounds * s.durationMs)) / 1000;
-  process.stderr.write(`bench: ~${Math.round(loadSeconds)} s of load, then start-up, conformance, the self-test and record measurements\n`);
+  process.stderr.write(`bench: ~${Math.round(loadSeconds)} s of load, then start-up, conformance, self-test and record measurements\n`);
   const report = await runBench(s, (line) => process.stderr.write(`bench: ${line}\n`));
   const previous = previousRatios(existsSync(args.output) ? readFileSync(args.output, 'utf8') : undefined);
   mkdirSync(dirname(args.output), { recursive: true });

@@ -1,77 +1,34 @@
-/** The bench report as text: the load table, the ratios, the other measurements and the targets. */
+/** The bench report as text: the load table, the proxy's cost, the regression line, the other measurements and the targets. */
+import { type ConformanceTiming, killRate, type TimeToVerdictRun, VERDICT_CONCURRENCIES } from './conformance-run.js';
 import { wrongOf } from './load.js';
-import type { BenchReport, LoadRow, PreviousRatios, ScenarioRatios } from './report.js';
+import type { RecordsResult } from './records.js';
+import type { BenchReport, LoadRow, Measured, PreviousRatios, RedisStoreResult, ScenarioRatios, StartupResult } from './report.js';
 import { isRead, MOCK_OVER_BARE, PROXY_ADDED_P99_MS, PROXY_OVER_FLOOR } from './targets.js';
-import { killRate } from './self-test-run.js';
-import { sequentialOf, VERDICT_CONCURRENCIES, type TimeToVerdictResult } from './time-to-verdict.js';
 
-const MiB = 1024 * 1024;
-
-function pad(cells: string[], widths: number[], alignRight: boolean[]): string {
-  return cells
-    .map((cell, i) => (alignRight[i] ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
-    .join('  ')
-    .trimEnd();
-}
-
-/** Lays out rows of cells in aligned columns (first row: the header). */
+/** Lays out rows of cells in aligned columns (first row: the header); `alignRight[i]` for column i. */
 export function columns(rows: string[][], alignRight: boolean[]): string {
   const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => pad(r, widths, alignRight)).join('\n');
+  const line = (cells: string[]): string[] => cells.map((c, i) => (alignRight[i] ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)));
+  return rows.map((r) => line(r).join('  ').trimEnd()).join('\n');
 }
 
 const num = (v: number, digits = 0): string =>
   Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
-const mib = (bytes: number): string => (Number.isFinite(bytes) && bytes > 0 ? `${(bytes / MiB).toFixed(1)} MiB` : '—');
-const ratio = (v: number | null): string => (v === null ? '—' : `${v.toFixed(2)}×`);
-const verdict = (met: boolean | null): string => (met === null ? 'n/a' : met ? 'met' : 'NOT MET');
+const mib = (bytes: number): string => (Number.isFinite(bytes) && bytes > 0 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : '—');
+const ratio = (v: number | null | undefined): string => (v == null ? '—' : `${v.toFixed(2)}×`);
+const addedMs = (v: number | null | undefined): string => (v == null ? '—' : `${num(v, 2)} ms`);
 
-/** The time-to-verdict table: a row per latency, a column per concurrency; seconds, and the speed-up over the sequential run. */
-export function formatTimeToVerdict(result: TimeToVerdictResult): string {
-  const label = (asked: number | undefined): string =>
-    asked === undefined ? `default (${result.defaultConcurrency ?? '?'})` : `--concurrency ${asked}`;
-  const rows: string[][] = [['latency', ...VERDICT_CONCURRENCIES.map(label)]];
-  for (const latencyMs of [...new Set(result.runs.map((r) => r.latencyMs))]) {
-    const sequential = sequentialOf(result, latencyMs);
-    rows.push([
-      latencyMs >= 1000 ? `${num(latencyMs / 1000, latencyMs % 1000 === 0 ? 0 : 1)} s` : `${latencyMs} ms`,
-      ...VERDICT_CONCURRENCIES.map((asked) => {
-        const run = result.runs.find((r) => r.latencyMs === latencyMs && r.asked === (asked ?? 'default'));
-        if (!run) return '—';
-        const speedUp = sequential && asked !== 1 ? ` (${ratio(sequential.wallMs / run.wallMs)})` : '';
-        return `${num(run.wallMs / 1000, 1)} s${speedUp}${run.exitCode === 0 ? '' : ` exit ${run.exitCode ?? '?'} !`}`;
-      }),
-    ]);
-  }
-  return columns(rows, [false, true, true, true]);
-}
-
-function wrong(row: LoadRow): string {
-  const bad = wrongOf(row);
-  return bad === 0 ? '0' : `${bad} !`;
-}
-
-/**
- * The validating proxy's cost, one line: its CPU per request next to the floor's and the bare server's
- * for each scenario, and how many exchanges it judged (and forwarded unjudged); undefined without a proxy row.
- */
+/** The validating proxy's CPU a request beside the floor's and the bare server's, and what it judged; undefined without a proxy row. */
 export function formatProxyCost(report: BenchReport): string | undefined {
-  const parts: string[] = [];
-  let judged = 0;
-  let notJudged = 0;
-  for (const { scenario } of report.load.ratios) {
-    const cpu = (server: string): string => {
-      const row = report.load.rows.find((r) => r.scenario === scenario && r.server === server);
-      return row ? num(row.serverCpuUsPerAnswer) : '—';
-    };
-    const proxy = report.load.rows.find((r) => r.scenario === scenario && r.server === 'proxy');
-    if (!proxy) continue;
-    parts.push(`${scenario} ${cpu('proxy')} µs (floor ${cpu('floor')} µs, bare ${cpu('bare')} µs)`);
-    judged += proxy.judging?.judged ?? 0;
-    notJudged += proxy.judging?.notJudged ?? 0;
-  }
-  if (parts.length === 0) return undefined;
-  return `Validating proxy, CPU a request: ${parts.join(', ')}; exchanges judged ${num(judged)}, forwarded unjudged ${num(notJudged)}`;
+  const rowOf = (scenario: string, server: string): LoadRow | undefined =>
+    report.load.rows.find((r) => r.scenario === scenario && r.server === server);
+  const cpu = (scenario: string, server: string): string => num(rowOf(scenario, server)?.serverCpuUsPerAnswer ?? Number.NaN);
+  const proxied = report.load.ratios.map((r) => r.scenario).filter((s) => rowOf(s, 'proxy'));
+  if (proxied.length === 0) return undefined;
+  const sum = (pick: (j: { judged: number; notJudged: number }) => number): number =>
+    proxied.reduce((n, s) => n + pick(rowOf(s, 'proxy')?.judging ?? { judged: 0, notJudged: 0 }), 0);
+  const parts = proxied.map((s) => `${s} ${cpu(s, 'proxy')} µs (floor ${cpu(s, 'floor')} µs, bare ${cpu(s, 'bare')} µs)`);
+  return `Validating proxy, CPU a request: ${parts.join(', ')}; exchanges judged ${num(sum((j) => j.judged))}, forwarded unjudged ${num(sum((j) => j.notJudged))}`;
 }
 
 /**
@@ -79,125 +36,136 @@ export function formatProxyCost(report: BenchReport): string | undefined {
  * run's (`previous`, from the last `reports/bench.json`), so a change to `mock/` is re-measured at a glance.
  */
 export function formatRegression(ratios: readonly ScenarioRatios[], previous?: PreviousRatios): string {
-  const was = (scenario: string, pick: (r: ScenarioRatios) => number | null | undefined, show: (v: number | null) => string): string => {
-    const before = previous?.ratios.find((r) => r.scenario === scenario);
-    return before === undefined ? '' : ` (was ${show(pick(before) ?? null)})`;
-  };
-  const addedMs = (v: number | null): string => (v === null ? '—' : `${num(v, 2)} ms`);
   const parts = ratios.map((r) => {
+    const before = previous?.ratios.find((p) => p.scenario === r.scenario);
+    const was = (show: (v: number | null | undefined) => string, pick: (p: ScenarioRatios) => number | null | undefined): string =>
+      before === undefined ? '' : ` (was ${show(pick(before))})`;
     const goal = isRead(r.scenario) ? MOCK_OVER_BARE.read : MOCK_OVER_BARE.create;
-    const cells = [`mock/bare ${ratio(r.mockOverBare)}${was(r.scenario, (p) => p.mockOverBare, ratio)} ≥ ${goal}`];
+    const cells = [`mock/bare ${ratio(r.mockOverBare)}${was(ratio, (p) => p.mockOverBare)} ≥ ${goal}`];
     if (r.proxyOverFloor != null || r.proxyAddedP99Ms != null)
       cells.push(
-        `proxy/floor ${ratio(r.proxyOverFloor ?? null)}${was(r.scenario, (p) => p.proxyOverFloor, ratio)} ≥ ${PROXY_OVER_FLOOR}`,
-        `+p99 ${addedMs(r.proxyAddedP99Ms ?? null)}${was(r.scenario, (p) => p.proxyAddedP99Ms, addedMs)} ≤ ${PROXY_ADDED_P99_MS} ms`,
+        `proxy/floor ${ratio(r.proxyOverFloor)}${was(ratio, (p) => p.proxyOverFloor)} ≥ ${PROXY_OVER_FLOOR}`,
+        `+p99 ${addedMs(r.proxyAddedP99Ms)}${was(addedMs, (p) => p.proxyAddedP99Ms)} ≤ ${PROXY_ADDED_P99_MS} ms`,
       );
     return `${r.scenario}: ${cells.join(', ')}`;
   });
   return `Regression line${previous ? ` (was: the run of ${previous.date})` : ''}: ${parts.join('; ')}`;
 }
 
-export function formatReport(report: BenchReport, previous?: PreviousRatios): string {
-  const s = report.settings;
-  const out: string[] = [];
-  out.push(
-    `Bench ${report.date} — ${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}, loopback, load generator on the same cores`,
-    `Load: ${s.connections} connections, pipelining 1, warm-up ${s.warmupMs / 1000} s, then ${s.rounds} round(s) × ${s.durationMs / 1000} s per server, servers alternating; median of rounds.`,
-    '',
-  );
-  const header =
-    'scenario|server|req/s|p50 ms|p99 ms|peak RSS|CPU µs/req|srv cores|gen cores|wrong/failed|mock/bare|mock/prism|floor/bare|proxy/floor|proxy +p99'.split(
-      '|',
-    );
-  const rows: string[][] = [header];
-  for (const ratioRow of report.load.ratios) {
-    const scenarioRows = report.load.rows.filter((r) => r.scenario === ratioRow.scenario);
-    scenarioRows.forEach((row, i) => {
-      rows.push([
-        i === 0 ? row.scenario : '',
-        row.server,
-        num(row.okPerSec),
-        num(row.p50Ms, 2),
-        num(row.p99Ms, 2),
-        mib(row.peakRss),
-        num(row.serverCpuUsPerAnswer),
-        num(row.serverCores, 2),
-        num(row.loadGenCores, 2),
-        wrong(row),
-        row.server === 'mock' ? ratio(ratioRow.mockOverBare) : '',
-        row.server === 'mock' ? ratio(ratioRow.mockOverPrism) : '',
-        row.server === 'floor' ? ratio(ratioRow.floorOverBare ?? null) : '',
-        row.server === 'proxy' ? ratio(ratioRow.proxyOverFloor ?? null) : '',
-        row.server === 'proxy' && ratioRow.proxyAddedP99Ms != null ? `${num(ratioRow.proxyAddedP99Ms, 2)} ms` : '',
-      ]);
-    });
+/** The load table's columns: header and cell of a row (`first`: the scenario's first row). */
+const COLUMNS: [string, (row: LoadRow, r: ScenarioRatios, first: boolean) => string][] = [
+  ['scenario', (row, _r, first) => (first ? row.scenario : '')],
+  ['server', (row) => row.server],
+  ['req/s', (row) => num(row.okPerSec)],
+  ['p50 ms', (row) => num(row.p50Ms, 2)],
+  ['p99 ms', (row) => num(row.p99Ms, 2)],
+  ['peak RSS', (row) => mib(row.peakRss)],
+  ['CPU µs/req', (row) => num(row.serverCpuUsPerAnswer)],
+  ['cores srv/gen', (row) => `${num(row.serverCores, 2)}/${num(row.loadGenCores, 2)}`],
+  ['wrong/failed', (row) => (wrongOf(row) === 0 ? '0' : `${wrongOf(row)} !`)],
+  ['ratios', (row, r) => RATIO_CELLS[row.server]?.(r) ?? ''],
+];
+const RATIO_CELLS: Partial<Record<string, (r: ScenarioRatios) => string>> = {
+  mock: (r) => `${ratio(r.mockOverBare)} bare, ${ratio(r.mockOverPrism)} prism`,
+  floor: (r) => `${ratio(r.floorOverBare)} bare`,
+  proxy: (r) => `${ratio(r.proxyOverFloor)} floor, +${addedMs(r.proxyAddedP99Ms)} p99`,
+};
+
+/** The time-to-verdict table: a row per latency, a column per concurrency; seconds, and the speed-up over the sequential run. */
+export function formatTimeToVerdict(runs: readonly TimeToVerdictRun[]): string {
+  const byDefault = runs.find((r) => r.asked === 'default')?.concurrency ?? '?';
+  const rows = [['latency', ...VERDICT_CONCURRENCIES.map((c) => (c === undefined ? `default (${byDefault})` : `--concurrency ${c}`))]];
+  for (const latencyMs of new Set(runs.map((r) => r.latencyMs))) {
+    const at = (asked: number | undefined) => runs.find((r) => r.latencyMs === latencyMs && r.asked === (asked ?? 'default'));
+    const cell = (asked: number | undefined): string => {
+      const [run, sequential] = [at(asked), at(1)];
+      const speedUp = sequential && run && asked !== 1 ? ` (${ratio(sequential.wallMs / run.wallMs)})` : '';
+      return run ? `${num(run.wallMs / 1000, 1)} s${speedUp}${run.exitCode === 0 ? '' : ` exit ${run.exitCode ?? '?'} !`}` : '—';
+    };
+    rows.push([
+      latencyMs >= 1000 ? `${num(latencyMs / 1000, latencyMs % 1000 === 0 ? 0 : 1)} s` : `${latencyMs} ms`,
+      ...VERDICT_CONCURRENCIES.map(cell),
+    ]);
   }
-  out.push(columns(rows, [false, false, ...header.slice(2).map(() => true)]), '');
+  return columns(rows, [false, true, true, true]);
+}
+
+/** A line (or lines) for a measurement, or why it is missing. */
+const shown = <T>(name: string, m: Measured<T>, show: (v: T) => string[]): string[] =>
+  m.status === 'measured' ? show(m.value) : [`${name}: ${m.status}: ${m.reason}`];
+
+const startupLine = ({ runs, mock, npmStart, prism }: StartupResult): string[] => [
+  `Start-up to first answer (median of ${runs}): mock ${num(mock.medianMs)} ms (goods-mock --port P --quiet, RSS ${mib(mock.rss)}), ` +
+    `npm start ${npmStart ? `${num(npmStart.medianMs)} ms` : 'not measured'}, Prism ${num(prism.medianMs)} ms (RSS ${mib(prism.rss)})`,
+];
+
+function conformanceLine({ report, reportProblem, wallMs, exitCode }: ConformanceTiming): string[] {
+  const { requests, checks, cases } = report ?? {};
+  const sent =
+    checks === undefined || cases === undefined
+      ? `requests unknown (${reportProblem ?? 'no report'})`
+      : `${requests == null ? 'an unknown number of' : num(requests)} requests for ${num(checks)} checks (${num(cases)} cases)`;
+  return [`Strict conformance run against a running mock: ${num(wallMs)} ms wall, ${sent} (exit code ${exitCode})`];
+}
+
+const recordLines = (r: RecordsResult): string[] => [
+  `Records: ${num(r.recorded)} transfers in ${num(r.seconds, 1)} s (${num(r.perSec)}/s with --state-file), journal ${mib(r.journalBytes)}; ` +
+    `RSS ${mib(r.baseline.rss)} → ${mib(r.after.rss)} after GC = ${num(r.rssBytesPerRecord)} B/record (V8 heap ${num(r.heapBytesPerRecord)} B/record)`,
+  `Replay of ${num(r.totalRecorded)} records: spawn → first answer ${num(r.replay.replayStartMs)} ms (empty journal: ${num(r.replay.emptyStartMs)} ms), ` +
+    `RSS ${mib(r.replay.replayMemory.rss)} vs ${mib(r.replay.emptyMemory.rss)} empty = ${num(r.replay.rssBytesPerRecord)} B/record; ` +
+    `next id ${r.replay.nextId ?? '—'} (${r.replay.recordsReplayed ? 'ids continue' : 'JOURNAL NOT REPLAYED'})`,
+];
+
+function redisLines({ memory, redis }: RedisStoreResult): string[] {
+  const row = (name: string, r: LoadRow) => [
+    name,
+    num(r.okPerSec),
+    num(r.p99Ms, 2),
+    num(r.serverCpuUsPerAnswer),
+    num(r.sideCpuUsPerAnswer ?? NaN),
+  ];
+  const header = ['create-lot-transfer', 'req/s', 'p99 ms', 'mock CPU µs/create', 'Redis CPU µs/create'];
+  const table = [header, row('mock, memory store', memory), row('mock, Redis store (appendfsync always)', redis)];
+  const share = `Redis store ÷ memory store: ${ratio(redis.okPerSec / memory.okPerSec)} of the creates per second`;
+  return ['', columns(table, [false, true, true, true, true]), share];
+}
+
+const VERDICT_TITLE =
+  'Time to verdict: a strict run (process start included) against the mock behind a proxy delaying every answer, errors too; (×: speed-up over --concurrency 1)';
+
+export function formatReport(report: BenchReport, previous?: PreviousRatios): string {
+  const { settings: s, machine: m, load } = report;
+  const rows = load.ratios.flatMap((r) =>
+    load.rows.filter((row) => row.scenario === r.scenario).map((row, i) => COLUMNS.map(([, cell]) => cell(row, r, i === 0))),
+  );
   const proxyLine = formatProxyCost(report);
-  if (proxyLine !== undefined) out.push(proxyLine);
-  out.push(formatRegression(report.load.ratios, previous), '');
-
-  if (report.startup.status === 'measured') {
-    const st = report.startup.value;
-    out.push(
-      `Start-up to first answer (median of ${st.mockMs.length}): mock ${num(st.mockMedianMs)} ms (${st.mockCommand}, RSS ${mib(st.mockRss)}), npm start ${st.npmStartMs.length > 0 ? `${num(st.npmStartMedianMs)} ms` : 'not measured'}, Prism ${num(st.prismMedianMs)} ms (RSS ${mib(st.prismRss)})`,
-    );
-  } else out.push(`Start-up: ${report.startup.status}: ${report.startup.reason}`);
-  if (report.conformance.status === 'measured') {
-    const c = report.conformance.value;
-    const sent =
-      c.report === null
-        ? `requests unknown (${c.reportProblem ?? 'no report'})`
-        : `${c.report.requests === null ? 'an unknown number of' : num(c.report.requests)} requests for ${num(c.report.checks)} checks (${num(c.report.cases)} cases)`;
-    out.push(`Strict conformance run against a running mock: ${num(c.wallMs)} ms wall, ${sent} (exit code ${c.exitCode})`);
-  } else out.push(`Strict conformance run: ${report.conformance.status}: ${report.conformance.reason}`);
-  if (report.selfTest.status === 'measured') {
-    const t = report.selfTest.value;
-    out.push(`Self-test: killed ${killRate(t)} in ${num(t.seconds, 1)} s (${num(t.wallMs / 1000, 1)} s wall, exit code ${t.exitCode})`);
-  } else out.push(`Self-test: ${report.selfTest.status}: ${report.selfTest.reason}`);
-  if (report.timeToVerdict.status === 'measured')
-    out.push(
-      '',
-      'Time to verdict: a strict run (process start included) against the mock behind a proxy delaying every answer, errors too; (×: speed-up over --concurrency 1)',
-      formatTimeToVerdict(report.timeToVerdict.value),
-      '',
-    );
-  else out.push(`Time to verdict: ${report.timeToVerdict.status}: ${report.timeToVerdict.reason}`);
-  if (report.records.status === 'measured') {
-    const r = report.records.value;
-    out.push(
-      `Records: ${num(r.recorded)} transfers in ${num(r.seconds, 1)} s (${num(r.perSec)}/s with --state-file), journal ${mib(r.journalBytes)}; ` +
-        `RSS ${mib(r.baseline.rss)} → ${mib(r.after.rss)} after GC = ${num(r.rssBytesPerRecord)} B/record (V8 heap ${num(r.heapBytesPerRecord)} B/record)`,
-      `Replay of ${num(r.totalRecorded)} records: spawn → first answer ${num(r.replay.replayStartMs)} ms (empty journal: ${num(r.replay.emptyStartMs)} ms), ` +
-        `RSS ${mib(r.replay.replayMemory.rss)} vs ${mib(r.replay.emptyMemory.rss)} empty = ${num(r.replay.rssBytesPerRecord)} B/record; ` +
-        `next id ${r.replay.nextId ?? '—'} (${r.replay.recordsReplayed ? 'ids continue' : 'JOURNAL NOT REPLAYED'})`,
-    );
-  } else out.push(`Records and replay: ${report.records.status}: ${report.records.reason}`);
-  if (report.redisStore.status === 'measured') {
-    const r = report.redisStore.value;
-    const storeRows = [
-      ['create-lot-transfer', 'req/s', 'p99 ms', 'mock CPU µs/create', 'Redis CPU µs/create'],
-      ['mock, memory store', num(r.memory.okPerSec), num(r.memory.p99Ms, 2), num(r.memory.mockCpuUsPerCreate), '—'],
-      [
-        `mock, Redis store (appendfsync ${r.appendfsync})`,
-        num(r.redis.okPerSec),
-        num(r.redis.p99Ms, 2),
-        num(r.redis.mockCpuUsPerCreate),
-        num(r.redis.redisCpuUsPerCreate),
-      ],
-    ];
-    out.push(
-      '',
-      columns(storeRows, [false, true, true, true, true]),
-      `Redis store ÷ memory store: ${ratio(r.ratio)} of the creates per second`,
-    );
-  } else out.push(`Redis store: ${report.redisStore.status}: ${report.redisStore.reason}`);
-  out.push('');
-
-  const targetRows = [['target', 'measured', 'verdict']];
-  for (const t of report.targets) targetRows.push([t.target, t.measured, `${verdict(t.met)}${t.note ? ` (${t.note})` : ''}`]);
-  out.push(columns(targetRows, [false, true, false]));
-  if (report.problems.length > 0) out.push('', 'Problems:', ...report.problems.map((p) => `  - ${p}`));
-  out.push('', `Bench took ${num(report.elapsedMs / 1000, 1)} s.`);
-  return out.join('\n');
+  const verdict = (met: boolean | null): string => (met === null ? 'n/a' : met ? 'met' : 'NOT MET');
+  const targets = report.targets.map((t) => [t.target, t.measured, `${verdict(t.met)}${t.note ? ` (${t.note})` : ''}`]);
+  return [
+    `Bench ${report.date} — ${m.cpus} × ${m.cpuModel}, Node ${m.node}, loopback, load generator on the same cores`,
+    `Load: ${s.connections} connections, pipelining 1, warm-up ${s.warmupMs / 1000} s, then ${s.rounds} round(s) × ${s.durationMs / 1000} s ` +
+      'per server, servers alternating; median of rounds.',
+    '',
+    columns(
+      [COLUMNS.map(([header]) => header), ...rows],
+      COLUMNS.map((_, i) => i > 1 && i < 9),
+    ),
+    '',
+    ...(proxyLine === undefined ? [] : [proxyLine]),
+    formatRegression(load.ratios, previous),
+    '',
+    ...shown('Start-up', report.startup, startupLine),
+    ...shown('Strict conformance run', report.conformance, conformanceLine),
+    ...shown('Self-test', report.selfTest, (t) => [
+      `Self-test: killed ${killRate(t)} in ${num(t.seconds, 1)} s (${num(t.wallMs / 1000, 1)} s wall, exit code ${t.exitCode})`,
+    ]),
+    ...shown('Records and replay', report.records, recordLines),
+    ...shown('Time to verdict', report.timeToVerdict, (runs) => ['', VERDICT_TITLE, formatTimeToVerdict(runs)]),
+    ...shown('Redis store', report.redisStore, redisLines),
+    '',
+    columns([['target', 'measured', 'verdict'], ...targets], [false, true, false]),
+    ...(report.problems.length > 0 ? ['', 'Problems:', ...report.problems.map((p) => `  - ${p}`)] : []),
+    '',
+    `Bench took ${num(report.elapsedMs / 1000, 1)} s.`,
+  ].join('\n');
 }

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import type { ConformanceTiming } from './conformance-run.js';
+import type { ConformanceTiming, SelfTestRun, TimeToVerdictRun } from './conformance-run.js';
 import { previousRatios, type LoadRow } from './report.js';
 import type { ScenarioId } from './scenarios.js';
-import type { SelfTestRun } from './self-test-run.js';
 import type { ServerId } from './servers.js';
 import { formatRegression, formatTimeToVerdict } from './table.js';
 import { evaluateTargets, type TargetInputs } from './targets.js';
-import type { TimeToVerdictResult, TimeToVerdictRun } from './time-to-verdict.js';
 
 function row(scenario: ScenarioId, server: ServerId, okPerSec: number, p99Ms: number, unexpected = 0): LoadRow {
   return {
@@ -24,7 +22,6 @@ function row(scenario: ScenarioId, server: ServerId, okPerSec: number, p99Ms: nu
     serverCpuUsPerAnswer: 1,
     serverCores: 1,
     loadGenCores: 1,
-    warmupProblems: 0,
     rounds: [],
   };
 }
@@ -38,6 +35,7 @@ function inputs(overrides: Partial<TargetInputs>): TargetInputs {
     startup: skipped,
     conformance: skipped,
     selfTest: skipped,
+    timeToVerdict: skipped,
     records: skipped,
     replayRecords: 100_000,
     ...overrides,
@@ -47,7 +45,7 @@ function inputs(overrides: Partial<TargetInputs>): TargetInputs {
 const REPORT = { checks: 75, cases: 446, requests: 312, durationMs: 420 };
 
 function strictRun(wallMs: number, over: Partial<ConformanceTiming> = {}): Pick<TargetInputs, 'conformance'> {
-  return { conformance: { status: 'measured', value: { wallMs, exitCode: 0, summary: '', report: REPORT, ...over } } };
+  return { conformance: { status: 'measured', value: { wallMs, exitCode: 0, report: REPORT, ...over } } };
 }
 
 function selfTest(over: Partial<SelfTestRun> = {}): Pick<TargetInputs, 'selfTest'> {
@@ -57,28 +55,23 @@ function selfTest(over: Partial<SelfTestRun> = {}): Pick<TargetInputs, 'selfTest
 
 describe('bench/targets: evaluateTargets', () => {
   it('judges `npm start` to first answer against 2 s, and says when it was not measured', () => {
-    const startup = (npmStartMs: number[]) =>
+    const startup = (npmStartMs: number | undefined) =>
       evaluateTargets(
         inputs({
           startup: {
             status: 'measured',
             value: {
-              mockCommand: 'cli',
-              mockMs: [200],
-              mockMedianMs: 200,
-              npmStartMs,
-              npmStartMedianMs: npmStartMs[0] ?? Number.NaN,
-              prismMs: [900],
-              prismMedianMs: 900,
-              mockRss: 1,
-              prismRss: 1,
+              runs: 1,
+              mock: { medianMs: 200, rss: 1 },
+              npmStart: npmStartMs === undefined ? null : { medianMs: npmStartMs, rss: 1 },
+              prism: { medianMs: 900, rss: 1 },
             },
           },
         }),
       ).find((r) => r.id === 'npm-start');
-    assert.equal(startup([1500])?.met, true);
-    assert.equal(startup([2500])?.met, false);
-    assert.equal(startup([])?.met, null);
+    assert.equal(startup(1500)?.met, true);
+    assert.equal(startup(2500)?.met, false);
+    assert.equal(startup(undefined)?.met, null);
   });
 
   it('judges the GET ratios and p99 against the goals', () => {
@@ -135,9 +128,8 @@ describe('bench/targets: evaluateTargets', () => {
       wallMs,
       exitCode,
     });
-    const result = (runs: TimeToVerdictRun[]): TimeToVerdictResult => ({ runs, defaultConcurrency: 8 });
     const judged = (runs: TimeToVerdictRun[]) =>
-      evaluateTargets(inputs({ timeToVerdict: { status: 'measured', value: result(runs) } })).find((r) => r.id === 'time-to-verdict');
+      evaluateTargets(inputs({ timeToVerdict: { status: 'measured', value: runs } })).find((r) => r.id === 'time-to-verdict');
     const met = judged([run(1000, 1, 270_000), run(1000, 'default', 41_000), run(1000, 16, 25_000)]);
     assert.equal(met?.met, true);
     assert.equal(met?.measured, '41.0 s');
@@ -146,7 +138,7 @@ describe('bench/targets: evaluateTargets', () => {
     assert.equal(judged([run(1000, 'default', 30_000, 1)])?.met, false, 'a run that did not pass');
     assert.equal(judged([run(100, 'default', 5_000)])?.met, null, 'no run at 1 s');
     assert.equal(evaluateTargets(inputs({})).find((r) => r.id === 'time-to-verdict')?.met, null);
-    const table = formatTimeToVerdict(result([run(100, 1, 30_000), run(100, 'default', 5_000), run(100, 16, 4_000, 1)]));
+    const table = formatTimeToVerdict([run(100, 1, 30_000), run(100, 'default', 5_000), run(100, 16, 4_000, 1)]);
     assert.match(table, /latency +--concurrency 1 +default \(8\) +--concurrency 16/);
     assert.match(table, /100 ms +30\.0 s +5\.0 s \(6\.00×\) +4\.0 s \(7\.50×\) exit 1 !/);
   });

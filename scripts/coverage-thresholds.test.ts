@@ -264,4 +264,19 @@ describe('scripts/coverage-thresholds', () => {
     );
     assert.deepEqual([...thresholds.keys()].sort(), ['conformance', 'contract', 'judgments', 'mock', 'util']);
   });
+
+  it("docs/coverage.md's table of thresholds states the thresholds file's values, folder by folder", async () => {
+    const thresholds = parseThresholds(
+      JSON.parse(await readFile(join(PROJECT_ROOT, 'scripts', 'coverage-thresholds.json'), 'utf8')) as unknown,
+      'scripts/coverage-thresholds.json',
+    );
+    const page = await readFile(join(PROJECT_ROOT, 'docs', 'coverage.md'), 'utf8');
+    const stated = new Map(
+      [...page.matchAll(/^\| `(\w+)\/` +\| (\d+)%\\?\*? +\| (\d+)%\\?\*? +\| (\d+)%\\?\*? +\|$/gm)].map((m) => [
+        m[1],
+        { lines: Number(m[2]), branches: Number(m[3]), functions: Number(m[4]) },
+      ]),
+    );
+    assert.deepEqual(stated, thresholds);
+  });
 });

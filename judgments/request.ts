@@ -284,17 +284,6 @@ export function mediaTypeFault(header: string | undefined, wanted: string): Medi
   return charset !== undefined && charset.toLowerCase() !== 'utf-8' ? { kind: 'charset', charset } : undefined;
 }
 
-/** The request's media type (lower case, without parameters), undefined without Content-Type or when it is none. */
-export function requestMediaType(request: JudgedRequest): string | undefined {
-  const header = request.headers['content-type'];
-  if (header === undefined) return undefined;
-  try {
-    return contentType.parse(header).type;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Spec (endpoints): the body of an operation that takes a JSON one is of its JSON media type (see `mediaTypeFault`). */
 export function judgeRequestMediaType(exchange: JudgedExchange, jc: JudgeContext, op: OperationId): Violation[] {
   const wanted = jc.model.get(op).requestMediaType;

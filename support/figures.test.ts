@@ -21,6 +21,9 @@ const LEFT_UNMARKED: { page: string; text: string; reason: string }[] = [
   },
 ];
 
+/** The recorded `npm test` sentence: its numbers come from docs/generated/test-time.json, and test/test-time.test.ts holds them to it. */
+const RECORDED_RUN = 'The last recorded `npm test` (';
+
 const N = String.raw`\d[\d,]*(?:\.\d+)?`;
 /**
  * What counts as a figure: counts of tests, valid creates, packages, requests, faults, the tarball's
@@ -157,8 +160,11 @@ describe('support/figures: the figures the docs state', () => {
     const found: string[] = [];
     for (const page of figurePages().filter((page) => !(page in OTHER_PAGES))) {
       const text = read(page);
+      const lines = text.split('\n');
       for (const hit of unmarked(text))
-        if (!LEFT_UNMARKED.some((left) => left.page === page && left.text === hit.text)) found.push(`${page}:${hit.line}: ${hit.text}`);
+        if (lines[hit.line - 1]?.includes(RECORDED_RUN) === true) continue;
+        else if (!LEFT_UNMARKED.some((left) => left.page === page && left.text === hit.text))
+          found.push(`${page}:${hit.line}: ${hit.text}`);
     }
     assert.deepEqual(found, [], 'add each as a figure of docs/figures.json, measured by a test (support/figures.ts)');
     const stale = LEFT_UNMARKED.filter((left) => !read(left.page).includes(left.text)).map((left) => `${left.page}: ${left.text}`);

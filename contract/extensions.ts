@@ -23,6 +23,7 @@
  */
 import { isObject, type JsonObject, type JsonValue } from './json-value.js';
 import { childPointer } from '../util/json-pointer.js';
+import { PointedContractError } from './pointed-error.js';
 
 /** `x-default-from: <resource>.<member>`: a default read from a member of another record. */
 export interface DefaultFrom {
@@ -44,15 +45,7 @@ export type SchemaExtension = (typeof SCHEMA_EXTENSIONS)[number];
 export const MAX_SEQUENCE_WIDTH = 20;
 
 /** A malformed `x-` extension of the contract: `pointer` names where it is written, the message what is wrong and what to write. */
-export class ExtensionError extends Error {
-  constructor(
-    readonly pointer: string,
-    reason: string,
-  ) {
-    super(`${reason} (at ${pointer})`);
-    this.name = 'ExtensionError';
-  }
-}
+export class ExtensionError extends PointedContractError {}
 
 /** A value as the message shows it (cut when long). */
 function shown(value: JsonValue): string {

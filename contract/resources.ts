@@ -20,18 +20,11 @@
 import { isObject, type JsonObject, type OpenApiDocument, type OperationSpec } from './document.js';
 import type { ActionModel, ListModel, MemberModel, OperationModel, ResourceModel } from './model-types.js';
 import { escapeToken } from '../util/json-pointer.js';
+import { PointedContractError } from './pointed-error.js';
 import { membersOf, rawProperties, refName, SCHEMA_PREFIX } from './schema-walk.js';
 
 /** A contract whose resources cannot be found unambiguously: `pointer` names the place, the message what to declare. */
-export class ResourceError extends Error {
-  constructor(
-    readonly pointer: string,
-    reason: string,
-  ) {
-    super(`${reason} (at ${pointer})`);
-    this.name = 'ResourceError';
-  }
-}
+export class ResourceError extends PointedContractError {}
 
 /** A schema's resource name: kebab case, plural (`LotTransfer` → `lot-transfers`, `Book` → `books`). */
 export function resourceName(schema: string): string {

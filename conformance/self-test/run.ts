@@ -16,6 +16,7 @@ import { generatedFaults, referenceBase, type GeneratedFault, type ReferenceBase
 import { startMockBase } from './mock-reference.js';
 import { referenceRunConfig, startReferenceServer, type ReferenceServer } from './reference-server.js';
 import { judgeContexts } from '../../judgments/context.js';
+import { eachConcurrently } from '../../util/concurrently.js';
 
 export interface SelfTestOptions {
   /** Seed of the suite's generated bodies (the verdicts do not depend on it). */
@@ -126,26 +127,19 @@ export async function runSelfTest(document: OpenApiDocument, options: SelfTestOp
   try {
     for (const level of ['spec', 'strict'] as const)
       reference[level] = await runAgainst(start, document, [], checksOfLevel(all, level), level, seed, false);
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < faults.length) {
-        const index = next++;
-        const fault = faults[index];
-        if (!fault) continue;
-        const list = fault.kind === 'profile' ? fault.fault.split(',') : [fault.fault];
-        const checks = checksForFault(all, fault);
-        const family = familyOf(fault.fault);
-        const order = triedFirst(checks, killers.get(family) ?? []);
-        const outcome = await runAgainst(start, document, list, checks, fault.level, seed, true, order);
-        killed[index] = outcome.failed.length > 0;
-        const by = outcome.failed[0];
-        if (by !== undefined) {
-          killedBy.set(fault.fault, by);
-          killers.set(family, [by, ...(killers.get(family) ?? []).filter((id) => id !== by)]);
-        }
+    await eachConcurrently(faults, options.concurrency ?? 4, async (fault, index) => {
+      const list = fault.kind === 'profile' ? fault.fault.split(',') : [fault.fault];
+      const checks = checksForFault(all, fault);
+      const family = familyOf(fault.fault);
+      const order = triedFirst(checks, killers.get(family) ?? []);
+      const outcome = await runAgainst(start, document, list, checks, fault.level, seed, true, order);
+      killed[index] = outcome.failed.length > 0;
+      const by = outcome.failed[0];
+      if (by !== undefined) {
+        killedBy.set(fault.fault, by);
+        killers.set(family, [by, ...(killers.get(family) ?? []).filter((id) => id !== by)]);
       }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, () => worker()));
+    });
   } finally {
     await mock?.close();
   }

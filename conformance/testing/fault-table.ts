@@ -4,6 +4,7 @@
  * seed) is made once, in process, and answers check id → status.
  */
 import { readContract } from '../../contract/document.js';
+import { eachConcurrently } from '../../util/concurrently.js';
 import type { Level } from '../../contract/levels.js';
 import { CHECKS } from '../checks/index.js';
 import type { CheckResult } from '../../report/results.js';
@@ -72,15 +73,8 @@ export const RUNS: { name: string; faults: string[]; level: Level }[] = [
 /** Verdict vectors of every run of the table under a seed, two runs at a time. */
 export async function table(seed: number): Promise<string[]> {
   const out: string[] = new Array<string>(RUNS.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < RUNS.length) {
-      const index = next++;
-      const run = RUNS[index];
-      if (!run) continue;
-      out[index] = `${run.name} @${run.level}: ${vector(await verdicts(run.faults, run.level, seed))}`;
-    }
-  };
-  await Promise.all([worker(), worker()]);
+  await eachConcurrently(RUNS, 2, async (run, index) => {
+    out[index] = `${run.name} @${run.level}: ${vector(await verdicts(run.faults, run.level, seed))}`;
+  });
   return out;
 }

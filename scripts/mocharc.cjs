@@ -33,6 +33,7 @@ const QUICK_LEAVES_OUT = [
   'test/proxy/',
   'test/readme-commands.test.ts',
   'test/workflow-lint.test.ts',
+  'scripts/lint-and-types.test.ts',
   'conformance/faults.test.ts',
   'conformance/concurrency.test.ts',
   'conformance/evolved.test.ts',

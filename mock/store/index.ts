@@ -1,7 +1,6 @@
 /** Opens the store the configuration names: Redis (`--store`), the journal (`--state-file`) or memory. */
 import type { RecordCheck } from '../record-check.js';
 import { MemoryStore } from './memory.js';
-import { RedisStore } from './redis.js';
 import type { Store, StoreLimits, StoredResource } from './types.js';
 
 export interface StoreConfig {
@@ -27,6 +26,8 @@ export interface StoreConfig {
 export async function openStore(config: StoreConfig): Promise<Store> {
   if (config.store !== undefined) {
     if (config.stateFile !== undefined) throw new Error('--store and --state-file exclude each other: the state lives in one of them');
+    // Loaded only for a Redis store: the Redis client is the largest module of the mock's start-up.
+    const { RedisStore } = await import('./redis.js');
     return RedisStore.open({
       url: config.store,
       prefix: config.storePrefix,

@@ -346,12 +346,22 @@ export async function runConformance(config: ConformanceConfig, options: RunOpti
     // The reports and the summary: sanitized (secrets.ts) and rendered as pure functions of the verdict.
     const { files, shown: sanitized } = writeReports(verdict, { reporters: config.reporters, outputDir, redactor });
     write(renderSummary(sanitized, { color: options.color ?? false, files }));
-    const requests = sent.map(({ request }) => ({
-      method: request.method,
-      path: request.path,
-      ...(request.body !== undefined ? { body: request.body.toString('utf8') } : {}),
-    }));
-    return { exitCode, verdict, files, requests };
+    // Made when read (tests and the proofs read them; the CLI does not): the bodies decoded as text cost
+    // megabytes a run.
+    let requests: RunResult['requests'] | undefined;
+    return {
+      exitCode,
+      verdict,
+      files,
+      get requests() {
+        requests ??= sent.map(({ request }) => ({
+          method: request.method,
+          path: request.path,
+          ...(request.body !== undefined ? { body: request.body.toString('utf8') } : {}),
+        }));
+        return requests;
+      },
+    };
   } finally {
     await closeConnections();
     await target.close();

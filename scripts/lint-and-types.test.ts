@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../contract/paths.js';
 import { lintWith, projectProgram, typeErrors } from './lint-and-types.js';
 
@@ -10,7 +10,7 @@ describe('npm run lint: one TypeScript program for the type check and the typed 
   let dir = '';
 
   before(() => {
-    // A small project with the repository's ESLint configuration and compiler options.
+    // A small project under the repository's ESLint configuration.
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'goods-lint-')));
     symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
     copyFileSync(join(PROJECT_ROOT, 'eslint.config.js'), join(dir, 'eslint.config.js'));
@@ -26,34 +26,27 @@ describe('npm run lint: one TypeScript program for the type check and the typed 
 
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** Makes `source` the project's one file. */
-  const write = (source: string): void => {
-    mkdirSync(join(dir, 'src'), { recursive: true });
-    writeFileSync(join(dir, 'src', 'index.ts'), source);
-  };
-
-  it('a clean project: no type error, no lint message', async () => {
-    write('export function answer(): Promise<number> {\n  return Promise.resolve(42);\n}\nexport const value: number = await answer();\n');
-    const program = projectProgram(dir);
-    assert.equal(typeErrors(program, dir), '');
-    const results = await lintWith(program, ['.'], dir);
-    assert.deepEqual(
-      results.flatMap((result) => result.messages.map((message) => message.message)),
-      [],
+  it('reports a type error as tsc does and a floating promise by the typed rule, and nothing in a clean file (both can fail)', async () => {
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(
+      join(dir, 'src', 'clean.ts'),
+      'export function answer(): Promise<number> {\n  return Promise.resolve(42);\n}\nexport const value: number = await answer();\n',
     );
-  });
-
-  it('a type error is reported as tsc reports it, and a floating promise by the typed rule (both can fail)', async () => {
-    write('async function later(): Promise<void> {}\nlater();\nexport const count: number = "three";\n');
+    writeFileSync(
+      join(dir, 'src', 'broken.ts'),
+      'async function later(): Promise<void> {}\nlater();\nexport const count: number = "three";\n',
+    );
     const program = projectProgram(dir);
+    const types = typeErrors(program, dir);
     assert.match(
-      typeErrors(program, dir),
-      /src\/index\.ts\(3,14\): error TS2322: Type 'string' is not assignable to type 'number'\.\n[\s\S]*Found 1 error \(TypeScript\)/,
+      types,
+      /src\/broken\.ts\(3,14\): error TS2322: Type 'string' is not assignable to type 'number'\.\n[\s\S]*Found 1 error \(TypeScript\)/,
     );
+    assert.doesNotMatch(types, /clean\.ts/);
     const results = await lintWith(program, ['.'], dir);
-    assert.deepEqual(
-      results.flatMap((result) => result.messages.map((message) => message.ruleId)),
-      ['@typescript-eslint/no-floating-promises'],
+    const messages = results.flatMap((result) =>
+      result.messages.map((message) => `${relative(dir, result.filePath)}: ${message.ruleId ?? message.message}`),
     );
+    assert.deepEqual(messages, [`${join('src', 'broken.ts')}: @typescript-eslint/no-floating-promises`]);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * The mocha configuration of whole runs (`mocha --config scripts/mocharc.cjs`): `npm test`'s coverage
- * run and `npm run test:unit` run every test file, `npm run test:quick` (GOODS_TESTS=quick) all but
- * the slow ones (QUICK_LEAVES_OUT). With `--parallel` (on the command line, where
+ * The mocha configuration of whole runs (`mocha --config scripts/mocharc.cjs`): `npm run test:unit`
+ * runs every test file; `npm test` runs them in two runs at once, the coverage run (GOODS_TESTS=counted:
+ * all but UNCOUNTED, under c8) and the rest beside it (GOODS_TESTS=uncounted); `npm run test:quick`
+ * (GOODS_TESTS=quick) all but the slow ones (QUICK_LEAVES_OUT). With `--parallel` (on the command line, where
  * support/coverage-in-process.ts sees it) the files run in worker processes, one more than the cores
  * at a time (many files spend much of their time waiting on servers, time-outs and child processes,
  * so a worker more keeps both cores busy; GOODS_TEST_JOBS=N to choose), the slowest first, by the per-file times of the recorded
@@ -93,10 +94,38 @@ function slowestFirst(files, seconds) {
   return [...known, ...files.filter((file) => !seconds.has(file))];
 }
 
-const quick = process.env.GOODS_TESTS === 'quick';
-const files = testFiles().filter((file) => !quick || !QUICK_LEAVES_OUT.some((left) => file === left || file.startsWith(left)));
+/**
+ * The files `npm test` runs beside the coverage run, not under it: each repeats whole conformance runs
+ * against servers in its own process (the fault table's 135 runs, the compatibility proofs, the evolved
+ * contracts, the same runs at three concurrencies, the self-test of grown contracts), which pay V8's
+ * coverage counters (a quarter of their CPU) for paths the other files cover already: the coverage
+ * thresholds hold without them (docs/coverage.md). The self-test's own run (`self-test/run.test.ts`)
+ * stays counted: it is what covers the reference server's faults.
+ */
+const UNCOUNTED = [
+  'conformance/faults.test.ts',
+  'conformance/compat/proof.test.ts',
+  'conformance/evolved.test.ts',
+  'conformance/concurrency.test.ts',
+  'conformance/self-test/any-contract.test.ts',
+];
+
+const mode = process.env.GOODS_TESTS ?? 'all';
+const MODES = ['all', 'quick', 'counted', 'uncounted'];
+if (!MODES.includes(mode)) throw new Error(`GOODS_TESTS=${mode}: one of ${MODES.join(', ')}`);
+const listed = (list, file) => list.some((entry) => file === entry || file.startsWith(entry));
+const files = testFiles().filter((file) =>
+  mode === 'quick'
+    ? !listed(QUICK_LEAVES_OUT, file)
+    : mode === 'counted'
+      ? !listed(UNCOUNTED, file)
+      : mode === 'uncounted'
+        ? listed(UNCOUNTED, file)
+        : true,
+);
 const { availableParallelism } = require('node:os');
-const defaultJobs = availableParallelism() + 1;
+// The files beside the coverage run take two workers: the coverage run keeps its own.
+const defaultJobs = mode === 'uncounted' ? Math.min(2, UNCOUNTED.length) : availableParallelism() + 1;
 const jobs = Number(process.env.GOODS_TEST_JOBS ?? String(defaultJobs));
 
 module.exports = {

@@ -18,16 +18,18 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../contract/paths.js';
 import { argvFault, argvFaultText } from '../util/argv.js';
+import { fileTimes } from '../support/test-timing.js';
 
 const OPTIONS = { record: { type: 'string', default: join(PROJECT_ROOT, 'docs', 'generated', 'test-time.json') } } as const;
 
-/** mocha's closing counts ("  1298 passing (4m)", "  2 failing", "  1 pending"); the last of each wins. */
+/**
+ * mocha's closing counts ("  1298 passing (4m)", "  2 failing", "  1 pending"), added up over the
+ * mocha runs of `npm test` (the files counted by the coverage and those run beside it: each prints its own).
+ */
 export function mochaCounts(output: string): { passing: number; failing: number; pending: number } {
-  const last = (word: string): number => {
-    const all = [...output.matchAll(new RegExp(`^ +(\\d+) ${word}\\b`, 'gm'))];
-    return Number(all.at(-1)?.[1] ?? 0);
-  };
-  return { passing: last('passing'), failing: last('failing'), pending: last('pending') };
+  const sum = (word: string): number =>
+    [...output.matchAll(new RegExp(`^ +(\\d+) ${word}\\b`, 'gm'))].reduce((total, match) => total + Number(match[1] ?? 0), 0);
+  return { passing: sum('passing'), failing: sum('failing'), pending: sum('pending') };
 }
 
 const loads = (): number[] => loadavg().map((load) => Math.round(load * 100) / 100);
@@ -71,7 +73,7 @@ async function main(args: string[]): Promise<number> {
   const { code, output } = await npmTest({ ...process.env, GOODS_TEST_TIMES: filesPath });
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   const loadAfter = loads();
-  const files = existsSync(filesPath) ? (JSON.parse(readFileSync(filesPath, 'utf8')) as { files: unknown[] }).files : [];
+  const files = existsSync(filesPath) ? fileTimes(readFileSync(filesPath, 'utf8').split('\n')) : [];
   rmSync(scratch, { recursive: true, force: true });
   const tests = mochaCounts(output);
   console.log(

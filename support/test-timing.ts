@@ -11,9 +11,10 @@
  *
  * Environment:
  *   GOODS_SLOWEST=N            how many files to print (default 12; 0 prints none)
- *   GOODS_TEST_TIMES=FILE      also write every file's times as JSON to FILE (`{ files: [{ file, seconds, cpuSeconds }] }`)
+ *   GOODS_TEST_TIMES=FILE      also append every file's times to FILE, one JSON line a file (`{ file, seconds, cpuSeconds }`;
+ *                              `npm test`'s two mocha runs append to the same file; `fileTimes` adds them up)
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Context, Suite } from 'mocha';
@@ -116,5 +117,5 @@ export function mochaGlobalTeardown(): void {
   const count = Number(process.env['GOODS_SLOWEST'] ?? '12');
   if (times.length > 0 && Number.isInteger(count) && count > 0) console.log(`\n${slowestText(times, count)}`);
   const out = process.env['GOODS_TEST_TIMES'];
-  if (out !== undefined && out !== '') writeFileSync(out, `${JSON.stringify({ files: times }, null, 2)}\n`);
+  if (out !== undefined && out !== '') appendFileSync(out, times.map((time) => `${JSON.stringify(time)}\n`).join(''));
 }

@@ -22,9 +22,9 @@ const SKIPPED: Record<string, string> = {
   'npm ci': 'installs every dependency (minutes); CI runs it on every fresh clone',
   'npm test': 'the whole test suite, this test included',
   'npm run test:quick': 'lint, typecheck and the quick test files (this one left out): npm test runs all of them',
-  'npm run test:coverage': 'the whole test suite under c8, this test included: npm test runs it',
+  'npm run test:coverage': 'the counted test files under c8 (nearly all), this test included: npm test runs it',
   'npx c8 mocha --require ./support/coverage-in-process.ts --node-option no-experimental-require-module mock/store/*.test.ts':
-    'a coverage run of some test files: npm test runs the coverage of every test file',
+    'a coverage run of some test files: npm test runs the coverage of every counted test file',
 };
 /** Kinds of commands not run here as written, with the reason and the test that covers them. */
 const SKIPPED_KINDS: { pattern: RegExp; reason: string }[] = [

@@ -12,22 +12,22 @@ import { operationsModel, type OperationModel, type OperationsModel } from '../c
 import type { SecurityScheme } from '../contract/security.js';
 import { fixtureResource, loadFixtures, type FixtureSet } from '../contract/fixtures.js';
 import { CONTRACT_JSON_PATH } from '../contract/paths.js';
-import { compileContract } from '../contract/schemas.js';
+import { compileContract, type CompiledContract } from '../contract/schemas.js';
 import { ADMIN_PREFIX, adminAllowed, handleAdmin, type AdminContext } from './admin.js';
 import { AnswerBudget } from './answer-budget.js';
 import { authPolicy } from './auth.js';
 import { BodyBudget } from './body-budget.js';
 import type { MockConfig } from './config.js';
 import { controlPolicy, RESET_HEADER } from './control-guard.js';
-import { orderBodies, type CreateContext } from './handlers.js';
+import { orderBodies, type CreateContext, type CreateOperation } from './handlers.js';
 import { hostPolicy } from './host.js';
 import { FaultRules, type FaultRuleStore } from './fault-rules.js';
 import { recordCheck, recordStamp } from './record-check.js';
 import { modelView } from './model-view.js';
 import { pipelineHandler, stageList } from './pipeline.js';
 import { createRouter } from './router.js';
-import { recordedResources, servedOperations } from './served.js';
-import { openStore } from './store/index.js';
+import { recordedResources, servedOperations, type Recorded } from './served.js';
+import { openStore, type StoreConfig } from './store/index.js';
 import type { CreateBudgets } from './steps.js';
 import { answerStage } from './stages/answer.js';
 import { controlStage, type ControlAnswer } from './stages/control.js';
@@ -74,22 +74,14 @@ function lotListing(api: OperationsModel, fixtures: FixtureSet): AdminContext['l
   });
 }
 
-export async function createMockApp(config: MockConfig): Promise<MockApp> {
-  const log = config.log;
-  const doc = readContract(config.contractPath ?? CONTRACT_JSON_PATH);
-  const compiled = compileContract(doc, 'strict');
-  const operations = listOperations(compiled.document);
-  // The operations model says what each operation does (`contract/resources.ts`).
-  const api = operationsModel(compiled.document);
-  const fixtures: FixtureSet =
-    fixtureResource(api) !== undefined
-      ? loadFixtures(config.fixturesDir, compiled, api)
-      : { orders: new Map(), lots: new Map(), files: [] };
-  const orderNumbers = [...fixtures.orders.keys()];
-  const { recorded, creates } = recordedResources(compiled, api);
-
-  // The state's one owner: memory, the journal (--state-file) or Redis (--store).
-  const store = await openStore({
+/** The store's configuration: the mock's options, each recorded resource's keys, the check of stored records. */
+function storeConfig(
+  config: MockConfig,
+  compiled: CompiledContract,
+  recorded: ReadonlyMap<string, Recorded>,
+  creates: ReadonlyMap<string, CreateOperation>,
+): StoreConfig {
+  return {
     ...(config.store !== undefined ? { store: config.store } : {}),
     ...(config.stateFile !== undefined ? { stateFile: config.stateFile } : {}),
     storePrefix: config.storePrefix,
@@ -106,8 +98,26 @@ export async function createMockApp(config: MockConfig): Promise<MockApp> {
     check: recordCheck([...creates.values()].map((op) => op.record)),
     stamp: recordStamp(compiled.document),
     ...(config.setAsideInvalid !== undefined ? { setAside: config.setAsideInvalid } : {}),
-    log,
-  });
+    log: config.log,
+  };
+}
+
+export async function createMockApp(config: MockConfig): Promise<MockApp> {
+  const log = config.log;
+  const doc = readContract(config.contractPath ?? CONTRACT_JSON_PATH);
+  const compiled = compileContract(doc, 'strict');
+  const operations = listOperations(compiled.document);
+  // The operations model says what each operation does (`contract/resources.ts`).
+  const api = operationsModel(compiled.document);
+  const fixtures: FixtureSet =
+    fixtureResource(api) !== undefined
+      ? loadFixtures(config.fixturesDir, compiled, api)
+      : { orders: new Map(), lots: new Map(), files: [] };
+  const orderNumbers = [...fixtures.orders.keys()];
+  const { recorded, creates } = recordedResources(compiled, api);
+
+  // The state's one owner: memory, the journal (--state-file) or Redis (--store).
+  const store = await openStore(storeConfig(config, compiled, recorded, creates));
   const budgets: CreateBudgets = {
     bodies: new BodyBudget(config.maxBodyBytesInFlight),
     answers: new AnswerBudget(config.maxAnswerBytesInFlight),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listen } from '../support/loopback.js';
-import { pipelineHandler, runStages, type BaseExchange, type Stage } from './pipeline.js';
+import { ANSWERED, pipelineHandler, stageList, type BaseExchange, type Stage } from './pipeline.js';
 import { problem } from './problems.js';
 import { sendBody } from './respond.js';
 
@@ -13,15 +13,19 @@ const stage = (name: string, outcome: 'go' | 'answered' | 'later' | 'later-answe
   name,
   run(trace) {
     trace.ran.push(name);
-    if (outcome === 'answered') return 'answered';
-    if (outcome === 'later') return Promise.resolve(undefined);
-    if (outcome === 'later-answered') return Promise.resolve('answered');
+    if (outcome === 'answered') return ANSWERED;
+    if (outcome === 'later') return Promise.resolve(trace);
+    if (outcome === 'later-answered') return Promise.resolve(ANSWERED);
     if (outcome === 'throws') throw problem('notFound', `${name} refused`);
-    return undefined;
+    return trace;
   },
 });
 
-describe('mock/pipeline: runStages', () => {
+/** Runs `stages`, in order, on `trace`. */
+const runStages = (stages: Stage<Trace>[], trace: Trace): void | Promise<void> =>
+  stages.reduce((list, next) => list.add(next), stageList<Trace>()).runner()(trace);
+
+describe('mock/pipeline: a list of stages', () => {
   it('runs every stage in order, synchronously while none waits', () => {
     const trace: Trace = { ran: [] };
     const result = runStages([stage('a', 'go'), stage('b', 'go'), stage('c', 'go')], trace);
@@ -52,13 +56,42 @@ describe('mock/pipeline: runStages', () => {
     await assert.rejects(Promise.resolve(runStages([stage('a', 'later'), stage('b', 'throws'), stage('c', 'go')], later)), /b refused/);
     assert.deepEqual(later.ran, ['a', 'b']);
   });
+
+  it('hands each stage the exchange as the one before it left it, and keeps the names in order', () => {
+    interface Counted extends Trace {
+      count: number | undefined;
+    }
+    const counted: Counted = { ran: [], count: undefined };
+    const count: Stage<Counted, Counted & { count: number }> = {
+      name: 'count',
+      run(x) {
+        // A new object, so what the next stage reads can only come from what this one returned.
+        return { ...x, count: x.ran.length + 41 };
+      },
+    };
+    let seen: number | undefined;
+    const read: Stage<Counted & { count: number }> = {
+      name: 'read',
+      run(x) {
+        seen = x.count + 1;
+        return ANSWERED;
+      },
+    };
+    const list = stageList<Counted>().add(count).add(read);
+    assert.deepEqual(list.names, ['count', 'read']);
+    assert.equal(list.runner()(counted), undefined, 'answered at once');
+    assert.equal(seen, 42);
+    assert.equal(counted.count, undefined);
+    // @ts-expect-error a stage that reads the count cannot come before the stage that gives it
+    stageList<Counted>().add(read);
+  });
 });
 
 describe('mock/pipeline: pipelineHandler (errors and the access log in one place)', () => {
   const serve = async (stages: Stage<BaseExchange>[], quiet = false) => {
     const lines: string[] = [];
     const handler = pipelineHandler<BaseExchange>({
-      stages,
+      stages: stages.reduce((list, next) => list.add(next), stageList<BaseExchange>()),
       exchange: (req: IncomingMessage, res: ServerResponse) => ({ req, res }),
       log: (line) => lines.push(line),
       quiet,
@@ -99,12 +132,12 @@ describe('mock/pipeline: pipelineHandler (errors and the access log in one place
     let first = true;
     const flaky: Stage<BaseExchange> = {
       name: 'handle',
-      run: () => {
+      run: (x) => {
         if (first) {
           first = false;
           return Promise.reject(new TypeError('boom'));
         }
-        return undefined;
+        return x;
       },
     };
     const server = await serve([flaky, answer], true);

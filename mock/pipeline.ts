@@ -14,13 +14,26 @@ import { ProblemError, PROBLEMS } from './problems.js';
 import { sendProblem } from './respond.js';
 import { printable } from '../util/printable.js';
 
-/** A stage's outcome: go on (`undefined`), or the request was answered (`'answered'`); possibly later. */
-export type StageResult = undefined | 'answered';
+/** A stage answered the request: no later stage runs. */
+export const ANSWERED = 'answered';
+export type Answered = typeof ANSWERED;
 
-export interface Stage<X> {
+/**
+ * A stage's outcome: the exchange as the next stage reads it (`Out`: what this stage learned written on
+ * it), or `'answered'`; possibly later.
+ */
+export type StageResult<Out> = Out | Answered | Promise<Out | Answered>;
+
+/**
+ * One link of the chain: reads the exchange as the stages before it left it (`In`) and leaves it as
+ * `Out` for the next (the same object, with what it learned written on it). A stage that needs what an
+ * earlier one learned takes that phase as its `In`, so a list that skips the earlier stage does not
+ * compile: no stage checks at run time that another ran.
+ */
+export interface Stage<In, Out = In> {
   /** A short name (the ARCHITECTURE diagram, the tests). */
-  name: string;
-  run(exchange: X): StageResult | Promise<StageResult>;
+  readonly name: string;
+  readonly run: (exchange: In) => StageResult<Out>;
 }
 
 /** What every exchange carries; each pipeline extends it with what its stages learn. */
@@ -29,26 +42,64 @@ export interface BaseExchange {
   res: ServerResponse;
 }
 
+/** The rest of a chain from some stage on. */
+export type RunStages<X> = (exchange: X) => void | Promise<void>;
+
+function isPending<T>(result: T | Promise<T>): result is Promise<T> {
+  return result instanceof Promise;
+}
+
 /**
- * Runs `stages` from `from` on: synchronously while they answer at once. Resolves (or returns) once a
- * stage answered or the list ended; throws or rejects with the first stage's error.
+ * `stage`, then `rest` with what it left: at once when it answers at once, else once its promise
+ * resolves (one promise per stage that waits, none for the others).
  */
-export function runStages<X>(stages: readonly Stage<X>[], exchange: X, from = 0): void | Promise<void> {
-  for (let i = from; i < stages.length; i++) {
-    const stage = stages[i];
-    if (stage === undefined) continue;
-    const result = stage.run(exchange);
-    if (result === 'answered') return undefined;
-    if (result instanceof Promise) {
-      const next = i + 1;
-      return result.then((outcome) => (outcome === 'answered' ? undefined : runStages(stages, exchange, next)));
-    }
+function link<In, Out>(stage: Stage<In, Out>, rest: RunStages<Out>): RunStages<In> {
+  const run = stage.run;
+  return (exchange) => {
+    const result = run(exchange);
+    if (result === ANSWERED) return undefined;
+    if (isPending(result)) return result.then((later) => (later === ANSWERED ? undefined : rest(later)));
+    return rest(result);
+  };
+}
+
+/**
+ * A declared list of stages, in order: `stageList<X>().add(a).add(b)...`. Each `add` takes a stage
+ * whose `In` the list so far leaves, so the order is checked when it compiles.
+ */
+export class StageList<Start, X> {
+  private constructor(
+    /** The stages' names, in order. */
+    readonly names: readonly string[],
+    private readonly wire: (rest: RunStages<X>) => RunStages<Start>,
+  ) {}
+
+  static empty<Start>(): StageList<Start, Start> {
+    return new StageList<Start, Start>([], (rest) => rest);
   }
-  return undefined;
+
+  /** The list with `stage` at its end. */
+  add<Out>(stage: Stage<X, Out>): StageList<Start, Out> {
+    const wire = this.wire;
+    return new StageList<Start, Out>([...this.names, stage.name], (rest) => wire(link(stage, rest)));
+  }
+
+  /**
+   * Runs the stages in order: synchronously while they answer at once. Returns (or resolves) once a
+   * stage answered or the list ended; throws or rejects with the first stage's error.
+   */
+  runner(): RunStages<Start> {
+    return this.wire(() => undefined);
+  }
+}
+
+/** An empty list of stages over exchanges of type `X`, to `add` to. */
+export function stageList<X>(): StageList<X, X> {
+  return StageList.empty<X>();
 }
 
 export interface PipelineOptions<X extends BaseExchange> {
-  stages: readonly Stage<X>[];
+  stages: StageList<X, unknown>;
   /** The exchange of a request, before any stage ran. */
   exchange(req: IncomingMessage, res: ServerResponse): X;
   log: (line: string) => void;
@@ -64,7 +115,8 @@ export interface PipelineOptions<X extends BaseExchange> {
 
 /** The one request handler of a pipeline: runs the stages, answers their errors, writes the access log. */
 export function pipelineHandler<X extends BaseExchange>(options: PipelineOptions<X>): (req: IncomingMessage, res: ServerResponse) => void {
-  const { stages, log, who } = options;
+  const { log, who } = options;
+  const runStages = options.stages.runner();
   const shown = options.shownTarget ?? ((req: IncomingMessage) => req.url ?? '');
   const fail = (exchange: X, error: unknown): void => {
     const { req, res } = exchange;
@@ -98,7 +150,7 @@ export function pipelineHandler<X extends BaseExchange>(options: PipelineOptions
     }
     let pending: void | Promise<void>;
     try {
-      pending = runStages(stages, exchange);
+      pending = runStages(exchange);
     } catch (error) {
       fail(exchange, error);
       return;

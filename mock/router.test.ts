@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { listOperations, readContract } from '../contract/document.js';
+import { listOperations, readContract, type OperationSpec } from '../contract/document.js';
 import { CONTRACT_JSON_PATH } from '../contract/paths.js';
 import { ProblemError } from './problems.js';
 import { createRouter, routeRequest } from './router.js';
@@ -23,7 +23,12 @@ describe('mock/router', () => {
   it('answers every path from the cache of matched paths as from a fresh match, past the cache size too', () => {
     for (let round = 0; round < 2; round++) {
       for (let i = 0; i < 600; i++) {
-        const routed = routeRequest(router, withParam.method.toUpperCase(), pathOf(`N-${i}%C3%A9`));
+        // Its type spelled out: inferred, it would depend on the assertions of this loop.
+        const routed: { operation: OperationSpec; params: Record<string, string> } = routeRequest(
+          router,
+          withParam.method.toUpperCase(),
+          pathOf(`N-${i}%C3%A9`),
+        );
         assert.equal(routed.operation, withParam);
         assert.equal(routed.params[param], `N-${i}é`);
         assert.ok(Object.isFrozen(routed.params), 'shared parameters cannot be changed by a caller');

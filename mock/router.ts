@@ -7,25 +7,28 @@ import type { HttpMethod, OperationSpec } from '../contract/document.js';
 import { problem } from './problems.js';
 import { printable } from '../util/printable.js';
 
-export type RouteResult =
-  | { kind: 'operation'; operation: OperationSpec; params: Record<string, string> }
+/** What a router routes to: an operation of the contract, or what a server makes of one (its method and path template). */
+export type Routable = Pick<OperationSpec, 'method' | 'path'>;
+
+export type RouteResult<Op extends Routable = OperationSpec> =
+  | { kind: 'operation'; operation: Op; params: Record<string, string> }
   | { kind: 'method-not-allowed'; allow: string[] }
   | { kind: 'not-found' };
 
-interface PathRoute {
+interface PathRoute<Op> {
   template: string;
   /** Literal segments are strings; parameter segments are `{ param }`. */
   segments: (string | { param: string })[];
-  operations: Map<string, OperationSpec>;
+  operations: Map<string, Op>;
 }
 
-export interface Router {
-  route(method: string, pathname: string): RouteResult;
+export interface Router<Op extends Routable = OperationSpec> {
+  route(method: string, pathname: string): RouteResult<Op>;
   /** The methods the contract allows on a path (upper case), or undefined for an unknown path. */
   allowed(pathname: string): string[] | undefined;
 }
 
-function parseTemplate(template: string): PathRoute['segments'] {
+function parseTemplate(template: string): PathRoute<unknown>['segments'] {
   return template
     .split('/')
     .slice(1)
@@ -49,8 +52,8 @@ function decodeSegment(raw: string): string {
 
 const FOUND_CACHE = 256;
 
-export function createRouter(operations: OperationSpec[]): Router {
-  const routes = new Map<string, PathRoute>();
+export function createRouter<Op extends Routable = OperationSpec>(operations: readonly Op[]): Router<Op> {
+  const routes = new Map<string, PathRoute<Op>>();
   for (const operation of operations) {
     let route = routes.get(operation.path);
     if (!route) {
@@ -70,9 +73,9 @@ export function createRouter(operations: OperationSpec[]): Router {
 
   // Paths with parameters already matched (clients ask for the same few orders again and again),
   // with their frozen, decoded parameters; at most FOUND_CACHE of them, emptied when full.
-  const found = new Map<string, { route: PathRoute; params: Record<string, string> }>();
+  const found = new Map<string, { route: PathRoute<Op>; params: Record<string, string> }>();
 
-  const find = (pathname: string): { route: PathRoute; params: Record<string, string> } | undefined => {
+  const find = (pathname: string): { route: PathRoute<Op>; params: Record<string, string> } | undefined => {
     const exact = literal.get(pathname);
     if (exact) return { route: exact, params: noParams };
     const known = found.get(pathname);
@@ -85,7 +88,7 @@ export function createRouter(operations: OperationSpec[]): Router {
     return match;
   };
 
-  const matchTemplates = (pathname: string): { route: PathRoute; params: Record<string, string> } | undefined => {
+  const matchTemplates = (pathname: string): { route: PathRoute<Op>; params: Record<string, string> } | undefined => {
     const parts = pathname.split('/').slice(1);
     for (const route of ordered) {
       if (route.segments.length !== parts.length) continue;
@@ -131,11 +134,11 @@ export function createRouter(operations: OperationSpec[]): Router {
  * The operation a request names, or a 404/405 problem. HEAD is answered wherever GET is (RFC 9110
  * §9.3.2: the GET's status and headers, without the body; Node drops the body of a HEAD answer).
  */
-export function routeRequest(
-  router: Router,
+export function routeRequest<Op extends Routable>(
+  router: Router<Op>,
   method: string,
   pathname: string,
-): { operation: OperationSpec; params: Record<string, string> } {
+): { operation: Op; params: Record<string, string> } {
   let route = router.route(method, pathname);
   if (route.kind === 'method-not-allowed' && method === 'HEAD' && route.allow.includes('GET')) route = router.route('GET', pathname);
   if (route.kind === 'not-found') {

@@ -13,7 +13,7 @@ import { isDashboardPath, serveDashboard } from '../dashboard.js';
 import { problem } from '../problems.js';
 import { escapeControlsUnicode } from '../../redaction/redactor.js';
 import { sendEmpty, sendJson } from '../respond.js';
-import type { ControlAnswer } from '../stages.js';
+import type { ControlAnswer } from '../stages/control.js';
 import type { ViolationsSnapshot } from './violations.js';
 
 export const VIOLATIONS_PATH = `${ADMIN_PREFIX}/violations`;

@@ -15,11 +15,11 @@ import { CONTRACT_JSON_PATH, shownPath } from '../../contract/paths.js';
 import type { MockApp } from '../app.js';
 import type { MockConfig } from '../config.js';
 import { controlPolicy } from '../control-guard.js';
-import { hostPolicy, namesThisServer } from '../host.js';
-import { pipelineHandler, type Stage } from '../pipeline.js';
-import { controlStage, framingStage, targetStage, type TargetedExchange } from '../stages.js';
-import { problem } from '../problems.js';
-import { proxiedTarget } from '../target.js';
+import { hostPolicy } from '../host.js';
+import { pipelineHandler, stageList } from '../pipeline.js';
+import { controlStage } from '../stages/control.js';
+import { framingStage } from '../stages/framing.js';
+import { targetStage } from '../stages/target.js';
 import { DEFAULT_OUTPUT_DIR, type ProxyConfig } from './config.js';
 import type { ProxyExchange, Violation } from './exchange.js';
 import { proxyAdmin, REPORT_PATH } from './admin.js';
@@ -31,6 +31,9 @@ import { escapeControlsUnicode, LearningRedactor, type Redactor } from '../../re
 import { notJudgedText, writeReports } from './report.js';
 import type { SeenExchange } from './seen.js';
 import { ViolationLog } from './violations.js';
+import { proxyRequestExchange, type ProxyRequestExchange } from './stages/exchange.js';
+import { forwardStage } from './stages/forward.js';
+import { thisServerStage } from './stages/this-server.js';
 import { messageOf } from '../../util/errors.js';
 
 const NOT_JUDGED = new Set(['OPTIONS', 'HEAD']);
@@ -56,12 +59,6 @@ export function violationLine(v: Violation, exchange: ProxyExchange, redactor: R
       `proxy: ${v.side} violation ${v.operation} ${v.rule} [${v.level}] ${where}: ${v.reason} (${exchange.method} ${target} → ${exchange.answer.status})`,
     ),
   );
-}
-
-/** What the proxy's stages learn about a request. */
-interface ProxyState extends TargetedExchange {
-  /** The forward stage sent it upstream (the access log marks it). */
-  forwarded: boolean;
 }
 
 export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<MockApp> {
@@ -163,39 +160,19 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
   const control = controlPolicy(config.corsOrigins);
 
   /**
-   * The proxy's stages of the shared pipeline (`../pipeline.ts`, `../stages.ts`): framing → target and
-   * Host (an absolute-form target must name this proxy, not another server) → control paths (`/__mock`,
-   * behind the browser guard) → forward (the target rebuilt: origin-form under the --proxy URL's path).
-   * Nothing is forwarded before every earlier stage passed.
+   * The proxy's stages of the shared pipeline (`../pipeline.ts`, `../stages/`): framing → target and
+   * Host → the target names this proxy → control paths (`/__mock`, behind the browser guard) → forward.
    */
-  const stages: Stage<ProxyState>[] = [
-    framingStage(),
-    targetStage(hosts, (x) => {
-      const target = x.target;
-      if (target?.authority !== undefined && !namesThisServer(hosts, target.scheme ?? '', target.authority, x.req.socket)) {
-        throw problem(
-          'misdirectedRequest',
-          `The target names ${escapeControlsUnicode(`${target.scheme ?? ''}://${target.authority}`).slice(0, 100)}, not this proxy: it forwards only to its --proxy URL (it is no forward proxy); send the path alone ("GET /path HTTP/1.1").`,
-        );
-      }
-    }),
-    controlStage(control, admin),
-    {
-      name: 'forward',
-      run(x) {
-        if (x.target === undefined) throw new Error('the pipeline reached its forward stage without a target');
-        const forwardTo = proxiedTarget(x.target);
-        x.forwarded = true;
-        forwarder.forward(x.req, x.res, forwardTo, enqueue);
-        return 'answered';
-      },
-    },
-  ];
+  const stages = stageList<ProxyRequestExchange>()
+    .add(framingStage())
+    .add(targetStage({ hosts }))
+    .add(thisServerStage({ hosts }))
+    .add(controlStage({ policy: control, answer: admin }))
+    .add(forwardStage({ forwarder, seen: enqueue }));
 
-  const handle = pipelineHandler<ProxyState>({
+  const handle = pipelineHandler<ProxyRequestExchange>({
     stages,
-    // A literal of one shape (no spread): built once per request.
-    exchange: (req, res) => ({ req, res, target: undefined, host: undefined, pathname: '', method: req.method ?? 'GET', forwarded: false }),
+    exchange: proxyRequestExchange,
     log: (line) => log(escapeControlsUnicode(line)),
     quiet: config.quiet,
     who: 'proxy',

@@ -7,11 +7,11 @@ import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listen, type Loopback } from '../support/loopback.js';
-import { DEFAULT_PROXY } from './proxy/config.js';
-import type { MockServer } from './server.js';
-import { isControlPath } from './stages.js';
-import { ORDER_PATH, startMock } from './testing.js';
+import { listen, type Loopback } from '../../support/loopback.js';
+import { DEFAULT_PROXY } from '../proxy/config.js';
+import type { MockServer } from '../server.js';
+import { isControlPath } from './control.js';
+import { ORDER_PATH, startMock } from '../testing.js';
 
 /** Sends raw bytes and resolves with the status line and the problem type of the answer. */
 function raw(server: MockServer, bytes: string): Promise<string> {

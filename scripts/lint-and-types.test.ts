@@ -18,7 +18,7 @@ describe('npm run lint: one TypeScript program for the type check and the typed 
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', types: ['node'] },
+        compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', types: [] },
         include: ['src'],
       }),
     );

@@ -20,6 +20,7 @@ describe('scripts/mocharc.cjs: the test files of each whole run', () => {
     assert.ok(typeof all !== 'string' && typeof counted !== 'string' && typeof uncounted !== 'string');
     assert.ok(uncounted.spec.includes('conformance/faults.test.ts'), 'the fault table runs beside the coverage run');
     assert.ok(counted.spec.includes('conformance/self-test/run.test.ts'), "the self-test's run is counted");
+    assert.ok(counted.spec.includes('conformance/compat/proof.test.ts'), 'the proofs are counted');
     assert.deepEqual([...counted.spec, ...uncounted.spec].sort(), [...all.spec].sort());
     assert.deepEqual(
       counted.spec.filter((file) => uncounted.spec.includes(file)),

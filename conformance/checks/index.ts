@@ -1,33 +1,42 @@
 /**
- * THE list of checks. Every check the suite runs is registered here, once; the runner runs each
- * one whose level is within the chosen level, and the suite's own tests require a fault case for
- * each of them.
+ * The checks the suite runs: those of the check modules (`checks/index.ts`, the one list the suite,
+ * the proxy and the self-test read), and the families still written here as lists. The runner runs
+ * each one whose level is within the chosen level, and the suite's own tests require a fault case for
+ * each of them. The checks of the whole server run last (they judge every answer of the run).
  */
 import type { OpenApiDocument } from '../../contract/document.js';
+import { CHECK_MODULES, type CheckModule } from '../../checks/index.js';
+import type { SuiteCheck } from '../../checks/define.js';
 import { authChecks } from './auth.js';
 import { createChecks } from './create.js';
 import { documentedChecks } from './documented.js';
-import { orderInfoChecks } from './order-info.js';
 import { recordChecks } from './records.js';
 import { pathChecks } from './paths.js';
 import { requestErrorChecks } from './request-errors.js';
 import { BUNDLED, sourceOf, type CheckSource } from './helpers.js';
-import { serverChecks } from './server.js';
 import type { Check } from './types.js';
 
 export type { Check } from './types.js';
 
-/** The checks of a contract: every case and every check derived from its operations model and schemas. */
-export function checksOf(source: CheckSource): Check[] {
+/** A module's check as the runner runs it: the suite's context and cases have the shape a module's cases use. */
+function checkOf(check: SuiteCheck): Check {
+  const { run, ...rest } = check;
+  return { ...rest, run: (ctx, t) => run(ctx, t) };
+}
+
+/** The checks of a contract (with the modules of `modules`): every case and every check derived from its operations model and schemas. */
+export function checksOf(source: CheckSource, modules: readonly CheckModule[] = CHECK_MODULES): Check[] {
+  const fromModules = modules.flatMap((m) => m.suite(source)).map(checkOf);
+  const wholeServer = (c: Check): boolean => c.operations[0] === 'server';
   return [
-    ...orderInfoChecks(source),
+    ...fromModules.filter((c) => !wholeServer(c)),
     ...authChecks(source),
     ...createChecks(source),
     ...recordChecks(source),
     ...documentedChecks(source),
     ...requestErrorChecks(source),
     ...pathChecks(source),
-    ...serverChecks(source),
+    ...fromModules.filter(wholeServer),
   ];
 }
 

@@ -145,7 +145,9 @@ const errorPointers: Observation = {
     const errors = model.errorsMember;
     if (!op || !answer || errors === undefined || !isObject(input.answerBody) || !Array.isArray(input.answerBody[errors])) return [];
     if (answer.status === 400) {
-      const problems = judgeRequestSchema(input.exchange, input.jc, op, 'strict').flatMap((v) => (v.pointer !== undefined ? [v.pointer] : []));
+      const problems = judgeRequestSchema(input.exchange, input.jc, op, 'strict').flatMap((v) =>
+        v.pointer !== undefined ? [v.pointer] : [],
+      );
       return judgeRefused(input.exchange, input.jc, PROFILE.schema, 400, problems);
     }
     const lotMember = model.create(op).recordModel?.lotMember;

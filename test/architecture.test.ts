@@ -253,7 +253,12 @@ describe('architecture: the dependency rule', () => {
       violations('checks', (e) => ['checks', 'contract', 'judgments', 'report', 'util'].includes(top(e.target)), true),
       [],
     );
-    for (const file of ['conformance/checks/index.ts', 'mock/proxy/judgments.ts', 'conformance/self-test/faults.ts', 'conformance/self-test/reference-server.ts'])
+    for (const file of [
+      'conformance/checks/index.ts',
+      'mock/proxy/judgments.ts',
+      'conformance/self-test/faults.ts',
+      'conformance/self-test/reference-server.ts',
+    ])
       assert.ok(
         importsOf(file).some((e) => e.target === 'checks/index.ts'),
         `${file} reads the list of checks/index.ts`,

@@ -20,8 +20,7 @@ export type { Check } from './types.js';
 
 /** A module's check as the runner runs it: the suite's context and cases have the shape a module's cases use. */
 function checkOf(check: SuiteCheck): Check {
-  const { run, ...rest } = check;
-  return { ...rest, run: (ctx, t) => run(ctx, t) };
+  return { ...check, run: (ctx, t) => check.run(ctx, t) };
 }
 
 /** The checks of a contract (with the modules of `modules`): every case and every check derived from its operations model and schemas. */

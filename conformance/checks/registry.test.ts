@@ -24,7 +24,11 @@ const document = readContract();
 const WITH_NEW_CHECK = [...CHECK_MODULES, dateHeader];
 
 /** Check id → status of a whole run of the checks of `modules` against the reference server with `faults`. */
-async function verdicts(faults: readonly string[], modules: readonly CheckModule[] = WITH_NEW_CHECK, level: Level = 'strict'): Promise<Map<string, string>> {
+async function verdicts(
+  faults: readonly string[],
+  modules: readonly CheckModule[] = WITH_NEW_CHECK,
+  level: Level = 'strict',
+): Promise<Map<string, string>> {
   const server = await startReferenceServer(faults, { checks: modules });
   try {
     const ctx = new CheckContext({ config: referenceRunConfig(server.url, level, 7, 'reports/test'), baseUrl: server.url, document });
@@ -57,7 +61,10 @@ describe('the one list of checks (checks/index.ts)', () => {
   it('a new check module with one list entry: the suite lists it, in the whole-server group that runs last', () => {
     const ids = checksOf(BUNDLED, WITH_NEW_CHECK).map((c) => c.id);
     assert.equal(ids.at(-1), 'server.date-header');
-    assert.deepEqual(ids.slice(0, -1), checksOf(BUNDLED).map((c) => c.id));
+    assert.deepEqual(
+      ids.slice(0, -1),
+      checksOf(BUNDLED).map((c) => c.id),
+    );
   });
 
   it('the suite runs it: it passes against the correct reference server, and its fault fails it alone', async () => {

@@ -159,12 +159,14 @@ export function createJudge(source: OpenApiDocument, level: Level, checks?: read
       const routed = route(method, target);
       return routed.kind === 'operation' ? routed.operation.operationId : UNKNOWN_OPERATION;
     },
-    judgments: judgments.filter((j) => level === 'strict' || j.level === 'spec').map((j) => ({
-      id: j.id,
-      side: j.side,
-      level: j.level,
-      rule: j.rule,
-    })),
+    judgments: judgments
+      .filter((j) => level === 'strict' || j.level === 'spec')
+      .map((j) => ({
+        id: j.id,
+        side: j.side,
+        level: j.level,
+        rule: j.rule,
+      })),
     operations: model.operations.map((op) => op.operationId),
     model,
   };

@@ -2,10 +2,11 @@
  * THE list of check modules: the suite (`conformance/checks/index.ts`), the validating proxy
  * (`mock/proxy/judgments.ts`) and the self-test (`conformance/self-test/faults.ts` and its reference
  * server) all read it. Adding a check: one module (`defineCheck`, see `define.ts`) and one entry here.
- * The suite runs the checks of the whole server (`server.*`) after every other check, so they judge
- * the answers of the whole run; the proxy applies the client observations before the server ones.
+ * The suite runs the checks in the list's order (the families not yet modules where `FAMILIES`
+ * stands), so the checks of the whole server (`server.*`), last, judge the answers of the whole run;
+ * the proxy applies the client observations before the server ones.
  */
-import type { CheckModule } from './define.js';
+import { FAMILIES, type CheckModule } from './define.js';
 import { authObserved, createObserved, documentedObserved, requestErrorsObserved } from './observed.js';
 import {
   orderAnswerShape,
@@ -17,6 +18,7 @@ import {
   orderValidRequest,
   orderWrongMethod,
 } from './order-info.js';
+import { pathVariants404 } from './paths.js';
 import { requestRules } from './request.js';
 import { contentCoding, contentCodingAsked, noServerError, problemDetails, unknownPath404 } from './server.js';
 
@@ -36,6 +38,8 @@ export const CHECK_MODULES: readonly CheckModule[] = [
   documentedObserved,
   createObserved,
   requestErrorsObserved,
+  FAMILIES,
+  pathVariants404,
   unknownPath404,
   problemDetails,
   contentCoding,

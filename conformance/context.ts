@@ -25,6 +25,7 @@ import {
   memberClasses,
   tagged,
   uniqueValue,
+  withMarkers,
   type CorpusBody,
   type Derivation,
   type DiscoveredLot,
@@ -495,6 +496,12 @@ export class CheckContext {
       this.budget = new WriteBudget(this.config.maxWrites, needs, extras);
       return this.budget;
     });
+  }
+
+  /** The valid body the invalid ones are derived from: the first corpus body (fixed, seed-independent), every marker member set. */
+  async validBody(op: CreateOperationId): Promise<JsonObject> {
+    const [first] = await this.corpus(op);
+    return withMarkers(this.derivation(op), { ...(first?.body ?? {}) }, `${this.config.runMarker}-invalid`);
   }
 
   /** Runs `make` once per key; later callers get the same result (a failure is shared too). */

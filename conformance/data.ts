@@ -448,3 +448,13 @@ export function malformedJson(valid: JsonObject): { label: string; text: string 
     { label: 'empty body', text: '' },
   ];
 }
+
+/** Every member a record is found by carries the run marker, so one broken member never leaves a body without it. */
+export function withMarkers(d: Derivation, body: JsonObject, tag: string): JsonObject {
+  for (const m of writable(d.op))
+    if (carriesMarker(m) && !(m.name in body)) {
+      const value = tagged(d, body, m, '', tag);
+      if (value !== undefined) body[m.name] = value;
+    }
+  return body;
+}

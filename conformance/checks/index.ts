@@ -6,12 +6,11 @@
  */
 import type { OpenApiDocument } from '../../contract/document.js';
 import { CHECK_MODULES, type CheckModule } from '../../checks/index.js';
-import type { SuiteCheck } from '../../checks/define.js';
+import { FAMILIES, type SuiteCheck } from '../../checks/define.js';
 import { authChecks } from './auth.js';
 import { createChecks } from './create.js';
 import { documentedChecks } from './documented.js';
 import { recordChecks } from './records.js';
-import { pathChecks } from './paths.js';
 import { requestErrorChecks } from './request-errors.js';
 import { BUNDLED, sourceOf, type CheckSource } from './helpers.js';
 import type { Check } from './types.js';
@@ -23,19 +22,21 @@ function checkOf(check: SuiteCheck): Check {
   return { ...check, run: (ctx, t) => check.run(ctx, t) };
 }
 
-/** The checks of a contract (with the modules of `modules`): every case and every check derived from its operations model and schemas. */
+/**
+ * The checks of a contract (with the modules of `modules`): every case and every check derived from its
+ * operations model and schemas, in the list's order, the families where the list's `FAMILIES` stands.
+ */
 export function checksOf(source: CheckSource, modules: readonly CheckModule[] = CHECK_MODULES): Check[] {
-  const fromModules = modules.flatMap((m) => m.suite(source)).map(checkOf);
-  const wholeServer = (c: Check): boolean => c.operations[0] === 'server';
+  const at = modules.indexOf(FAMILIES);
+  const suite = (list: readonly CheckModule[]): Check[] => list.flatMap((m) => m.suite(source)).map(checkOf);
   return [
-    ...fromModules.filter((c) => !wholeServer(c)),
+    ...suite(at < 0 ? modules : modules.slice(0, at)),
     ...authChecks(source),
     ...createChecks(source),
     ...recordChecks(source),
     ...documentedChecks(source),
     ...requestErrorChecks(source),
-    ...pathChecks(source),
-    ...fromModules.filter(wholeServer),
+    ...suite(at < 0 ? [] : modules.slice(at + 1)),
   ];
 }
 

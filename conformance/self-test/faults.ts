@@ -129,12 +129,6 @@ const FAMILY_CASES: FaultCase[] = [
   { check: 'createTestSample.strict-shape', faults: ['date-time-space:createTestSample'] },
   { check: 'createTestSample.strict-shape', faults: ['date-time-no-seconds:createTestSample'] },
   { check: 'createLotTransfer.strict-shape', faults: ['date-time-hour-24:createLotTransfer'] },
-  // Near misses of a path: a trailing slash redirected to the path (307), letter case ignored, any version served, slashes merged.
-  { check: 'createLotTransfer.path-variants-404', faults: ['path-trailing-slash-redirect:createLotTransfer'] },
-  { check: 'getOrderInfo.path-variants-404', faults: ['path-case-insensitive:getOrderInfo'] },
-  { check: 'createTestSample.path-variants-404', faults: ['path-any-version:createTestSample'] },
-  { check: 'createLotTransfer.path-variants-404', faults: ['path-merge-slashes:createLotTransfer'] },
-  { check: 'getOrderInfo.path-variants-404', faults: ['path-trailing-slash-redirect:getOrderInfo'] },
   { check: 'createTestSample.sample-number-unique', faults: ['constant-sequence'] },
   // Sequences long enough to expose counters: one kept per lot, one repeating after five values; ids counted per lot.
   { check: 'createTestSample.sample-number-unique', faults: [SEQUENCE_PER_LOT] },

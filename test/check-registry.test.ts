@@ -1,23 +1,23 @@
 /**
  * One list of checks, read by all three tools: a check written as ONE module (the fixture
- * `conformance/testing/date-check.ts`) and added to the list with ONE entry is run by the suite,
+ * `test/support/date-check.ts`) and added to the list with ONE entry is run by the suite,
  * applied by the validating proxy, and its fault is in the self-test's table, served by the reference
  * server and caught by that check alone. And the registered list itself: every module's checks and
  * observations have unique ids, and each check has its fault.
  */
 import assert from 'node:assert/strict';
-import { readContract } from '../../contract/document.js';
-import type { Level } from '../../contract/levels.js';
-import { CHECK_MODULES, type CheckModule } from '../../checks/index.js';
-import { createJudge } from '../../mock/proxy/judge.js';
-import type { ProxyExchange } from '../../mock/proxy/exchange.js';
-import { CheckContext } from '../context.js';
-import { faultCasesOf } from '../self-test/faults.js';
-import { referenceRunConfig, startReferenceServer } from '../self-test/reference-server.js';
-import { prepareChecks, runCheck } from '../suite.js';
-import { DATE_FAULT, dateHeader } from '../testing/date-check.js';
-import { BUNDLED } from './helpers.js';
-import { checksOf } from './index.js';
+import { readContract } from '../contract/document.js';
+import type { Level } from '../contract/levels.js';
+import { CHECK_MODULES, type CheckModule } from '../checks/index.js';
+import { createJudge } from '../mock/proxy/judge.js';
+import type { ProxyExchange } from '../mock/proxy/exchange.js';
+import { CheckContext } from '../conformance/context.js';
+import { faultCasesOf } from '../conformance/self-test/faults.js';
+import { referenceRunConfig, startReferenceServer } from '../conformance/self-test/reference-server.js';
+import { prepareChecks, runCheck } from '../conformance/suite.js';
+import { DATE_FAULT, dateHeader } from './support/date-check.js';
+import { BUNDLED } from '../conformance/checks/helpers.js';
+import { checksOf } from '../conformance/checks/index.js';
 
 const document = readContract();
 /** The one entry that adds the new check. */

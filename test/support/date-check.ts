@@ -1,6 +1,6 @@
 /**
  * A check written the way a new one is (docs/development.md, "Adding a check"): ONE module with its
- * rule, its judge, its cases, its fault and what the proxy observes. `conformance/checks/registry.test.ts`
+ * rule, its judge, its cases, its fault and what the proxy observes. `test/check-registry.test.ts`
  * adds it to the list with one entry and shows the suite runs it, the proxy applies it and the
  * self-test's reference server fails it under its fault. (A fixture: not in `checks/index.ts`.)
  */

@@ -5,6 +5,7 @@
  */
 import { isObject } from '../contract/document.js';
 import { schemesOf } from '../contract/security.js';
+import { is2xx } from '../judgments/answer.js';
 import { judgeChallenged, judgeNoAccessWithout } from '../judgments/auth.js';
 import { judgeDefaults, judgeEcho } from '../judgments/create.js';
 import { judgeDocumentedAnswer, judgeDocumentedStatus } from '../judgments/documented.js';
@@ -15,8 +16,6 @@ import { childPointer } from '../util/json-pointer.js';
 import { defineObservation, type Observation } from './define.js';
 import { createOf, levelled } from './observe.js';
 import { mediaType, requestJson, requestSchema } from './request.js';
-
-const is2xx = (status: number): boolean => status >= 200 && status <= 299;
 
 const noTwoXxWithoutBearer: Observation = {
   id: 'answer.auth-no-2xx',

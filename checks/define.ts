@@ -11,7 +11,7 @@
  */
 import type { JsonObject } from '../contract/document.js';
 import type { Level } from '../contract/levels.js';
-import type { OperationId, OperationsModel } from '../contract/operations-model.js';
+import type { OperationId, OperationsModel, ParamModel } from '../contract/operations-model.js';
 import type { CompiledContract } from '../contract/schemas.js';
 import type { JudgeContext, JudgedAnswer, JudgedExchange, Violation } from '../judgments/exchange.js';
 
@@ -31,6 +31,14 @@ export interface SuiteRequest {
   path: string;
   headers: Record<string, string>;
   body?: Buffer;
+}
+
+/** How `SuiteContext.request` builds a request to an operation. */
+export interface SuiteRequestOptions {
+  params?: Record<string, string>;
+  query?: [string, string][];
+  body?: JsonObject;
+  write?: boolean;
 }
 
 /** An exchange as the suite records it: what a judgment reads, and why a body did not decode. */
@@ -60,6 +68,12 @@ export interface SuiteContext<X extends SuiteExchange> {
   getOrder(number: string, headers?: Record<string, string>, path?: string): Promise<X>;
   /** The first GET of `--order-number` (shared by every check that reads it). */
   orderExchange(): Promise<X>;
+  /** A request to any operation with its credentials: path parameters filled in (URL-encoded), query parameters appended, a JSON body; `write`: skipped with --read-only. */
+  request(op: OperationId, options: SuiteRequestOptions): Promise<X>;
+  /** A body of the operation's request schema: its required members, the lot-naming one naming the first lot of the run. */
+  exampleBody(op: OperationId): Promise<JsonObject>;
+  /** A value of a parameter its schema accepts (its default, first enum value, a seeded generated one, else a plain one of its type). */
+  parameterValue(param: ParamModel): string;
   /** A valid body of a create (the first of its corpus, fixed whatever the seed, marked as the run's). */
   validBody(op: OperationId): Promise<JsonObject>;
   /** A create's request with `body` (skipped with --read-only), sent with `headers` (default: its credentials), to another `path` when given. */
@@ -180,7 +194,11 @@ export interface CheckDefinition {
   cases(source: CheckSource, op: OperationId): readonly string[];
   /** Sends its cases through `t`, each judged by a pure judgment (`judgments/`). */
   run<X extends SuiteExchange>(ctx: SuiteContext<X>, t: SuiteCases<X>, op: OperationId): Promise<void>;
-  /** The faults of the reference server that make it fail (at least one: a check must be able to fail). */
+  /**
+   * The faults of the reference server that make it fail: at least one for a check the bundled contract
+   * has (`test/check-registry.test.ts`); a check only other contracts have may rely on the faults the
+   * self-test derives from their schemas (`conformance/self-test/overrides.ts`).
+   */
   faults(op: OperationId, model: OperationsModel): readonly FaultPlan[];
   /** Fault behaviours this module declares, by fault name: the reference server serves them (no edit of the server needed). */
   overrides?: Readonly<Record<string, FaultOverride>>;
@@ -246,7 +264,7 @@ export function defineObservation(...observations: Observation[]): CheckModule {
 
 /**
  * A marker of the list: where the suite runs the check families still written as lists in
- * `conformance/checks/` (auth, creates, records, documented answers, request errors). No check, fault
+ * `conformance/checks/` (auth, creates, records, request errors). No check, fault
  * or observation of its own; it goes when the last family has become modules.
  */
 export const FAMILIES: CheckModule = { suite: () => [], faultCases: () => [], overrides: {}, observe: [] };

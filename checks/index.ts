@@ -7,6 +7,7 @@
  * the proxy applies the client observations before the server ones.
  */
 import { FAMILIES, type CheckModule } from './define.js';
+import { documentedAnswerShape, documentedStrictShape } from './documented.js';
 import { authObserved, createObserved, documentedObserved, requestErrorsObserved } from './observed.js';
 import {
   orderAnswerShape,
@@ -39,6 +40,8 @@ export const CHECK_MODULES: readonly CheckModule[] = [
   createObserved,
   requestErrorsObserved,
   FAMILIES,
+  documentedAnswerShape,
+  documentedStrictShape,
   pathVariants404,
   unknownPath404,
   problemDetails,

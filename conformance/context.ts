@@ -7,7 +7,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { isObject, type JsonObject, type JsonValue, type OpenApiDocument } from '../contract/document.js';
 import type { Level } from '../contract/levels.js';
-import { orderRead, type CreateOperationId, type OperationId, type OperationsModel } from '../contract/operations-model.js';
+import {
+  orderRead,
+  type CreateOperationId,
+  type OperationId,
+  type OperationsModel,
+  type ParamModel,
+} from '../contract/operations-model.js';
 import type { CompiledContract } from '../contract/schemas.js';
 import { ANSWER_LIMITS } from '../judgments/answer.js';
 import { ACCEPT_ENCODING } from '../judgments/content-coding.js';
@@ -17,11 +23,13 @@ import { DEFAULT_REJECTED_TOKEN, type ConformanceConfig } from './config.js';
 import { curlOf, type ReproduceOptions } from './reproduce.js';
 import { withoutUserinfo } from '../redaction/redactor.js';
 import {
+  baseBody,
   carriesMarker,
   createCorpus,
   derivationOf,
   acceptsMember,
   generateBody,
+  parameterValue,
   memberClasses,
   tagged,
   uniqueValue,
@@ -496,6 +504,16 @@ export class CheckContext {
       this.budget = new WriteBudget(this.config.maxWrites, needs, extras);
       return this.budget;
     });
+  }
+
+  /** A body of the operation's request schema: its required members, the lot-naming one naming the first lot of the run. */
+  async exampleBody(op: OperationId): Promise<JsonObject> {
+    return baseBody(derivationOf(this.judge, op), (await this.lots())[0]?.id);
+  }
+
+  /** A value of a parameter its schema accepts, seeded by the run's seed (`data.ts`'s `parameterValue`). */
+  parameterValue(param: ParamModel): string {
+    return parameterValue(param, this.config.seed);
   }
 
   /** The valid body the invalid ones are derived from: the first corpus body (fixed, seed-independent), every marker member set. */

@@ -9,7 +9,6 @@ import { CHECK_MODULES, type CheckModule } from '../../checks/index.js';
 import { FAMILIES, type SuiteCheck } from '../../checks/define.js';
 import { authChecks } from './auth.js';
 import { createChecks } from './create.js';
-import { documentedChecks } from './documented.js';
 import { recordChecks } from './records.js';
 import { requestErrorChecks } from './request-errors.js';
 import { BUNDLED, sourceOf, type CheckSource } from './helpers.js';
@@ -34,7 +33,6 @@ export function checksOf(source: CheckSource, modules: readonly CheckModule[] = 
     ...authChecks(source),
     ...createChecks(source),
     ...recordChecks(source),
-    ...documentedChecks(source),
     ...requestErrorChecks(source),
     ...suite(at < 0 ? [] : modules.slice(at + 1)),
   ];

@@ -208,6 +208,8 @@ export interface CheckDefinition {
 
 /** An entry of the one list: a check of the suite with its faults, and/or a rule the proxy observes. */
 export interface CheckModule {
+  /** A marker (`familyAt`): the suite runs that family of `conformance/checks/` here. */
+  family?: string;
   /** The checks it adds to the suite for a contract. */
   suite(source: CheckSource): SuiteCheck[];
   /** The fault cases of the self-test's table, for a contract. */
@@ -263,8 +265,11 @@ export function defineObservation(...observations: Observation[]): CheckModule {
 }
 
 /**
- * A marker of the list: where the suite runs the check families still written as lists in
- * `conformance/checks/` (auth, creates, records, request errors). No check, fault
- * or observation of its own; it goes when the last family has become modules.
+ * A marker of the list: where the suite runs the family `name` of the checks still written as lists in
+ * `conformance/checks/` (`auth`, `create`, `records`, `request-errors`), so the suite's order stays as
+ * it was while families become modules one by one. No check, fault or observation of its own; a marker
+ * goes when its family has become modules.
  */
-export const FAMILIES: CheckModule = { suite: () => [], faultCases: () => [], overrides: {}, observe: [] };
+export function familyAt(name: string): CheckModule {
+  return { family: name, suite: () => [], faultCases: () => [], overrides: {}, observe: [] };
+}

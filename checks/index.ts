@@ -2,11 +2,11 @@
  * THE list of check modules: the suite (`conformance/checks/index.ts`), the validating proxy
  * (`mock/proxy/judgments.ts`) and the self-test (`conformance/self-test/faults.ts` and its reference
  * server) all read it. Adding a check: one module (`defineCheck`, see `define.ts`) and one entry here.
- * The suite runs the checks in the list's order (the families not yet modules where `FAMILIES`
- * stands), so the checks of the whole server (`server.*`), last, judge the answers of the whole run;
+ * The suite runs the checks in the list's order (each family not yet modules where its `familyAt`
+ * marker stands), so the checks of the whole server (`server.*`), last, judge the answers of the whole run;
  * the proxy applies the client observations before the server ones.
  */
-import { FAMILIES, type CheckModule } from './define.js';
+import { familyAt, type CheckModule } from './define.js';
 import { documentedAnswerShape, documentedStrictShape } from './documented.js';
 import { authObserved, createObserved, documentedObserved, requestErrorsObserved } from './observed.js';
 import {
@@ -39,9 +39,12 @@ export const CHECK_MODULES: readonly CheckModule[] = [
   documentedObserved,
   createObserved,
   requestErrorsObserved,
-  FAMILIES,
+  familyAt('auth'),
+  familyAt('create'),
+  familyAt('records'),
   documentedAnswerShape,
   documentedStrictShape,
+  familyAt('request-errors'),
   pathVariants404,
   unknownPath404,
   problemDetails,

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readContract } from '../contract/document.js';
 import type { Level } from '../contract/levels.js';
 import { CHECK_MODULES, type CheckModule } from '../checks/index.js';
+import { familyAt } from '../checks/define.js';
 import { createJudge } from '../mock/proxy/judge.js';
 import type { ProxyExchange } from '../mock/proxy/exchange.js';
 import { CheckContext } from '../conformance/context.js';
@@ -116,6 +117,19 @@ describe('the one list of checks (checks/index.ts)', () => {
       createJudge(document, 'spec', WITH_NEW_CHECK).judgments.some((j) => j.id === 'answer.date-header'),
       false,
     );
+  });
+
+  it('each family still written as a list in conformance/checks/ is placed once by its marker (a list missing one or naming another is refused)', () => {
+    assert.throws(
+      () =>
+        checksOf(
+          BUNDLED,
+          CHECK_MODULES.filter((m) => m.family !== 'records'),
+        ),
+      /place each family .*: records/,
+    );
+    assert.throws(() => checksOf(BUNDLED, [...CHECK_MODULES, familyAt('auth')]), /: auth/);
+    assert.throws(() => checksOf(BUNDLED, [...CHECK_MODULES, familyAt('nothing')]), /: nothing/);
   });
 
   it('every registered check and observation has a unique id, each check at least one fault row, each fault row a registered check', () => {

@@ -6,7 +6,7 @@
  */
 import type { OpenApiDocument } from '../../contract/document.js';
 import { CHECK_MODULES, type CheckModule } from '../../checks/index.js';
-import { FAMILIES, type SuiteCheck } from '../../checks/define.js';
+import type { SuiteCheck } from '../../checks/define.js';
 import { authChecks } from './auth.js';
 import { createChecks } from './create.js';
 import { recordChecks } from './records.js';
@@ -21,21 +21,26 @@ function checkOf(check: SuiteCheck): Check {
   return { ...check, run: (ctx, t) => check.run(ctx, t) };
 }
 
+/** The families of checks still written as lists here, by the name their marker in the list gives (`familyAt`). */
+const FAMILIES: Readonly<Record<string, (source: CheckSource) => Check[]>> = {
+  auth: authChecks,
+  create: createChecks,
+  records: recordChecks,
+  'request-errors': requestErrorChecks,
+};
+
 /**
  * The checks of a contract (with the modules of `modules`): every case and every check derived from its
- * operations model and schemas, in the list's order, the families where the list's `FAMILIES` stands.
+ * operations model and schemas, in the list's order, each family where its marker stands.
  */
 export function checksOf(source: CheckSource, modules: readonly CheckModule[] = CHECK_MODULES): Check[] {
-  const at = modules.indexOf(FAMILIES);
-  const suite = (list: readonly CheckModule[]): Check[] => list.flatMap((m) => m.suite(source)).map(checkOf);
-  return [
-    ...suite(at < 0 ? modules : modules.slice(0, at)),
-    ...authChecks(source),
-    ...createChecks(source),
-    ...recordChecks(source),
-    ...requestErrorChecks(source),
-    ...suite(at < 0 ? [] : modules.slice(at + 1)),
+  const placed = modules.flatMap((m) => (m.family !== undefined ? [m.family] : []));
+  const wrong = [
+    ...Object.keys(FAMILIES).filter((name) => placed.filter((p) => p === name).length !== 1),
+    ...placed.filter((name) => !(name in FAMILIES)),
   ];
+  if (wrong.length > 0) throw new Error(`the list of checks must place each family of conformance/checks/ once: ${wrong.join(', ')}`);
+  return modules.flatMap((m) => (m.family !== undefined ? (FAMILIES[m.family]?.(source) ?? []) : m.suite(source).map(checkOf)));
 }
 
 const made = new WeakMap<OpenApiDocument, readonly Check[]>();

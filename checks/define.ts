@@ -11,9 +11,10 @@
  */
 import type { JsonObject } from '../contract/document.js';
 import type { Level } from '../contract/levels.js';
-import type { OperationId, OperationsModel, ParamModel } from '../contract/operations-model.js';
+import type { OperationId, OperationsModel, ParamModel, ResourceModel } from '../contract/operations-model.js';
 import type { CompiledContract } from '../contract/schemas.js';
 import type { JudgeContext, JudgedAnswer, JudgedExchange, Violation } from '../judgments/exchange.js';
+import type { RecordSequence } from '../judgments/records.js';
 
 /** What a list of checks is built from: a contract's operations model and its schemas compiled at both levels. */
 export interface CheckSource {
@@ -78,6 +79,8 @@ export interface SuiteContext<X extends SuiteExchange> {
   validBody(op: OperationId): Promise<JsonObject>;
   /** A create's request with `body` (skipped with --read-only), sent with `headers` (default: its credentials), to another `path` when given. */
   sendToCreate(op: OperationId, body: JsonObject, headers?: Record<string, string>, framing?: { path?: string }): Promise<X>;
+  /** The stateful sequence of a resource the runner produces once per run (create, read back, list, change, act, delete), shared by every check judging it. */
+  recordSequence(resource: ResourceModel): Promise<RecordSequence>;
   /** A GET the run can ask anything of (the order read, else a list); undefined when the contract has none. */
   sampleGet(headers: Record<string, string>): Promise<X> | undefined;
 }
@@ -85,6 +88,8 @@ export interface SuiteContext<X extends SuiteExchange> {
 /** The cases of one run of a check: each sends (or takes a shared exchange), then judges it. */
 export interface SuiteCases<X extends SuiteExchange> {
   judge(name: string, exchange: () => Promise<X>, judge: (exchange: X) => Violation[]): Promise<void>;
+  /** A case of a sequence the runner produced: `judge` judges the sequence, `shown` is the exchange a failure shows. */
+  judgeShown(name: string, shown: JudgedExchange, judge: () => Violation[]): Promise<void>;
 }
 
 // ---- the proxy: the same judgments applied to traffic it only observes ---------------------------------
@@ -175,6 +180,10 @@ export interface SuiteCheck {
   write?: boolean;
   /** The documented cases it sends: the partition classes of the rule's inputs. */
   cases: readonly string[];
+  /** The budget keys of the records it creates beyond its operation's corpus, planned before any write is sent. */
+  extraWrites?: readonly string[];
+  /** Sends what must reach the server before any check of the run starts (a failure is kept for the check to report). */
+  prepare?<X extends SuiteExchange>(ctx: SuiteContext<X>): Promise<void>;
   run<X extends SuiteExchange>(ctx: SuiteContext<X>, t: SuiteCases<X>): Promise<void>;
 }
 
@@ -266,7 +275,7 @@ export function defineObservation(...observations: Observation[]): CheckModule {
 
 /**
  * A marker of the list: where the suite runs the family `name` of the checks still written as lists in
- * `conformance/checks/` (`auth`, `create`, `records`, `request-errors`), so the suite's order stays as
+ * `conformance/checks/` (`auth`, `create`, `request-errors`), so the suite's order stays as
  * it was while families become modules one by one. No check, fault or observation of its own; a marker
  * goes when its family has become modules.
  */

@@ -20,6 +20,7 @@ import {
   orderWrongMethod,
 } from './order-info.js';
 import { pathVariants404 } from './paths.js';
+import { recordChecks } from './records.js';
 import { requestRules } from './request.js';
 import { contentCoding, contentCodingAsked, noServerError, problemDetails, unknownPath404 } from './server.js';
 
@@ -41,7 +42,7 @@ export const CHECK_MODULES: readonly CheckModule[] = [
   requestErrorsObserved,
   familyAt('auth'),
   familyAt('create'),
-  familyAt('records'),
+  recordChecks,
   documentedAnswerShape,
   documentedStrictShape,
   familyAt('request-errors'),

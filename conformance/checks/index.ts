@@ -6,26 +6,78 @@
  */
 import type { OpenApiDocument } from '../../contract/document.js';
 import { CHECK_MODULES, type CheckModule } from '../../checks/index.js';
-import type { SuiteCheck } from '../../checks/define.js';
+import type { SuiteCases, SuiteCheck, SuiteContext } from '../../checks/define.js';
+import type { Cases } from '../cases.js';
+import type { CheckContext } from '../context.js';
+import type { Exchange } from '../http.js';
+import { resourceSequence } from '../sequences.js';
 import { authChecks } from './auth.js';
 import { createChecks } from './create.js';
-import { recordChecks } from './records.js';
 import { requestErrorChecks } from './request-errors.js';
 import { BUNDLED, sourceOf, type CheckSource } from './helpers.js';
 import type { Check } from './types.js';
 
 export type { Check } from './types.js';
 
-/** A module's check as the runner runs it: the suite's context and cases have the shape a module's cases use. */
+/** The runner as a module's cases see it: the suite's context, and the sequence of a resource it produces (`sequences.ts`). */
+function suiteContextOf(ctx: CheckContext): SuiteContext<Exchange> {
+  return {
+    model: ctx.model,
+    judge: ctx.judge,
+    config: ctx.config,
+    http: ctx.http,
+    send: (request) => ctx.send(request),
+    path: (op, number) => ctx.path(op, number),
+    bearer: () => ctx.bearer(),
+    credentialsOf: (op) => ctx.credentialsOf(op),
+    memo: (key, make) => ctx.memo(key, make),
+    getOrder: (number, headers, path) => ctx.getOrder(number, headers, path),
+    orderExchange: () => ctx.orderExchange(),
+    request: (op, options) => ctx.request(op, options),
+    exampleBody: (op) => ctx.exampleBody(op),
+    parameterValue: (param) => ctx.parameterValue(param),
+    validBody: (op) => ctx.validBody(op),
+    sendToCreate: (op, body, headers, framing) => ctx.sendToCreate(op, body, headers, framing),
+    recordSequence: (resource) => resourceSequence(ctx, resource),
+    sampleGet: (headers) => ctx.sampleGet(headers),
+  };
+}
+
+/** The cases as a module's check sees them; an exchange of a sequence is one the runner sent (an `Exchange`, typed as what a judgment reads). */
+function suiteCasesOf(t: Cases): SuiteCases<Exchange> {
+  return {
+    judge: (name, exchange, judge) => t.judge(name, exchange, judge),
+    judgeShown: (name, shown, judge) =>
+      t.judge(
+        name,
+        () => Promise.resolve(shown as Exchange),
+        () => judge(),
+      ),
+  };
+}
+
+/** A module's check as the runner runs it. */
 function checkOf(check: SuiteCheck): Check {
-  return { ...check, run: (ctx, t) => check.run(ctx, t) };
+  const made: Check = {
+    id: check.id,
+    level: check.level,
+    operations: check.operations,
+    title: check.title,
+    rule: check.rule,
+    ...(check.write === true ? { write: true } : {}),
+    cases: check.cases,
+    run: (ctx, t) => check.run(suiteContextOf(ctx), suiteCasesOf(t)),
+  };
+  const { extraWrites } = check;
+  if (extraWrites !== undefined) made.extraWrites = () => Promise.resolve([...extraWrites]);
+  if (check.prepare !== undefined) made.prepare = (ctx) => check.prepare?.(suiteContextOf(ctx)) ?? Promise.resolve();
+  return made;
 }
 
 /** The families of checks still written as lists here, by the name their marker in the list gives (`familyAt`). */
 const FAMILIES: Readonly<Record<string, (source: CheckSource) => Check[]>> = {
   auth: authChecks,
   create: createChecks,
-  records: recordChecks,
   'request-errors': requestErrorChecks,
 };
 

@@ -15,6 +15,7 @@ import type { OperationId, OperationsModel, ParamModel, ResourceModel } from '..
 import type { CompiledContract } from '../contract/schemas.js';
 import type { JudgeContext, JudgedAnswer, JudgedExchange, Violation } from '../judgments/exchange.js';
 import type { RecordSequence } from '../judgments/records.js';
+import type { CredentialParts } from './credentials.js';
 
 /** What a list of checks is built from: a contract's operations model and its schemas compiled at both levels. */
 export interface CheckSource {
@@ -52,7 +53,15 @@ export interface SuiteContext<X extends SuiteExchange> {
   readonly model: OperationsModel;
   /** The run's level, the operations model and both compiled levels. */
   readonly judge: JudgeContext;
-  readonly config: { readonly orderNumber: string; readonly unknownOrderNumber: string; readonly runMarker: string };
+  readonly config: {
+    readonly orderNumber: string;
+    readonly unknownOrderNumber: string;
+    readonly runMarker: string;
+    /** `--token`, `--rejected-token`, and the values of `--credential NAME=VALUE` by scheme. */
+    readonly token: string;
+    readonly rejectedToken: string;
+    readonly credentials: Readonly<Record<string, string>>;
+  };
   /** Every exchange of the run so far, in the order sent. */
   readonly http: { readonly history: readonly X[] };
   /** Sends a request as it is. */
@@ -71,8 +80,20 @@ export interface SuiteContext<X extends SuiteExchange> {
   orderExchange(): Promise<X>;
   /** A request to any operation with its credentials: path parameters filled in (URL-encoded), query parameters appended, a JSON body; `write`: skipped with --read-only. */
   request(op: OperationId, options: SuiteRequestOptions): Promise<X>;
-  /** A body of the operation's request schema: its required members, the lot-naming one naming the first lot of the run. */
-  exampleBody(op: OperationId): Promise<JsonObject>;
+  /** A body of the operation's request schema: its required members, the lot-naming one naming the first lot of the run, and a `record`'s own values where the schema accepts them. */
+  exampleBody(op: OperationId, record?: JsonObject): Promise<JsonObject>;
+  /** The request `request` sends, with `credentials` in place of the operation's own (skipped with --read-only when it writes). */
+  buildRequest(op: OperationId, options: SuiteRequestOptions & { credentials?: CredentialParts }): SuiteRequest;
+  /** The request `getOrder` sends, with `headers` in place of the operation's credentials. */
+  orderRequest(number: string, headers?: Record<string, string>): SuiteRequest;
+  /** Sends on a kept-alive connection right after an authenticated request (as a client's next request goes). */
+  afterAuthenticated(request: SuiteRequest): Promise<X>;
+  /** Sends on a fresh connection (the first request of a new client). */
+  fresh(request: SuiteRequest): Promise<X>;
+  /** The create corpus of an operation: the bodies of every value class (fixed whatever the seed). */
+  corpus(op: OperationId): Promise<readonly { body: JsonObject }[]>;
+  /** Creates the corpus record `index` of an operation, once per run (a write of the budget). */
+  corpusCreate(op: OperationId, index: number): Promise<{ exchange: X }>;
   /** A value of a parameter its schema accepts (its default, first enum value, a seeded generated one, else a plain one of its type). */
   parameterValue(param: ParamModel): string;
   /** A valid body of a create (the first of its corpus, fixed whatever the seed, marked as the run's). */

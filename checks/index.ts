@@ -8,7 +8,8 @@
  */
 import { familyAt, type CheckModule } from './define.js';
 import { documentedAnswerShape, documentedStrictShape } from './documented.js';
-import { authObserved, createObserved, documentedObserved, requestErrorsObserved } from './observed.js';
+import { authModule } from './auth.js';
+import { createObserved, documentedObserved, requestErrorsObserved } from './observed.js';
 import {
   orderAnswerShape,
   orderExact,
@@ -36,11 +37,10 @@ export const CHECK_MODULES: readonly CheckModule[] = [
   orderStrictShape,
   orderUnknown404,
   orderWrongMethod,
-  authObserved,
   documentedObserved,
   createObserved,
   requestErrorsObserved,
-  familyAt('auth'),
+  authModule,
   familyAt('create'),
   recordChecks,
   documentedAnswerShape,

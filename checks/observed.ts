@@ -1,12 +1,9 @@
 /**
  * Rules of the server's answer the validating proxy applies to traffic it observes, whose suite checks
- * are still written in their families in `conformance/checks/` (auth, creates, request errors,
- * documented answers): each entry moves into its check's module when that family becomes modules.
+ * are still written in their families in `conformance/checks/` (creates, request errors, documented
+ * answers): each entry moves into its check's module when that family becomes modules.
  */
 import { isObject } from '../contract/document.js';
-import { schemesOf } from '../contract/security.js';
-import { is2xx } from '../judgments/answer.js';
-import { judgeChallenged, judgeNoAccessWithout } from '../judgments/auth.js';
 import { judgeDefaults, judgeEcho } from '../judgments/create.js';
 import { judgeDocumentedAnswer, judgeDocumentedStatus } from '../judgments/documented.js';
 import { mediaTypeFault, judgeRequestSchema, securityPresented } from '../judgments/request.js';
@@ -16,19 +13,6 @@ import { childPointer } from '../util/json-pointer.js';
 import { defineObservation, type Observation } from './define.js';
 import { createOf, levelled } from './observe.js';
 import { mediaType, requestJson, requestSchema } from './request.js';
-
-const noTwoXxWithoutBearer: Observation = {
-  id: 'answer.auth-no-2xx',
-  level: 'spec',
-  side: 'server',
-  rule: SPEC.auth,
-  judge(input) {
-    if (!input.op) return [];
-    // A well-formed credential the proxy cannot tell accepted from rejected; a malformed one a server may read leniently.
-    const presented = securityPresented(input.exchange.request, input.jc.model.get(input.op).security);
-    return presented.kind === 'nothing' ? judgeNoAccessWithout(input.exchange) : [];
-  },
-};
 
 const answerSchema: Observation = {
   id: 'answer.schema',
@@ -74,25 +58,6 @@ const wrongMethod: Observation = {
     // A wrong status is one violation; with 405, the Allow header must list every method of the path.
     if (found.some((v) => v.header === undefined)) return found;
     return [...found, ...others.flatMap((method) => judgeMethodNotAllowed(input.exchange, PROFILE.wrongMethod, method))];
-  },
-};
-
-const authStatus: Observation = {
-  id: 'answer.auth-401',
-  level: 'strict',
-  side: 'server',
-  rule: PROFILE.unauthorized,
-  judge(input) {
-    const answer = input.exchange.answer;
-    if (!input.op || !answer) return [];
-    const { security } = input.jc.model.get(input.op);
-    if (!security.secured) return [];
-    const http = [...new Set(schemesOf(security).flatMap((s) => (s.carrier.kind === 'authorization' ? [s.carrier.scheme] : [])))];
-    const presented = securityPresented(input.exchange.request, security);
-    if (presented.kind === 'nothing') return is2xx(answer.status) ? [] : judgeChallenged(input.exchange, http, false); // a 2xx is answer.auth-no-2xx
-    // A well-formed credential answered 401 was rejected; a malformed one may be answered 400 (RFC 6750), or 401 with a challenge.
-    if (answer.status !== 401) return [];
-    return judgeChallenged(input.exchange, http, presented.kind === 'well-formed' && presented.bearer);
   },
 };
 
@@ -155,8 +120,6 @@ const errorPointers: Observation = {
   },
 };
 
-/** Credentials: no 2xx without them; the 401 and its challenge. */
-export const authObserved = defineObservation(noTwoXxWithoutBearer, authStatus);
 /** Every answer of an operation: the schema of its status, a documented status. */
 export const documentedObserved = defineObservation(answerSchema, statusDocumented);
 /** A create's answer: the members sent come back, the defaults filled in. */

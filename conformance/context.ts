@@ -34,6 +34,7 @@ import {
   tagged,
   uniqueValue,
   withMarkers,
+  writable,
   type CorpusBody,
   type Derivation,
   type DiscoveredLot,
@@ -42,7 +43,7 @@ import { Expect } from './expect.js';
 import { CheckFailure, CheckNotRun, CheckSkipped } from './failure.js';
 import { HttpClient, type Exchange, type HttpRequest } from './http.js';
 import type { OperationGroup } from '../report/results.js';
-import { basicCredentials, BASIC_USER, credentialsFor, withQuery, type CredentialParts } from './credentials.js';
+import { basicCredentials, BASIC_USER, credentialsFor, withQuery, type CredentialParts } from '../checks/credentials.js';
 import { parseJsonText } from '../util/json.js';
 
 export type { DiscoveredLot } from './data.js';
@@ -506,9 +507,18 @@ export class CheckContext {
     });
   }
 
-  /** A body of the operation's request schema: its required members, the lot-naming one naming the first lot of the run. */
-  async exampleBody(op: OperationId): Promise<JsonObject> {
-    return baseBody(derivationOf(this.judge, op), (await this.lots())[0]?.id);
+  /**
+   * A body of the operation's request schema: its required members, the lot-naming one naming the first
+   * lot of the run, and a `record`'s own values where the schema accepts them (a replace of the record by itself).
+   */
+  async exampleBody(op: OperationId, record?: JsonObject): Promise<JsonObject> {
+    const d = derivationOf(this.judge, op);
+    const body = baseBody(d, (await this.lots())[0]?.id);
+    for (const m of writable(this.model.get(op))) {
+      const value = record?.[m.name];
+      if (value !== undefined && acceptsMember(d, body, m.name, value)) body[m.name] = value;
+    }
+    return body;
   }
 
   /** A value of a parameter its schema accepts, seeded by the run's seed (`data.ts`'s `parameterValue`). */

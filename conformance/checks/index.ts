@@ -11,7 +11,6 @@ import type { Cases } from '../cases.js';
 import type { CheckContext } from '../context.js';
 import type { Exchange } from '../http.js';
 import { resourceSequence } from '../sequences.js';
-import { authChecks } from './auth.js';
 import { createChecks } from './create.js';
 import { requestErrorChecks } from './request-errors.js';
 import { BUNDLED, sourceOf, type CheckSource } from './helpers.js';
@@ -34,7 +33,13 @@ function suiteContextOf(ctx: CheckContext): SuiteContext<Exchange> {
     getOrder: (number, headers, path) => ctx.getOrder(number, headers, path),
     orderExchange: () => ctx.orderExchange(),
     request: (op, options) => ctx.request(op, options),
-    exampleBody: (op) => ctx.exampleBody(op),
+    exampleBody: (op, record) => ctx.exampleBody(op, record),
+    buildRequest: (op, options) => ctx.buildRequest(op, options),
+    orderRequest: (number, headers) => ctx.orderRequest(number, headers),
+    afterAuthenticated: (request) => ctx.afterAuthenticated(request),
+    fresh: (request) => ctx.fresh(request),
+    corpus: (op) => ctx.corpus(op),
+    corpusCreate: (op, index) => ctx.corpusCreate(op, index),
     parameterValue: (param) => ctx.parameterValue(param),
     validBody: (op) => ctx.validBody(op),
     sendToCreate: (op, body, headers, framing) => ctx.sendToCreate(op, body, headers, framing),
@@ -76,7 +81,6 @@ function checkOf(check: SuiteCheck): Check {
 
 /** The families of checks still written as lists here, by the name their marker in the list gives (`familyAt`). */
 const FAMILIES: Readonly<Record<string, (source: CheckSource) => Check[]>> = {
-  auth: authChecks,
   create: createChecks,
   'request-errors': requestErrorChecks,
 };

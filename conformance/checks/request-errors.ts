@@ -25,7 +25,7 @@ import { BODY_SIZES, MEDIA_TYPES_REFUSED } from '../values/catalogue.js';
 import type { Cases } from '../cases.js';
 import type { CheckSource } from './helpers.js';
 import type { Check } from './types.js';
-import { withQuery } from '../credentials.js';
+import { withQuery } from '../../util/query.js';
 
 /** An id of the lot-naming member that the schema accepts and no discovered lot has (far from them). */
 export async function unknownLotId(ctx: CheckContext, op: CreateOperationId): Promise<number> {

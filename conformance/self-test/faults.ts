@@ -7,11 +7,9 @@
  */
 import { CHECK_MODULES, type CheckModule } from '../../checks/index.js';
 import type { FaultCase } from '../../checks/define.js';
-import { BUNDLED, CREATE_IDS as CREATE_OPERATIONS, OPERATION_IDS, type CheckSource } from '../checks/helpers.js';
+import { BUNDLED, CREATE_IDS as CREATE_OPERATIONS, type CheckSource } from '../checks/helpers.js';
 
 export type { FaultCase } from '../../checks/define.js';
-
-const AUTH = ['missing', 'non-bearer', 'rejected'] as const;
 
 /** A sample counter kept per lot: the fault the uniqueness check must catch under any seed (`faults.test.ts` runs it under five). */
 export const SEQUENCE_PER_LOT = 'sequence-per-lot';
@@ -25,28 +23,6 @@ export const ALLOWED_VARIATIONS = ['order-case-insensitive', 'order-trimmed', 'd
 
 /** The rows of the checks still written in their families in `conformance/checks/` (a module's own rows come with it). */
 const FAMILY_CASES: FaultCase[] = [
-  ...OPERATION_IDS.flatMap((op) =>
-    AUTH.flatMap((variant) => [
-      { check: `${op}.auth-${variant}-no-2xx`, faults: [`auth-accepts-${variant}:${op}`] },
-      { check: `${op}.auth-${variant}-401`, faults: [`auth-403-${variant}:${op}`] },
-    ]),
-  ),
-  ...OPERATION_IDS.map((op) => ({ check: `${op}.auth-rejected-401`, faults: [`auth-no-invalid-token:${op}`] })),
-  // Partition classes of credentials: the token under another scheme, as a Basic password, a token starting like the real one.
-  ...OPERATION_IDS.flatMap((op) => [
-    { check: `${op}.auth-non-bearer-no-2xx`, faults: [`token-any-scheme:${op}`] },
-    { check: `${op}.auth-non-bearer-no-2xx`, faults: [`basic-password-accepted:${op}`] },
-    { check: `${op}.auth-rejected-no-2xx`, faults: [`token-prefix-match:${op}`] },
-    { check: `${op}.auth-malformed-no-2xx`, faults: [`token-first-word:${op}`] },
-  ]),
-  // Connections as clients use them: a kept-alive connection that carried one authenticated request
-  // then serves a request with no credentials.
-  ...OPERATION_IDS.map((op) => ({ check: `${op}.auth-missing-no-2xx`, faults: [`auth-per-connection:${op}`] })),
-  ...OPERATION_IDS.map((op) => ({
-    check: `${op}.auth-missing-401`,
-    faults: [`auth-no-challenge:${op}`],
-    alsoFails: [`${op}.auth-non-bearer-401`, `${op}.auth-rejected-401`],
-  })),
   ...CREATE_OPERATIONS.flatMap((op) => [
     { check: `${op}.valid-request-2xx`, faults: [`create-rejects:${op}`] },
     { check: `${op}.answer-shape`, faults: [`create-id-string:${op}`] },

@@ -296,7 +296,7 @@ export function defineObservation(...observations: Observation[]): CheckModule {
 
 /**
  * A marker of the list: where the suite runs the family `name` of the checks still written as lists in
- * `conformance/checks/` (`auth`, `create`, `request-errors`), so the suite's order stays as
+ * `conformance/checks/` (`create`, `request-errors`), so the suite's order stays as
  * it was while families become modules one by one. No check, fault or observation of its own; a marker
  * goes when its family has become modules.
  */

@@ -1,7 +1,8 @@
 /**
  * Rules of the server's answer the validating proxy applies to traffic it observes, whose suite checks
- * are still written in their families in `conformance/checks/` (creates, request errors, documented
- * answers): each entry moves into its check's module when that family becomes modules.
+ * are still written in their families in `conformance/checks/` (creates, request errors): each entry
+ * moves into its check's module when that family becomes modules. The schema and status of every
+ * answer (`answer.schema`, `answer.status`) stand for the shape checks of every operation at once.
  */
 import { isObject } from '../contract/document.js';
 import { judgeDefaults, judgeEcho } from '../judgments/create.js';

@@ -28,11 +28,14 @@
  */
 import { isObject } from '../contract/document.js';
 import { is2xx } from '../judgments/answer.js';
+import { decodingExplanation } from '../judgments/order-info.js';
 import type { JudgedAnswer } from '../judgments/exchange.js';
 import { parseJsonText } from '../util/json.js';
 import type { ConformanceConfig } from './config.js';
 import type { Exchange } from './http.js';
 import type { ConfigurationProblem } from '../report/results.js';
+
+export { decodingExplanation };
 import { StartError } from './start-error.js';
 
 /** The start of an HTML document (the patterns of the WHATWG MIME Sniffing standard's HTML signature that open a page, after an XML declaration). */
@@ -95,22 +98,6 @@ function orderFound(main: Exchange, history: readonly Exchange[], config: RunFac
       isJsonAnswer(e.answer) &&
       e.answer.text.includes(quoted),
   );
-}
-
-/**
- * Why a 404 to the main order may be the server's fault: its number needs percent-encoding in the
- * path. Both explanations, with the decoding faults that fit the number's characters; undefined for a
- * number sent as it is.
- */
-export function decodingExplanation(orderNumber: string): string | undefined {
-  const encoded = encodeURIComponent(orderNumber);
-  if (encoded === orderNumber) return undefined;
-  const ways: string[] = [];
-  if (orderNumber.includes('%')) ways.push('decodes the path twice (`%25` read as `%`)');
-  if (/[?#]/.test(orderNumber)) ways.push('decodes the path before cutting off its query or fragment (`%3F` read as `?`, `%23` as `#`)');
-  if (orderNumber.includes('/')) ways.push('takes `%2F` for `/` (a path segment more)');
-  ways.push('does not decode the path segment as RFC 3986 says');
-  return `the order number ${JSON.stringify(orderNumber)} needs percent-encoding in the path (sent as ${encoded}): either the server ${ways.join(', or ')}; or --order-number names no order on this server`;
 }
 
 /** The configuration problem the answers show, if any (see the module comment for the order). */

@@ -7,7 +7,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { isObject, type JsonObject, type JsonValue, type OpenApiDocument } from '../contract/document.js';
 import type { Level } from '../contract/levels.js';
-import { orderRead, type CreateOperationId, type OperationId, type OperationsModel } from '../contract/operations-model.js';
+import {
+  orderRead,
+  type CreateOperationId,
+  type OperationId,
+  type OperationsModel,
+  type ParamModel,
+} from '../contract/operations-model.js';
 import type { CompiledContract } from '../contract/schemas.js';
 import { ANSWER_LIMITS } from '../judgments/answer.js';
 import { ACCEPT_ENCODING } from '../judgments/content-coding.js';
@@ -17,14 +23,18 @@ import { DEFAULT_REJECTED_TOKEN, type ConformanceConfig } from './config.js';
 import { curlOf, type ReproduceOptions } from './reproduce.js';
 import { withoutUserinfo } from '../redaction/redactor.js';
 import {
+  baseBody,
   carriesMarker,
   createCorpus,
   derivationOf,
   acceptsMember,
   generateBody,
+  parameterValue,
   memberClasses,
   tagged,
   uniqueValue,
+  withMarkers,
+  writable,
   type CorpusBody,
   type Derivation,
   type DiscoveredLot,
@@ -33,7 +43,7 @@ import { Expect } from './expect.js';
 import { CheckFailure, CheckNotRun, CheckSkipped } from './failure.js';
 import { HttpClient, type Exchange, type HttpRequest } from './http.js';
 import type { OperationGroup } from '../report/results.js';
-import { basicCredentials, BASIC_USER, credentialsFor, withQuery, type CredentialParts } from './credentials.js';
+import { basicCredentials, BASIC_USER, credentialsFor, withQuery, type CredentialParts } from '../checks/credentials.js';
 import { parseJsonText } from '../util/json.js';
 
 export type { DiscoveredLot } from './data.js';
@@ -495,6 +505,31 @@ export class CheckContext {
       this.budget = new WriteBudget(this.config.maxWrites, needs, extras);
       return this.budget;
     });
+  }
+
+  /**
+   * A body of the operation's request schema: its required members, the lot-naming one naming the first
+   * lot of the run, and a `record`'s own values where the schema accepts them (a replace of the record by itself).
+   */
+  async exampleBody(op: OperationId, record?: JsonObject): Promise<JsonObject> {
+    const d = derivationOf(this.judge, op);
+    const body = baseBody(d, (await this.lots())[0]?.id);
+    for (const m of writable(this.model.get(op))) {
+      const value = record?.[m.name];
+      if (value !== undefined && acceptsMember(d, body, m.name, value)) body[m.name] = value;
+    }
+    return body;
+  }
+
+  /** A value of a parameter its schema accepts, seeded by the run's seed (`data.ts`'s `parameterValue`). */
+  parameterValue(param: ParamModel): string {
+    return parameterValue(param, this.config.seed);
+  }
+
+  /** The valid body the invalid ones are derived from: the first corpus body (fixed, seed-independent), every marker member set. */
+  async validBody(op: CreateOperationId): Promise<JsonObject> {
+    const [first] = await this.corpus(op);
+    return withMarkers(this.derivation(op), { ...(first?.body ?? {}) }, `${this.config.runMarker}-invalid`);
   }
 
   /** Runs `make` once per key; later callers get the same result (a failure is shared too). */

@@ -23,9 +23,19 @@ import {
   type OperationId,
   type OperationModel,
   type OperationsModel,
+  type ParamModel,
 } from '../contract/operations-model.js';
 import type { CompiledContract, KeywordError, KeywordValidator } from '../contract/schemas.js';
-import { breakingValues, codePointLength, UNKNOWN_MEMBER, validCandidates, toLength, fit, type Candidate } from './values/derive.js';
+import {
+  breakingValues,
+  codePointLength,
+  generated,
+  UNKNOWN_MEMBER,
+  validCandidates,
+  toLength,
+  fit,
+  type Candidate,
+} from './values/derive.js';
 
 export { UNKNOWN_MEMBER };
 
@@ -447,4 +457,28 @@ export function malformedJson(valid: JsonObject): { label: string; text: string 
     { label: 'single-quoted strings', text: text.replace(/"/g, "'") },
     { label: 'empty body', text: '' },
   ];
+}
+
+/** Every member a record is found by carries the run marker, so one broken member never leaves a body without it. */
+export function withMarkers(d: Derivation, body: JsonObject, tag: string): JsonObject {
+  for (const m of writable(d.op))
+    if (carriesMarker(m) && !(m.name in body)) {
+      const value = tagged(d, body, m, '', tag);
+      if (value !== undefined) body[m.name] = value;
+    }
+  return body;
+}
+
+/** A value of a parameter its schema accepts: its default, its first enum value, a generated one (seeded), else a plain one of its type. */
+export function parameterValue(param: ParamModel, seed: number): string {
+  const schema = param.schema;
+  const candidates: (JsonValue | undefined)[] = [
+    schema['default'],
+    Array.isArray(schema['enum']) ? schema['enum'][0] : undefined,
+    schema['const'],
+    generated(schema, seed),
+  ];
+  const value = candidates.find((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean');
+  if (value !== undefined) return String(value);
+  return param.type === 'integer' || param.type === 'number' ? '1' : param.type === 'boolean' ? 'true' : 'conformance';
 }

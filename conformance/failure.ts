@@ -14,15 +14,8 @@ export class CheckFailure extends Error {
   }
 }
 
-/** The check (or one case of it) does not apply: the user left it out (`read-only`) or there is nothing to judge. */
-export class CheckSkipped extends Error {
-  readonly reason: SkipReason;
-  constructor(message: string, reason: SkipReason = 'not-applicable') {
-    super(message);
-    this.name = 'CheckSkipped';
-    this.reason = reason;
-  }
-}
+/** The check (or one case of it) does not apply (declared below the suite, where check modules throw it too). */
+export { CheckSkipped } from '../checks/skip.js';
 
 /** The check (or one case of it) should have run but could not: `blockedBy` says what stopped it. */
 export class CheckNotRun extends Error {

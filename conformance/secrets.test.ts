@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMockServer } from '../mock/index.js';
-import { basicCredentials } from './credentials.js';
+import { basicCredentials } from '../checks/credentials.js';
 import { MOCK_TOKEN, resolveConformanceConfig } from './config.js';
 import { runConformance } from './run.js';
 import type { Verdict } from '../report/results.js';

@@ -15,7 +15,7 @@ import {
   REDACTED,
   type Redactor,
 } from '../redaction/redactor.js';
-import { basicCredentials } from './credentials.js';
+import { basicCredentials } from '../checks/credentials.js';
 import { DEFAULT_REJECTED_TOKEN, MOCK_TOKEN, type ConformanceConfig } from './config.js';
 import type { Verdict } from '../report/results.js';
 

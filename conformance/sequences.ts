@@ -4,7 +4,7 @@
  * lists with each filter (and every filter together, and a page at a time), changes A with each change
  * operation (a valid change, then an invalid one), runs each action on A twice, deletes B twice and reads
  * it, creates a third record after the delete and, for a key the client chooses, a second record with
- * A's key. It only sends; the checks (`checks/records.ts`) judge the sequence with `judgments/records.ts`.
+ * A's key. It only sends; the checks (the module `checks/records.ts`) judge the sequence with `judgments/records.ts`.
  * Run once per resource and shared by every check that judges it (`ctx.memo`).
  */
 import { isObject, type JsonObject, type JsonValue } from '../contract/document.js';
@@ -23,11 +23,6 @@ import { acceptsMember, baseBody, derivationOf, invalidBodies, memberClasses, wr
 import { CheckNotRun } from './failure.js';
 import { childPointer } from '../util/json-pointer.js';
 import type { Exchange } from './http.js';
-
-/** The budget keys of the records a resource's sequence creates (planned by its checks: `extraWrites`). */
-export function sequenceWrites(resource: ResourceModel): string[] {
-  return ['a', 'b', 'after-delete', ...(resource.keyAssigned ? [] : ['duplicate'])].map((k) => `records/${resource.name}/${k}`);
-}
 
 /** A value as a query parameter carries it. */
 function queryText(value: JsonValue): string {

@@ -98,3 +98,19 @@ export function judgeUnknownOrder404(
   if (answer && alsoAllowed.includes(answer.status)) return [];
   return statusIs(exchange, PROFILE.unknownOrder, 404);
 }
+
+/**
+ * Why a 404 to the main order may be the server's fault: its number needs percent-encoding in the
+ * path. Both explanations, with the decoding faults that fit the number's characters; undefined for a
+ * number sent as it is.
+ */
+export function decodingExplanation(orderNumber: string): string | undefined {
+  const encoded = encodeURIComponent(orderNumber);
+  if (encoded === orderNumber) return undefined;
+  const ways: string[] = [];
+  if (orderNumber.includes('%')) ways.push('decodes the path twice (`%25` read as `%`)');
+  if (/[?#]/.test(orderNumber)) ways.push('decodes the path before cutting off its query or fragment (`%3F` read as `?`, `%23` as `#`)');
+  if (orderNumber.includes('/')) ways.push('takes `%2F` for `/` (a path segment more)');
+  ways.push('does not decode the path segment as RFC 3986 says');
+  return `the order number ${JSON.stringify(orderNumber)} needs percent-encoding in the path (sent as ${encoded}): either the server ${ways.join(', or ')}; or --order-number names no order on this server`;
+}

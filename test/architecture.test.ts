@@ -8,6 +8,8 @@
  * - `judgments/` imports only `contract/` and `util/` (and itself): the same judgments serve the suite and a proxy;
  * - `report/` (the report model both tools write: results, failures, the JSON, JUnit, human and HTML
  *   renderers) imports only `contract/`, `redaction/` and `util/`: it sits below the suite and the proxy;
+ * - `checks/` (the one list of check modules: cases, judge, rule, fault, what the proxy observes) imports
+ *   only `contract/`, `judgments/`, `report/` and `util/`: the suite, the proxy and the self-test all read it;
  * - `conformance/` reaches `mock/` only through its public API `mock/index.ts`;
  * - `mock/` never imports `conformance/`, with no exception; inside `mock/`, only the proxy itself and the
  *   mock's composition roots (`server.ts`, `cli.ts`, `cli-args.ts`) import `mock/proxy/`: the proxy
@@ -121,7 +123,7 @@ function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
 const top = (path: string): string => path.split('/')[0] ?? '';
 
 /** The folders shipped in the package, and the folders only development uses. */
-const SHIPPED = ['util', 'contract', 'judgments', 'redaction', 'report', 'mock', 'conformance', 'client'];
+const SHIPPED = ['util', 'contract', 'judgments', 'redaction', 'report', 'checks', 'mock', 'conformance', 'client'];
 const DEV_ONLY = ['bench', 'scripts', 'support', 'test'];
 /** Every folder a rule below covers. */
 const RULED = [...SHIPPED, ...DEV_ONLY];
@@ -244,6 +246,30 @@ describe('architecture: the dependency rule', () => {
         importsOf(file).some((e) => top(e.target) === 'report'),
         `${file} renders with report/`,
       );
+  });
+
+  it('checks/ imports only contract/, judgments/, report/, util/ and checks/: the one list of checks, read by the suite, the proxy and the self-test', () => {
+    assert.deepEqual(
+      violations('checks', (e) => ['checks', 'contract', 'judgments', 'report', 'util'].includes(top(e.target)), true),
+      [],
+    );
+    for (const file of [
+      'conformance/checks/index.ts',
+      'mock/proxy/judgments.ts',
+      'conformance/self-test/faults.ts',
+      'conformance/self-test/reference-server.ts',
+    ])
+      assert.ok(
+        importsOf(file).some((e) => e.target === 'checks/index.ts'),
+        `${file} reads the list of checks/index.ts`,
+      );
+    // The rule check sees a checks/ file importing the suite (it can fail).
+    assert.deepEqual(
+      importsOf('checks/x.ts', "import type { CheckContext } from '../conformance/context.js';")
+        .filter((e) => !['checks', 'contract', 'judgments', 'report', 'util'].includes(top(e.target)))
+        .map((e) => e.target),
+      ['conformance/context.ts'],
+    );
   });
 
   it('conformance/ reaches mock/ only through mock/index.ts', () => {

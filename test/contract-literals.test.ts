@@ -29,7 +29,7 @@ const ALLOWED: Record<string, string> = {
 };
 
 /** Folders whose code is checked (every TypeScript and JavaScript file but tests and generated files). */
-const FOLDERS = ['util', 'judgments', 'redaction', 'report', 'mock', 'conformance', 'client', 'bench', 'scripts', 'support'];
+const FOLDERS = ['util', 'judgments', 'redaction', 'report', 'checks', 'mock', 'conformance', 'client', 'bench', 'scripts', 'support'];
 
 interface ContractFacts {
   operationIds: Set<string>;

@@ -12,7 +12,7 @@ import { fixtureResource, loadFixtures } from '../contract/fixtures.js';
 import { compileContract } from '../contract/schemas.js';
 import { operationsModel, type OperationModel, type OperationsModel, type ResourceModel } from '../contract/operations-model.js';
 import { schemesOf } from '../contract/security.js';
-import { credentialsFor, partsOf, withQuery, type CredentialParts } from '../conformance/credentials.js';
+import { credentialsFor, partsOf, withQuery, type CredentialParts } from '../checks/credentials.js';
 import { baseBody, derivationOf, memberClasses, uniqueValue } from '../conformance/data.js';
 import { judgeContexts } from '../judgments/context.js';
 import { resolveConformanceConfig } from '../conformance/config.js';

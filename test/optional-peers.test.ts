@@ -18,7 +18,7 @@ const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8'))
   peerDependencies: Record<string, string>;
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
-const SHIPPED = ['util', 'contract', 'judgments', 'redaction', 'mock', 'conformance', 'client'];
+const SHIPPED = ['util', 'contract', 'judgments', 'redaction', 'checks', 'mock', 'conformance', 'client'];
 
 /** The packages a file imports as values when it loads (static imports, not `import type`). */
 function staticValueImports(text: string): string[] {

@@ -8,7 +8,7 @@ import { createMockServer } from '../../mock/index.js';
 import { resolveConformanceConfig } from '../config.js';
 import type { Exchange } from '../http.js';
 import { runConformance } from '../run.js';
-import { anyTokenNote, isGoodsMock } from './auth.js';
+import { anyTokenNote, isGoodsMock } from '../../checks/auth.js';
 
 function answered(status: number, challenge?: string): Exchange {
   return {

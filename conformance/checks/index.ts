@@ -1,34 +1,102 @@
 /**
- * THE list of checks. Every check the suite runs is registered here, once; the runner runs each
- * one whose level is within the chosen level, and the suite's own tests require a fault case for
- * each of them.
+ * The checks the suite runs: those of the check modules (`checks/index.ts`, the one list the suite,
+ * the proxy and the self-test read), and the families still written here as lists. The runner runs
+ * each one whose level is within the chosen level, and the suite's own tests require a fault case for
+ * each of them. The checks of the whole server run last (they judge every answer of the run).
  */
 import type { OpenApiDocument } from '../../contract/document.js';
-import { authChecks } from './auth.js';
+import { CHECK_MODULES, type CheckModule } from '../../checks/index.js';
+import type { SuiteCases, SuiteCheck, SuiteContext } from '../../checks/define.js';
+import type { Cases } from '../cases.js';
+import type { CheckContext } from '../context.js';
+import type { Exchange } from '../http.js';
+import { resourceSequence } from '../sequences.js';
 import { createChecks } from './create.js';
-import { documentedChecks } from './documented.js';
-import { orderInfoChecks } from './order-info.js';
-import { recordChecks } from './records.js';
-import { pathChecks } from './paths.js';
 import { requestErrorChecks } from './request-errors.js';
 import { BUNDLED, sourceOf, type CheckSource } from './helpers.js';
-import { serverChecks } from './server.js';
 import type { Check } from './types.js';
 
 export type { Check } from './types.js';
 
-/** The checks of a contract: every case and every check derived from its operations model and schemas. */
-export function checksOf(source: CheckSource): Check[] {
-  return [
-    ...orderInfoChecks(source),
-    ...authChecks(source),
-    ...createChecks(source),
-    ...recordChecks(source),
-    ...documentedChecks(source),
-    ...requestErrorChecks(source),
-    ...pathChecks(source),
-    ...serverChecks(source),
+/** The runner as a module's cases see it: the suite's context, and the sequence of a resource it produces (`sequences.ts`). */
+function suiteContextOf(ctx: CheckContext): SuiteContext<Exchange> {
+  return {
+    model: ctx.model,
+    judge: ctx.judge,
+    config: ctx.config,
+    http: ctx.http,
+    send: (request) => ctx.send(request),
+    path: (op, number) => ctx.path(op, number),
+    bearer: () => ctx.bearer(),
+    credentialsOf: (op) => ctx.credentialsOf(op),
+    memo: (key, make) => ctx.memo(key, make),
+    getOrder: (number, headers, path) => ctx.getOrder(number, headers, path),
+    orderExchange: () => ctx.orderExchange(),
+    request: (op, options) => ctx.request(op, options),
+    exampleBody: (op, record) => ctx.exampleBody(op, record),
+    buildRequest: (op, options) => ctx.buildRequest(op, options),
+    orderRequest: (number, headers) => ctx.orderRequest(number, headers),
+    afterAuthenticated: (request) => ctx.afterAuthenticated(request),
+    fresh: (request) => ctx.fresh(request),
+    corpus: (op) => ctx.corpus(op),
+    corpusCreate: (op, index) => ctx.corpusCreate(op, index),
+    parameterValue: (param) => ctx.parameterValue(param),
+    validBody: (op) => ctx.validBody(op),
+    sendToCreate: (op, body, headers, framing) => ctx.sendToCreate(op, body, headers, framing),
+    recordSequence: (resource) => resourceSequence(ctx, resource),
+    sampleGet: (headers) => ctx.sampleGet(headers),
+  };
+}
+
+/** The cases as a module's check sees them; an exchange of a sequence is one the runner sent (an `Exchange`, typed as what a judgment reads). */
+function suiteCasesOf(t: Cases): SuiteCases<Exchange> {
+  return {
+    judge: (name, exchange, judge) => t.judge(name, exchange, judge),
+    judgeShown: (name, shown, judge) =>
+      t.judge(
+        name,
+        () => Promise.resolve(shown as Exchange),
+        () => judge(),
+      ),
+  };
+}
+
+/** A module's check as the runner runs it. */
+function checkOf(check: SuiteCheck): Check {
+  const made: Check = {
+    id: check.id,
+    level: check.level,
+    operations: check.operations,
+    title: check.title,
+    rule: check.rule,
+    ...(check.write === true ? { write: true } : {}),
+    cases: check.cases,
+    run: (ctx, t) => check.run(suiteContextOf(ctx), suiteCasesOf(t)),
+  };
+  const { extraWrites } = check;
+  if (extraWrites !== undefined) made.extraWrites = () => Promise.resolve([...extraWrites]);
+  if (check.prepare !== undefined) made.prepare = (ctx) => check.prepare?.(suiteContextOf(ctx)) ?? Promise.resolve();
+  return made;
+}
+
+/** The families of checks still written as lists here, by the name their marker in the list gives (`familyAt`). */
+const FAMILIES: Readonly<Record<string, (source: CheckSource) => Check[]>> = {
+  create: createChecks,
+  'request-errors': requestErrorChecks,
+};
+
+/**
+ * The checks of a contract (with the modules of `modules`): every case and every check derived from its
+ * operations model and schemas, in the list's order, each family where its marker stands.
+ */
+export function checksOf(source: CheckSource, modules: readonly CheckModule[] = CHECK_MODULES): Check[] {
+  const placed = modules.flatMap((m) => (m.family !== undefined ? [m.family] : []));
+  const wrong = [
+    ...Object.keys(FAMILIES).filter((name) => placed.filter((p) => p === name).length !== 1),
+    ...placed.filter((name) => !(name in FAMILIES)),
   ];
+  if (wrong.length > 0) throw new Error(`the list of checks must place each family of conformance/checks/ once: ${wrong.join(', ')}`);
+  return modules.flatMap((m) => (m.family !== undefined ? (FAMILIES[m.family]?.(source) ?? []) : m.suite(source).map(checkOf)));
 }
 
 const made = new WeakMap<OpenApiDocument, readonly Check[]>();

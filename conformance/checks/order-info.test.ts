@@ -13,7 +13,7 @@ import { readContract } from '../../contract/document.js';
 import { resolveConformanceConfig, type ConformanceConfigInput } from '../config.js';
 import { runConformance } from '../run.js';
 import { REFERENCE_TOKEN, startReferenceServer } from '../self-test/reference-server.js';
-import { UNKNOWN_NUMBER_CASES } from './helpers.js';
+import { UNKNOWN_NUMBER_CASES } from '../../checks/order-info.js';
 
 const UNKNOWN = 'UNKNOWN-404';
 const OWN = 'the --unknown-order-number';

@@ -8,7 +8,6 @@ import { PROFILE, SPEC } from '../../judgments/rules.js';
 import type { CheckContext } from '../context.js';
 import {
   baseBody,
-  carriesMarker,
   derivationOf,
   invalidBodies,
   KEYWORD_FAMILIES,
@@ -16,7 +15,7 @@ import {
   malformedJson,
   nonObjectJson,
   severalProblems,
-  tagged,
+  withMarkers,
   writable,
   UNKNOWN_MEMBER,
   type Derivation,
@@ -26,7 +25,7 @@ import { BODY_SIZES, MEDIA_TYPES_REFUSED } from '../values/catalogue.js';
 import type { Cases } from '../cases.js';
 import type { CheckSource } from './helpers.js';
 import type { Check } from './types.js';
-import { withQuery } from '../credentials.js';
+import { withQuery } from '../../util/query.js';
 
 /** An id of the lot-naming member that the schema accepts and no discovered lot has (far from them). */
 export async function unknownLotId(ctx: CheckContext, op: CreateOperationId): Promise<number> {
@@ -44,22 +43,6 @@ export async function unknownLotId(ctx: CheckContext, op: CreateOperationId): Pr
         !known.has(id) && (!member || !d.validate.strict({ ...base, [member.name]: id }).some((e) => e.pointer === `/${member.name}`)),
     ) ?? 2_147_480_000
   );
-}
-
-/** The valid body the invalid ones are derived from: the first corpus body (fixed, seed-independent), every marker member set. */
-export async function validBody(ctx: CheckContext, op: CreateOperationId): Promise<JsonObject> {
-  const [first] = await ctx.corpus(op);
-  return withMarkers(ctx.derivation(op), { ...(first?.body ?? {}) }, `${ctx.config.runMarker}-invalid`);
-}
-
-/** Every member a record is found by carries the run marker, so one broken member never leaves a body without it. */
-function withMarkers(d: Derivation, body: JsonObject, tag: string): JsonObject {
-  for (const m of writable(d.op))
-    if (carriesMarker(m) && !(m.name in body)) {
-      const value = tagged(d, body, m, '', tag);
-      if (value !== undefined) body[m.name] = value;
-    }
-  return body;
 }
 
 /** A body to derive the documented case names from (no lot known yet). */
@@ -103,7 +86,7 @@ function invalidBodyChecks(source: CheckSource, op: CreateOperationId): Check[] 
         write: true,
         cases,
         async run(ctx, t) {
-          for (const c of invalidBodies(ctx.derivation(op), await validBody(ctx, op)).filter((x) => inFamily(x, keywords)))
+          for (const c of invalidBodies(ctx.derivation(op), await ctx.validBody(op)).filter((x) => inFamily(x, keywords)))
             await t.judge(
               c.label,
               () => ctx.memo(`invalid/${op}/${c.label}`, () => ctx.sendToCreate(op, c.body)),
@@ -124,7 +107,7 @@ function invalidBodyChecks(source: CheckSource, op: CreateOperationId): Check[] 
       write: true,
       cases: ['one body breaking the schema at several members (an unknown member, a required member missing, a bound, a type)'],
       async run(ctx, t) {
-        const valid = await validBody(ctx, op);
+        const valid = await ctx.validBody(op);
         for (const c of severalProblems(invalidBodies(ctx.derivation(op), valid), valid))
           await t.judge(
             'one body breaking the schema at several members (an unknown member, a required member missing, a bound, a type)',
@@ -147,7 +130,7 @@ function invalidBodyChecks(source: CheckSource, op: CreateOperationId): Check[] 
       write: true,
       cases: specCases.map((c) => c.label),
       async run(ctx, t) {
-        for (const c of invalidBodies(ctx.derivation(op), await validBody(ctx, op)).filter((x) => x.levels.includes('spec')))
+        for (const c of invalidBodies(ctx.derivation(op), await ctx.validBody(op)).filter((x) => x.levels.includes('spec')))
           await t.judge(
             c.label,
             () => ctx.memo(`invalid/${op}/${c.label}`, () => ctx.sendToCreate(op, c.body)),
@@ -177,7 +160,7 @@ function textCheck(
     write: true,
     cases: cases(placeholder(derivationOf(source, op))).map((c) => c.label),
     async run(ctx, t) {
-      for (const c of cases(await validBody(ctx, op))) {
+      for (const c of cases(await ctx.validBody(op))) {
         await t.judge(
           c.label,
           () =>
@@ -222,13 +205,13 @@ function bodySizeChecks(source: CheckSource, op: CreateOperationId, limit: numbe
       write: true,
       cases,
       async extraWrites(ctx) {
-        const valid = await validBody(ctx, op);
+        const valid = await ctx.validBody(op);
         return sizes
           .filter((s) => paddedBody(ctx.derivation(op), valid, s.bytes, ctx.config.runMarker) !== undefined)
           .map((s) => `size/${op}/${s.bytes}`);
       },
       async run(ctx, t) {
-        const valid = await validBody(ctx, op);
+        const valid = await ctx.validBody(op);
         for (const size of sizes) {
           const padded = paddedBody(ctx.derivation(op), valid, size.bytes, `${ctx.config.runMarker}-size-${size.bytes}`);
           if (!padded) continue;
@@ -282,7 +265,7 @@ function badRequestChecks(source: CheckSource, op: CreateOperationId): Check[] {
             write: true,
             cases: TOO_LARGE_FRAMINGS.map((f) => `a valid body padded past ${limit} bytes, ${f.name}`),
             async run(ctx: CheckContext, t: Cases) {
-              const body = await validBody(ctx, op);
+              const body = await ctx.validBody(op);
               const member =
                 writable(ctx.model.create(op)).find((m) => m.type === 'string' && m.required) ??
                 writable(ctx.model.create(op)).find((m) => m.type === 'string');
@@ -336,7 +319,7 @@ function unknownLotCheck(op: CreateOperationId): Check {
     cases: ['a lot id far from every lot of the order'],
     async run(ctx, t) {
       const lotMember = writable(ctx.model.create(op)).find((m) => m.namesLot);
-      const body = { ...(await validBody(ctx, op)), ...(lotMember ? { [lotMember.name]: await unknownLotId(ctx, op) } : {}) };
+      const body = { ...(await ctx.validBody(op)), ...(lotMember ? { [lotMember.name]: await unknownLotId(ctx, op) } : {}) };
       await t.judge(
         'a lot id far from every lot of the order',
         () => ctx.sendToCreate(op, body),

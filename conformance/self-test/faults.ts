@@ -1,24 +1,18 @@
 /**
  * For every registered check, the faults of the reference server that make it fail: the table the
- * suite's tests run (`faults.test.ts`). `alsoFails` lists checks a fault cannot help breaking too.
+ * suite's tests run (`faults.test.ts`). A check module (`checks/`) brings its own rows (`defineCheck`'s
+ * `faults`, and the behaviours of faults the reference server does not have, `overrides`); the rows of
+ * the checks still written in families are listed here. `alsoFails` lists checks a fault cannot help
+ * breaking too.
  */
-import { CREATE_IDS as CREATE_OPERATIONS, MODEL, OPERATION_IDS } from '../checks/helpers.js';
+import { CHECK_MODULES, type CheckModule } from '../../checks/index.js';
+import type { FaultCase } from '../../checks/define.js';
+import { BUNDLED, CREATE_IDS as CREATE_OPERATIONS, type CheckSource } from '../checks/helpers.js';
 
-export interface FaultCase {
-  check: string;
-  faults: string[];
-  alsoFails?: string[];
-}
-
-const AUTH = ['missing', 'non-bearer', 'rejected'] as const;
+export type { FaultCase } from '../../checks/define.js';
 
 /** A sample counter kept per lot: the fault the uniqueness check must catch under any seed (`faults.test.ts` runs it under five). */
 export const SEQUENCE_PER_LOT = 'sequence-per-lot';
-
-/** The path-variant checks (order info and every create). */
-const PATH_CHECKS = [...(MODEL.orderInfo !== undefined ? [MODEL.orderInfo.operationId] : []), ...CREATE_OPERATIONS].map(
-  (op) => `${op}.path-variants-404`,
-);
 
 /**
  * Behaviours a correct server may have: they fail nothing. A case-insensitive or space-trimming order
@@ -27,42 +21,8 @@ const PATH_CHECKS = [...(MODEL.orderInfo !== undefined ? [MODEL.orderInfo.operat
  */
 export const ALLOWED_VARIATIONS = ['order-case-insensitive', 'order-trimmed', 'date-time-rfc-edges'];
 
-export const FAULT_CASES: FaultCase[] = [
-  { check: 'getOrderInfo.valid-request-2xx', faults: ['order-always-404'] },
-  { check: 'getOrderInfo.answer-shape', faults: ['order-wrong-type'] },
-  { check: 'getOrderInfo.exact-order', faults: ['order-number-changed'] },
-  { check: 'getOrderInfo.unknown-number-not-another-order', faults: ['unknown-order-answers-first'] },
-  // Partition classes of the order number: an unknown number resembling a real one, one needing encoding.
-  { check: 'getOrderInfo.unknown-number-not-another-order', faults: ['order-prefix-match'] },
-  { check: 'getOrderInfo.valid-request-2xx', faults: ['path-not-decoded'] },
-  { check: 'getOrderInfo.status-200', faults: ['order-203'] },
-  { check: 'getOrderInfo.strict-shape', faults: ['order-date-format'] },
-  { check: 'getOrderInfo.unknown-404', faults: ['unknown-order-410'] },
-  // Any number answered 200 with an empty order shell carrying that number: the --unknown-order-number too.
-  { check: 'getOrderInfo.unknown-404', faults: ['unknown-order-empty-shell'] },
-  { check: 'getOrderInfo.wrong-method-405', faults: ['405-no-allow:getOrderInfo'] },
-  ...OPERATION_IDS.flatMap((op) =>
-    AUTH.flatMap((variant) => [
-      { check: `${op}.auth-${variant}-no-2xx`, faults: [`auth-accepts-${variant}:${op}`] },
-      { check: `${op}.auth-${variant}-401`, faults: [`auth-403-${variant}:${op}`] },
-    ]),
-  ),
-  ...OPERATION_IDS.map((op) => ({ check: `${op}.auth-rejected-401`, faults: [`auth-no-invalid-token:${op}`] })),
-  // Partition classes of credentials: the token under another scheme, as a Basic password, a token starting like the real one.
-  ...OPERATION_IDS.flatMap((op) => [
-    { check: `${op}.auth-non-bearer-no-2xx`, faults: [`token-any-scheme:${op}`] },
-    { check: `${op}.auth-non-bearer-no-2xx`, faults: [`basic-password-accepted:${op}`] },
-    { check: `${op}.auth-rejected-no-2xx`, faults: [`token-prefix-match:${op}`] },
-    { check: `${op}.auth-malformed-no-2xx`, faults: [`token-first-word:${op}`] },
-  ]),
-  // Connections as clients use them: a kept-alive connection that carried one authenticated request
-  // then serves a request with no credentials.
-  ...OPERATION_IDS.map((op) => ({ check: `${op}.auth-missing-no-2xx`, faults: [`auth-per-connection:${op}`] })),
-  ...OPERATION_IDS.map((op) => ({
-    check: `${op}.auth-missing-401`,
-    faults: [`auth-no-challenge:${op}`],
-    alsoFails: [`${op}.auth-non-bearer-401`, `${op}.auth-rejected-401`],
-  })),
+/** The rows of the checks still written in their families in `conformance/checks/` (a module's own rows come with it). */
+const FAMILY_CASES: FaultCase[] = [
   ...CREATE_OPERATIONS.flatMap((op) => [
     { check: `${op}.valid-request-2xx`, faults: [`create-rejects:${op}`] },
     { check: `${op}.answer-shape`, faults: [`create-id-string:${op}`] },
@@ -145,24 +105,16 @@ export const FAULT_CASES: FaultCase[] = [
   { check: 'createTestSample.strict-shape', faults: ['date-time-space:createTestSample'] },
   { check: 'createTestSample.strict-shape', faults: ['date-time-no-seconds:createTestSample'] },
   { check: 'createLotTransfer.strict-shape', faults: ['date-time-hour-24:createLotTransfer'] },
-  // Near misses of a path: a trailing slash redirected to the path (307), letter case ignored, any version served, slashes merged.
-  { check: 'createLotTransfer.path-variants-404', faults: ['path-trailing-slash-redirect:createLotTransfer'] },
-  { check: 'getOrderInfo.path-variants-404', faults: ['path-case-insensitive:getOrderInfo'] },
-  { check: 'createTestSample.path-variants-404', faults: ['path-any-version:createTestSample'] },
-  { check: 'createLotTransfer.path-variants-404', faults: ['path-merge-slashes:createLotTransfer'] },
-  { check: 'getOrderInfo.path-variants-404', faults: ['path-trailing-slash-redirect:getOrderInfo'] },
   { check: 'createTestSample.sample-number-unique', faults: ['constant-sequence'] },
   // Sequences long enough to expose counters: one kept per lot, one repeating after five values; ids counted per lot.
   { check: 'createTestSample.sample-number-unique', faults: [SEQUENCE_PER_LOT] },
   { check: 'createTestSample.sample-number-unique', faults: ['sequence-cycle-5'] },
   ...CREATE_OPERATIONS.map((op) => ({ check: `${op}.ids-unique`, faults: [`id-per-lot:${op}`] })),
-  // Near misses of the operations' paths are unknown paths too.
-  { check: 'server.unknown-path-404', faults: ['unknown-path-400'], alsoFails: PATH_CHECKS },
-  { check: 'server.problem-details', faults: ['problem-no-type'] },
-  // Content codings: a coding the request did not list, a body that does not decode as labelled, raw DEFLATE; compressed unasked.
-  { check: 'server.content-coding', faults: ['coding-not-listed'] },
-  { check: 'server.content-coding', faults: ['br-not-compressed'] },
-  { check: 'server.content-coding', faults: ['deflate-raw'] },
-  { check: 'server.content-coding-asked', faults: ['coding-unasked'] },
-  { check: 'server.no-5xx', faults: ['unknown-path-500'], alsoFails: ['server.unknown-path-404', ...PATH_CHECKS] },
 ];
+
+/** The fault table of a contract: every module's rows (in the list's order), then the families'. */
+export function faultCasesOf(source: CheckSource = BUNDLED, modules: readonly CheckModule[] = CHECK_MODULES): FaultCase[] {
+  return [...modules.flatMap((m) => m.faultCases(source)), ...FAMILY_CASES];
+}
+
+export const FAULT_CASES: FaultCase[] = faultCasesOf();

@@ -13,7 +13,8 @@ import type { OpenApiDocument } from '../../contract/document.js';
 import type { OperationsModel } from '../../contract/operations-model.js';
 import { judgeContexts } from '../../judgments/context.js';
 import { checksFor } from '../checks/index.js';
-import { FAULT_CASES } from './faults.js';
+import { sourceOf } from '../checks/helpers.js';
+import { faultCasesOf } from './faults.js';
 import { overrideFaults } from './overrides.js';
 import { answerFaults, requestFaults, type GeneratedFault } from './schema-faults.js';
 
@@ -22,10 +23,10 @@ export type { GeneratedFault };
 /** The faults of the hand-written reference server: request and answer keywords, and the profile's rules of the table. */
 function handWrittenFaults(document: OpenApiDocument): GeneratedFault[] {
   const out: GeneratedFault[] = [...requestFaults(document), ...answerFaults(document)];
-  // The profile's rules: the hand-written table, for the checks this contract has.
+  // The profile's rules: the fault table of the list of checks (each module's rows), for the checks this contract has.
   const checks = new Map(checksFor(document).map((c) => [c.id, c]));
   const profile = new Set<string>();
-  for (const f of FAULT_CASES) {
+  for (const f of faultCasesOf(sourceOf(document))) {
     const check = checks.get(f.check);
     const key = f.faults.join(',');
     if (!check || profile.has(key)) continue;

@@ -14,7 +14,7 @@ import type { OperationModel } from '../../contract/operations-model.js';
 import { judgeContexts } from '../../judgments/context.js';
 import { createMockServer } from '../../mock/index.js';
 import { DEFAULT_REJECTED_TOKEN } from '../config.js';
-import { credentialsFor, withQuery } from '../credentials.js';
+import { credentialsFor, withQuery } from '../../checks/credentials.js';
 import { forwarder, routerOf, startFront } from './front.js';
 import { REFERENCE_VALUES, transformsOf, type FaultScope } from './overrides.js';
 import { REFERENCE_TOKEN, type ReferenceServer } from './reference-server.js';

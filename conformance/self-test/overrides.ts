@@ -16,7 +16,7 @@ import type { JudgeContext } from '../../judgments/exchange.js';
 import { keyOf } from '../../judgments/records.js';
 import { unescapeToken } from '../../util/json-pointer.js';
 import type { Check } from '../checks/types.js';
-import { credentialsFor, partsOf, valueOf, withQuery, type CredentialParts, type CredentialValues } from '../credentials.js';
+import { credentialsFor, partsOf, valueOf, withQuery, type CredentialParts, type CredentialValues } from '../../checks/credentials.js';
 import { acceptsMember, baseBody, derivationOf, memberClasses } from '../data.js';
 import { generated } from '../values/derive.js';
 import {

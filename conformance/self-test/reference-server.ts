@@ -8,6 +8,8 @@
  * body that breaks it. It compresses its answers when asked (`Accept-Encoding`: gzip, deflate, br);
  * faults of that: `coding-unasked` (gzip without being asked), `coding-not-listed` (gzip whatever was
  * asked), `br-not-compressed` (labelled br, sent plain), `deflate-raw` (raw DEFLATE for deflate).
+ * A check module brings the behaviour of a fault of its own (`overrides`, by name): it is applied to
+ * every answer before it is sent, so a new check needs no edit here.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -18,6 +20,8 @@ import { loadFixtures, type FixtureSet } from '../../contract/fixtures.js';
 import { orderRead, type CreateOperationId, type OperationId, type OperationsModel } from '../../contract/operations-model.js';
 import type { KeywordError, KeywordValidator } from '../../contract/schemas.js';
 import type { Level } from '../../contract/levels.js';
+import { CHECK_MODULES } from '../../checks/index.js';
+import type { CheckModule, FaultAnswer, FaultOverride } from '../../checks/define.js';
 import { judgeContexts } from '../../judgments/context.js';
 import { MOCK_ORDER_NUMBER, resolveConformanceConfig, type ConformanceConfig } from '../config.js';
 import { orderNumberOf as numberIn } from '../../judgments/order-info.js';
@@ -59,6 +63,8 @@ export interface ReferenceOptions {
   orderAliases?: Readonly<Record<string, string>>;
   /** Counts what the server did to its connections (tests). */
   counters?: { connections: number; idleClosed: number };
+  /** The check modules whose fault behaviours (`overrides`) it serves (default: every registered one). */
+  checks?: readonly CheckModule[];
 }
 
 /** What every reference server of a contract reads and never changes: its model, the fixtures, the create validators, the success schemas. */
@@ -155,6 +161,10 @@ function codingFor(acceptEncoding: string | undefined): string | undefined {
 export async function startReferenceServer(faults: readonly string[] = [], options: ReferenceOptions = {}): Promise<ReferenceServer> {
   const has = (name: string, op?: Op): boolean => faults.includes(name) || (op !== undefined && faults.includes(`${name}:${op}`));
   const basis = basisOf(options.document);
+  /** The behaviours check modules declare for the faults asked for (`checks/define.ts`'s `overrides`), applied to every answer in turn. */
+  const overrides: FaultOverride[] = (options.checks ?? CHECK_MODULES).flatMap((m) =>
+    Object.entries(m.overrides).flatMap(([name, override]) => (faults.includes(name) ? [override] : [])),
+  );
   const { model, fixtures, validators } = basis;
   /** `ignore|<op>|<pointer>|<keyword>` faults: request problems the server does not see. */
   const ignored = new Set(faults.filter((f) => f.startsWith('ignore|')).map((f) => f.slice('ignore|'.length)));
@@ -202,6 +212,12 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
    * that the server knows, the first listed on a tie), as a correct server that compresses does.
    */
   const finish = (res: http.ServerResponse, status: number, headers: Record<string, string | number>, text: string): void => {
+    if (overrides.length > 0) {
+      const request = { method: res.req.method ?? 'GET', path: res.req.url ?? '/', headers: res.req.headers };
+      const faulty = overrides.reduce<FaultAnswer>((answer, override) => override(request, answer), { status, headers, body: text });
+      ({ status, body: text } = faulty);
+      headers = { ...faulty.headers };
+    }
     let body = Buffer.from(text);
     let coding = codingFor(res.req.headers['accept-encoding']);
     if (coding === undefined && has('coding-unasked') && res.req.headers['accept-encoding'] === undefined) coding = 'gzip';

@@ -4,6 +4,7 @@
  * are joined with ", ". Bodies are the bytes seen, cut at `MAX_JUDGED_BYTES` (`complete` says whether
  * the whole body was kept).
  */
+import type { Side } from '../../checks/define.js';
 import type { Level } from '../../contract/levels.js';
 
 /** Bytes of a request or answer body kept for judging; a longer body is forwarded whole but not judged. */
@@ -26,7 +27,7 @@ export interface ProxyExchange {
 }
 
 /** Who broke the contract: the client (its request) or the server (its answer). */
-export type Side = 'client' | 'server';
+export type { Side };
 
 /** Where in the exchange the problem is. */
 export type Place = 'path' | 'method' | 'header' | 'status' | 'body';

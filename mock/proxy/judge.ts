@@ -3,7 +3,7 @@
  * the wire and the suite's pure judgments (`judgments/`). It reads the contract once (both levels
  * compiled, the operations model), finds the operation a request names (the mock's router), turns
  * the seen exchange into the judgments' `JudgedExchange` (bodies decompressed and parsed once), runs
- * the registered list (`judgments.ts`) at the chosen level, and returns the violations, client ones first.
+ * the observations of the registered checks (`judgments.ts`, from `checks/index.ts`) at the chosen level, and returns the violations, client ones first.
  */
 import { isObject, listOperations, type JsonObject, type OpenApiDocument } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
@@ -11,7 +11,8 @@ import type { OperationsModel } from '../../contract/operations-model.js';
 import { decodeContent, judgeContexts, jsonOf, requestJson, type JudgedExchange } from '../../judgments/index.js';
 import { createRouter, type RouteResult } from '../router.js';
 import { MAX_JUDGED_BYTES, UNKNOWN_OPERATION, type Place, type ProxyExchange, type Violation } from './exchange.js';
-import { JUDGMENTS, type Finding, type ProxyJudgeInput } from './judgments.js';
+import type { CheckModule } from '../../checks/define.js';
+import { JUDGMENTS, observationsOf, type Finding, type ProxyJudgeInput } from './judgments.js';
 
 export interface Judge {
   level: Level;
@@ -46,7 +47,9 @@ function placeOf(finding: Finding): { in: Place; pointer: string } {
   return finding.pointer !== undefined ? { in: 'body', pointer: finding.pointer } : { in: 'status', pointer: '' };
 }
 
-export function createJudge(source: OpenApiDocument, level: Level): Judge {
+/** `checks`: the check modules whose observations it applies (default: every registered one). */
+export function createJudge(source: OpenApiDocument, level: Level, checks?: readonly CheckModule[]): Judge {
+  const judgments = checks === undefined ? JUDGMENTS : observationsOf(checks);
   const contexts = judgeContexts(source);
   const { model, contracts } = contexts.strict;
   const router = createRouter(listOperations(contracts.strict.document));
@@ -127,7 +130,7 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
     if (lot !== undefined) input.lot = lot;
     const violations: Violation[] = [];
     const name = op ?? UNKNOWN_OPERATION;
-    for (const judgment of JUDGMENTS) {
+    for (const judgment of judgments) {
       if (judgment.level === 'strict' && at === 'spec') continue;
       for (const finding of judgment.judge(input)) {
         if (judgment.side === 'client') clientRules.add(judgment.id);
@@ -156,12 +159,14 @@ export function createJudge(source: OpenApiDocument, level: Level): Judge {
       const routed = route(method, target);
       return routed.kind === 'operation' ? routed.operation.operationId : UNKNOWN_OPERATION;
     },
-    judgments: JUDGMENTS.filter((j) => level === 'strict' || j.level === 'spec').map((j) => ({
-      id: j.id,
-      side: j.side,
-      level: j.level,
-      rule: j.rule,
-    })),
+    judgments: judgments
+      .filter((j) => level === 'strict' || j.level === 'spec')
+      .map((j) => ({
+        id: j.id,
+        side: j.side,
+        level: j.level,
+        rule: j.rule,
+      })),
     operations: model.operations.map((op) => op.operationId),
     model,
   };

@@ -73,9 +73,5 @@ export function credentialsFor(
   return undefined;
 }
 
-/** `path` with query parameters appended (encoded). */
-export function withQuery(path: string, query: readonly [string, string][]): string {
-  if (query.length === 0) return path;
-  const added = query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
-  return `${path}${path.includes('?') ? '&' : '?'}${added}`;
-}
+/** `path` with query parameters appended (the one helper, in `util/`). */
+export { withQuery } from '../util/query.js';

@@ -1,10 +1,10 @@
 /**
  * Checks of a record's life across exchanges, for every resource the contract's operations act on
  * (`contract/resources.ts`): each judges the sequence the runner produced once per resource
- * (`sequences.ts`) with a pure judge of `judgments/records.ts`. A contract with reads, lists, changes,
+ * (`conformance/sequences.ts`, `SuiteContext.recordSequence`) with a pure judge of `judgments/records.ts`. A contract with reads, lists, changes,
  * deletes or actions gets them with no code: they are derived from its operations model.
  */
-import type { ResourceModel } from '../../contract/operations-model.js';
+import type { ResourceModel } from '../contract/operations-model.js';
 import {
   judgeActionApplied,
   judgeActionRepeated,
@@ -18,18 +18,18 @@ import {
   judgeRefusedChange,
   judgeUnknownKey,
   type RecordSequence,
-} from '../../judgments/records.js';
-import { judgeDocumentedAnswer, judgeDocumentedStatus } from '../../judgments/documented.js';
-import { is2xx } from '../../judgments/answer.js';
-import type { JudgeContext, JudgedExchange, Violation } from '../../judgments/exchange.js';
-import type { Level } from '../../contract/levels.js';
-import { RECORDS } from '../../judgments/rules.js';
-import type { Cases } from '../cases.js';
-import type { CheckContext } from '../context.js';
-import type { Exchange } from '../http.js';
-import { resourceSequence, sequenceWrites } from '../sequences.js';
-import type { CheckSource } from './helpers.js';
-import type { Check } from './types.js';
+} from '../judgments/records.js';
+import { judgeDocumentedAnswer, judgeDocumentedStatus } from '../judgments/documented.js';
+import { is2xx } from '../judgments/answer.js';
+import type { JudgeContext, JudgedExchange, Violation } from '../judgments/exchange.js';
+import type { Level } from '../contract/levels.js';
+import { RECORDS } from '../judgments/rules.js';
+import type { CheckModule, CheckSource, SuiteCheck } from './define.js';
+
+/** The budget keys of the records a resource's sequence creates (`conformance/sequences.ts` creates them under these keys). */
+export function sequenceWrites(resource: ResourceModel): string[] {
+  return ['a', 'b', 'after-delete', ...(resource.keyAssigned ? [] : ['duplicate'])].map((k) => `records/${resource.name}/${k}`);
+}
 
 /** A case of a check: the exchange it shows when it fails, and its judgment of the sequence. */
 interface SequenceCase {
@@ -47,7 +47,7 @@ function recordCheck(
   rule: string,
   cases: readonly string[],
   casesOf: (seq: RecordSequence) => SequenceCase[],
-): Check {
+): SuiteCheck {
   return {
     id: `${op}.${aspect}`,
     level,
@@ -55,22 +55,14 @@ function recordCheck(
     title,
     rule,
     write: true,
-    extraWrites: () => Promise.resolve(sequenceWrites(resource)),
-    async prepare(ctx: CheckContext) {
-      await resourceSequence(ctx, resource).catch(() => undefined);
+    extraWrites: sequenceWrites(resource),
+    async prepare(ctx) {
+      await ctx.recordSequence(resource).catch(() => undefined);
     },
     cases,
-    async run(ctx: CheckContext, t: Cases) {
-      const seq = await resourceSequence(ctx, resource);
-      for (const c of casesOf(seq)) {
-        if (c.shown === undefined) continue;
-        const shown = c.shown as Exchange;
-        await t.judge(
-          c.name,
-          () => Promise.resolve(shown),
-          () => c.judge(),
-        );
-      }
+    async run(ctx, t) {
+      const seq = await ctx.recordSequence(resource);
+      for (const c of casesOf(seq)) if (c.shown !== undefined) await t.judgeShown(c.name, c.shown, () => c.judge());
     },
   };
 }
@@ -131,9 +123,9 @@ const ANSWER_CASES: Partial<Record<string, string[]>> = {
 };
 
 /** The record checks of one resource: reads, lists, changes, actions, deletes, keys. */
-function resourceChecks(source: CheckSource, resource: ResourceModel): Check[] {
+function resourceChecks(source: CheckSource, resource: ResourceModel): SuiteCheck[] {
   if (resource.fixtures || resource.producers.length === 0) return [];
-  const checks: Check[] = [];
+  const checks: SuiteCheck[] = [];
   const check = (...args: Parameters<typeof recordCheck> extends [ResourceModel, ...infer Rest] ? Rest : never) =>
     checks.push(recordCheck(resource, ...args));
   for (const op of resource.reads) {
@@ -358,7 +350,15 @@ function resourceChecks(source: CheckSource, resource: ResourceModel): Check[] {
   return checks;
 }
 
-/** The record checks of every resource of the contract. */
-export function recordChecks(source: CheckSource): Check[] {
-  return source.model.resources.flatMap((resource) => resourceChecks(source, resource));
-}
+/**
+ * The record checks of every resource of the contract, resource by resource (one module: the checks
+ * of a resource share its sequence, its writes and its order). Their faults lie across exchanges: the
+ * self-test derives them from the contract's resources (`conformance/self-test/overrides.ts`); the
+ * bundled contract has no such resource.
+ */
+export const recordChecks: CheckModule = {
+  suite: (source) => source.model.resources.flatMap((resource) => resourceChecks(source, resource)),
+  faultCases: () => [],
+  overrides: {},
+  observe: [],
+};

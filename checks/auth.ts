@@ -6,20 +6,26 @@
  * each class is sent both on a kept-alive connection right after an authenticated request and on
  * fresh connections (`afterAuthenticated`).
  */
-import { is2xx } from '../../judgments/answer.js';
-import { bearerChallenge, judgeChallenged, judgeNoAccessWithout, type CredentialClass } from '../../judgments/auth.js';
-import type { OperationId, OperationModel } from '../../contract/operations-model.js';
-import { carrierText, schemesOf, securitySchemes, type OperationSecurity, type SecurityScheme } from '../../contract/security.js';
-import { basicCredentials, partsOf, unusable, valueOf, type CredentialParts, type CredentialValues } from '../credentials.js';
-import { acceptsMember, baseBody, derivationOf, writable } from '../data.js';
-import { keyOf, recordOf } from '../../judgments/records.js';
-import type { JsonObject } from '../../contract/document.js';
-import { PROFILE, SPEC } from '../../judgments/rules.js';
-import type { ConformanceConfig } from '../config.js';
-import type { CheckContext } from '../context.js';
-import type { Exchange, HttpRequest } from '../http.js';
-import type { CheckSource } from './helpers.js';
-import type { Check } from './types.js';
+import { is2xx } from '../judgments/answer.js';
+import { bearerChallenge, judgeChallenged, judgeNoAccessWithout, type CredentialClass } from '../judgments/auth.js';
+import type { OperationId, OperationModel } from '../contract/operations-model.js';
+import { carrierText, schemesOf, securitySchemes, type OperationSecurity, type SecurityScheme } from '../contract/security.js';
+import { basicCredentials, partsOf, unusable, valueOf, type CredentialParts, type CredentialValues } from './credentials.js';
+import { keyOf, recordOf } from '../judgments/records.js';
+import type { JsonObject } from '../contract/document.js';
+import { PROFILE, SPEC } from '../judgments/rules.js';
+import { securityPresented } from '../judgments/request.js';
+import type { CheckModule, CheckSource, FaultCase, Observation, SuiteCheck, SuiteContext, SuiteExchange, SuiteRequest } from './define.js';
+import type { JudgedExchange } from '../judgments/exchange.js';
+
+/** The tokens the credential cases are made of (`--token`, `--rejected-token`). */
+interface Tokens {
+  token: string;
+  rejectedToken: string;
+}
+
+/** An exchange as the suite recorded it, with the operation it addressed. */
+type SentExchange = JudgedExchange & { request: { operation: string } };
 
 const TITLES: Record<CredentialClass, string> = {
   missing: 'credentials missing',
@@ -35,7 +41,7 @@ interface CredentialCase {
 }
 
 /** The cases of each class (a pure function of the configured tokens). */
-export function credentialCases(config: Pick<ConformanceConfig, 'token' | 'rejectedToken'>): Record<CredentialClass, CredentialCase[]> {
+export function credentialCases(config: Tokens): Record<CredentialClass, CredentialCase[]> {
   const { token, rejectedToken } = config;
   const swapped = [...token].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
   return {
@@ -71,20 +77,20 @@ export function credentialCases(config: Pick<ConformanceConfig, 'token' | 'rejec
 export const MOCK_REALM = 'goods-mock';
 
 /** The answer's Bearer challenge names goods-mock's realm: the server is this project's mock. */
-export function isGoodsMock(exchange: Exchange | undefined): boolean {
+export function isGoodsMock(exchange: JudgedExchange | undefined): boolean {
   const challenge = bearerChallenge(exchange?.answer?.headers['www-authenticate']);
   return challenge !== undefined && /\brealm\s*=\s*"([^"]*)"/i.exec(challenge)?.[1] === MOCK_REALM;
 }
 
-const accepted = (exchange: Exchange | undefined): boolean => exchange?.answer !== undefined && is2xx(exchange.answer.status);
-const refused = (exchange: Exchange | undefined): boolean => exchange?.answer !== undefined && !is2xx(exchange.answer.status);
+const accepted = (exchange: JudgedExchange | undefined): boolean => exchange?.answer !== undefined && is2xx(exchange.answer.status);
+const refused = (exchange: JudgedExchange | undefined): boolean => exchange?.answer !== undefined && !is2xx(exchange.answer.status);
 
 /**
  * The server accepts any token: `--rejected-token` was refused while every token made from `--token`
  * (a suffix, a prefix, another letter case) was accepted. What to say about it, with how to start
  * goods-mock with `--token` when the refusal names its realm; undefined otherwise.
  */
-export function anyTokenNote(rejected: Exchange | undefined, derived: readonly (Exchange | undefined)[]): string | undefined {
+export function anyTokenNote(rejected: JudgedExchange | undefined, derived: readonly (JudgedExchange | undefined)[]): string | undefined {
   if (!refused(rejected) || derived.length === 0 || !derived.every(accepted)) return undefined;
   const note = `the server accepts any token: the --rejected-token was refused (${rejected?.answer?.status ?? ''}), but every token made from --token (with a suffix, a prefix, another letter case) was accepted`;
   return isGoodsMock(rejected)
@@ -93,11 +99,11 @@ export function anyTokenNote(rejected: Exchange | undefined, derived: readonly (
 }
 
 /** The note of `anyTokenNote` for a whole run's traffic (the first operation showing it), for the summary's hints. */
-export function anyTokenHint(history: readonly Exchange[], config: Pick<ConformanceConfig, 'token' | 'rejectedToken'>): string | undefined {
+export function anyTokenHint(history: readonly SentExchange[], config: Tokens): string | undefined {
   const [rejected, ...derived] = credentialCases(config).rejected.map((c) => c.authorization);
   for (const operation of new Set(history.map((e) => e.request.operation))) {
     const mine = history.filter((e) => e.request.operation === operation);
-    const sentWith = (authorization: string | undefined): Exchange | undefined =>
+    const sentWith = (authorization: string | undefined): SentExchange | undefined =>
       mine.find((e) => e.request.headers['authorization'] === authorization);
     const note = anyTokenNote(sentWith(rejected), derived.map(sentWith));
     if (note !== undefined) return note;
@@ -251,7 +257,10 @@ export function authCases(
  * with what an action requires. Undefined when there is none (--read-only, no create, a create refused):
  * the cases then name a placeholder key.
  */
-async function recordFor(ctx: CheckContext, op: OperationModel): Promise<{ key: string; record: JsonObject } | undefined> {
+async function recordFor<X extends SuiteExchange>(
+  ctx: SuiteContext<X>,
+  op: OperationModel,
+): Promise<{ key: string; record: JsonObject } | undefined> {
   const resource = op.keyParam !== undefined && op.resource !== undefined ? ctx.model.resource(op.resource) : undefined;
   const producer = resource?.fixtures === false ? resource.producers[0] : undefined;
   if (resource === undefined || producer === undefined) return undefined;
@@ -277,10 +286,10 @@ async function recordFor(ctx: CheckContext, op: OperationModel): Promise<{ key: 
 }
 
 /** One request per (operation, case), shared by the spec and the strict check: the operation with the case's credentials instead of its own. */
-function request(ctx: CheckContext, op: OperationId, credentials: AuthCase, index: number): Promise<Exchange> {
+function request<X extends SuiteExchange>(ctx: SuiteContext<X>, op: OperationId, credentials: AuthCase, index: number): Promise<X> {
   return ctx.memo(`auth/${op}/${credentials.name}`, async () => {
     const model = ctx.model.get(op);
-    let sent: HttpRequest;
+    let sent: SuiteRequest;
     if (op === ctx.model.orderInfo?.operationId && credentials.parts.query.length === 0)
       sent = ctx.orderRequest(ctx.config.orderNumber, credentials.parts.headers);
     else {
@@ -288,7 +297,7 @@ function request(ctx: CheckContext, op: OperationId, credentials: AuthCase, inde
       const body = ctx.model.isCreate(op)
         ? ((await ctx.corpus(op))[0]?.body ?? {})
         : model.requestRef !== undefined
-          ? await validBody(ctx, model, target?.record)
+          ? await ctx.exampleBody(op, target?.record)
           : undefined;
       // Path parameters: the record's key, else a plausible value of their type (credentials are judged before anything else).
       const params = Object.fromEntries(
@@ -314,24 +323,13 @@ function request(ctx: CheckContext, op: OperationId, credentials: AuthCase, inde
   });
 }
 
-/** A valid body of an operation on a record: its required members (naming the first lot), the record's own values where it has them (a replace of the record by itself). */
-async function validBody(ctx: CheckContext, op: OperationModel, record: JsonObject | undefined): Promise<JsonObject> {
-  const d = derivationOf(ctx.judge, op.operationId);
-  const body = baseBody(d, (await ctx.lots())[0]?.id);
-  for (const m of writable(op)) {
-    const value = record?.[m.name];
-    if (value !== undefined && acceptsMember(d, body, m.name, value)) body[m.name] = value;
-  }
-  return body;
-}
-
 function check(
   source: CheckSource,
   op: OperationModel,
   credentials: AuthClass,
   level: 'spec' | 'strict',
   documented: readonly AuthCase[],
-): Check {
+): SuiteCheck {
   const http = schemesOf(op.security).flatMap((s) => (s.carrier.kind === 'authorization' ? [s.carrier.scheme] : []));
   const challenge =
     http.length === 0 ? '' : ` with WWW-Authenticate: ${http.map((s) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`).join(' or ')}`;
@@ -358,10 +356,10 @@ function check(
       // any token is (the requests are memoized: each is sent once, and shared with the other level's check).
       const anyToken = async (): Promise<string | undefined> => {
         if (credentials !== 'rejected' || first === undefined) return undefined;
-        const send = (c: AuthCase): Promise<Exchange | undefined> =>
+        const send = (c: AuthCase): Promise<JudgedExchange | undefined> =>
           request(ctx, op.operationId, c, cases.indexOf(c)).catch(() => undefined);
         const rejected = await send(first);
-        const answers: (Exchange | undefined)[] = [];
+        const answers: (JudgedExchange | undefined)[] = [];
         for (const c of derived) answers.push(await send(c));
         return anyTokenNote(rejected, answers);
       };
@@ -385,8 +383,42 @@ function check(
   };
 }
 
+// ---- what the proxy applies to traffic it observes ----
+
+const noTwoXxWithoutBearer: Observation = {
+  id: 'answer.auth-no-2xx',
+  level: 'spec',
+  side: 'server',
+  rule: SPEC.auth,
+  judge(input) {
+    if (!input.op) return [];
+    // A well-formed credential the proxy cannot tell accepted from rejected; a malformed one a server may read leniently.
+    const presented = securityPresented(input.exchange.request, input.jc.model.get(input.op).security);
+    return presented.kind === 'nothing' ? judgeNoAccessWithout(input.exchange) : [];
+  },
+};
+
+const authStatus: Observation = {
+  id: 'answer.auth-401',
+  level: 'strict',
+  side: 'server',
+  rule: PROFILE.unauthorized,
+  judge(input) {
+    const answer = input.exchange.answer;
+    if (!input.op || !answer) return [];
+    const { security } = input.jc.model.get(input.op);
+    if (!security.secured) return [];
+    const http = [...new Set(schemesOf(security).flatMap((s) => (s.carrier.kind === 'authorization' ? [s.carrier.scheme] : [])))];
+    const presented = securityPresented(input.exchange.request, security);
+    if (presented.kind === 'nothing') return is2xx(answer.status) ? [] : judgeChallenged(input.exchange, http, false); // a 2xx is answer.auth-no-2xx
+    // A well-formed credential answered 401 was rejected; a malformed one may be answered 400 (RFC 6750), or 401 with a challenge.
+    if (answer.status !== 401) return [];
+    return judgeChallenged(input.exchange, http, presented.kind === 'well-formed' && presented.bearer);
+  },
+};
+
 /** The auth checks of every secured operation of the contract: each class its security gives cases, at both levels (malformed bearer credentials at spec only). */
-export function authChecks(source: CheckSource): Check[] {
+function authChecks(source: CheckSource): SuiteCheck[] {
   const declared = [...securitySchemes(source.contracts.strict.document).values()];
   const placeholder = { token: 'Ab1', byScheme: {}, rejectedToken: 'invalid' };
   return source.model.operations
@@ -402,3 +434,47 @@ export function authChecks(source: CheckSource): Check[] {
       });
     });
 }
+
+const BEARER_CLASSES = ['missing', 'non-bearer', 'rejected'] as const;
+
+/**
+ * The faults of the reference server that make each auth check fail, for the operations that have the
+ * check: a class accepted (spec) or answered 403 (strict); a rejected token's 401 without
+ * `error="invalid_token"`; partition classes of credentials (the token under another scheme, as a Basic
+ * password, a token starting like the real one, the first word of a malformed credential); a kept-alive
+ * connection that carried one authenticated request then serving one with no credentials; a 401 without
+ * a challenge.
+ */
+function authFaults(source: CheckSource): FaultCase[] {
+  const ids = new Set(authChecks(source).map((c) => c.id));
+  const rows = source.model.operations.flatMap(({ operationId: op }): FaultCase[] => [
+    ...BEARER_CLASSES.flatMap((variant) => [
+      { check: `${op}.auth-${variant}-no-2xx`, faults: [`auth-accepts-${variant}:${op}`] },
+      { check: `${op}.auth-${variant}-401`, faults: [`auth-403-${variant}:${op}`] },
+    ]),
+    { check: `${op}.auth-rejected-401`, faults: [`auth-no-invalid-token:${op}`] },
+    { check: `${op}.auth-non-bearer-no-2xx`, faults: [`token-any-scheme:${op}`] },
+    { check: `${op}.auth-non-bearer-no-2xx`, faults: [`basic-password-accepted:${op}`] },
+    { check: `${op}.auth-rejected-no-2xx`, faults: [`token-prefix-match:${op}`] },
+    { check: `${op}.auth-malformed-no-2xx`, faults: [`token-first-word:${op}`] },
+    { check: `${op}.auth-missing-no-2xx`, faults: [`auth-per-connection:${op}`] },
+    {
+      check: `${op}.auth-missing-401`,
+      faults: [`auth-no-challenge:${op}`],
+      alsoFails: [`${op}.auth-non-bearer-401`, `${op}.auth-rejected-401`],
+    },
+  ]);
+  return rows.filter((r) => ids.has(r.check));
+}
+
+/**
+ * The auth checks as one module: the checks of each secured operation, class by class (their cases
+ * are shared by the spec and the strict check of a class), with their faults, and what the proxy
+ * applies of them to traffic it observes (no 2xx without credentials; the 401 and its challenge).
+ */
+export const authModule: CheckModule = {
+  suite: authChecks,
+  faultCases: authFaults,
+  overrides: {},
+  observe: [noTwoXxWithoutBearer, authStatus],
+};

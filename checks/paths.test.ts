@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
-import { MODEL } from '../checks/helpers.js';
+import { readContract } from '../contract/document.js';
+import { judgeContexts } from '../judgments/context.js';
 import { pathVariants } from './paths.js';
 
-describe('near misses of an operation path (conformance/values/paths.ts)', () => {
+const MODEL = judgeContexts(readContract()).strict.model;
+
+describe('near misses of an operation path (checks/paths.ts)', () => {
   it('a trailing slash, every literal segment in the other letter case, the version bumped, a doubled slash; parameters encoded', () => {
     assert.deepEqual(pathVariants('/api/v1/orders/{number}', { number: 'A 1' }), [
       { name: 'a trailing slash', path: '/api/v1/orders/A%201/' },

@@ -16,6 +16,7 @@ import { CONTRACT_JSON_PATH, shownPath } from '../contract/paths.js';
 import { judgeContexts } from '../judgments/context.js';
 import { IN_MEMORY_CONTRACT, type JudgedContract } from '../report/results.js';
 import { StartError } from './start-error.js';
+import { BUNDLED_FILE } from './checks/helpers.js';
 
 export interface RunContract {
   document: OpenApiDocument;
@@ -51,7 +52,7 @@ export function loadContract(contractPath: string | undefined): RunContract {
   const path = resolve(contractPath ?? CONTRACT_JSON_PATH);
   let file: ContractFile;
   try {
-    file = readContractFile(path);
+    file = given ? readContractFile(path) : BUNDLED_FILE;
   } catch (error) {
     // A contract read but unusable (a $ref cycle, a pattern without a linear-time match) says where and how to fix it.
     const fix =

@@ -13,7 +13,7 @@ import type { Exchange } from '../http.js';
 import { resourceSequence } from '../sequences.js';
 import { createChecks } from './create.js';
 import { requestErrorChecks } from './request-errors.js';
-import { BUNDLED, sourceOf, type CheckSource } from './helpers.js';
+import { BUNDLED_FILE, sourceOf, type CheckSource } from './helpers.js';
 import type { Check } from './types.js';
 
 export type { Check } from './types.js';
@@ -112,4 +112,4 @@ export function checksFor(document: OpenApiDocument): readonly Check[] {
 }
 
 /** The checks of the bundled contract. */
-export const CHECKS: readonly Check[] = checksOf(BUNDLED);
+export const CHECKS: readonly Check[] = checksFor(BUNDLED_FILE.document);

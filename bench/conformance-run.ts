@@ -1,12 +1,6 @@
 /**
- * The suite's CLI, run as its users run it and timed from spawn to exit (the process start included);
- * read as text and JSON: the bench does not import the suite.
- * - a `strict` run against a running server (`--reporter json`; `--concurrency N` when asked): its
- *   `conformance.json` gives the checks, cases and requests it sent;
- * - time to verdict: the same run against the mock behind a proxy delaying every answer
- *   (`delaying-proxy.ts`), at --concurrency 1, the suite's default and 16;
- * - the self-test (`--self-test`): its last line (`killed K/N faults (P%) in S s`) gives the kill rate; the
- *   survivors and a failing reference server are named on their own lines.
+ * The suite's CLI run as its users run it, timed from spawn to exit and read as text and JSON (the bench
+ * does not import the suite): a strict run, the same behind `delaying-proxy.ts` (time to verdict), the self-test.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,26 +21,19 @@ async function suite(what: string, args: string[], timeoutMs: number) {
 
 /** What the bench reads of a run's `conformance.json`: `counts.total` and `.cases`, the requests sent (null: not said), its own duration. */
 export type RunReport = { checks: number; cases: number; requests: number | null; durationMs: number };
-
+/** A run of the CLI: spawn to exit, ms, and its exit code. */
+type Timed = { wallMs: number; exitCode: number | null };
 /** One timed run: its `--concurrency` (from its first line); its report, or why there is none. */
-export type ConformanceTiming = {
-  wallMs: number;
-  exitCode: number | null;
-  concurrency?: number;
-  report: RunReport | null;
-  reportProblem?: string;
-};
-
+export type ConformanceTiming = Timed & { concurrency?: number; report: RunReport | null; reportProblem?: string };
 const count = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 
 /** The numbers the bench needs from `conformance.json`'s text, or why they cannot be read. Pure. */
 export function readRunReport(text: string): RunReport | string {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return `conformance.json is not JSON: ${parsed.reason}`;
-  const verdict = parsed.value;
-  if (!isObject(verdict) || !isObject(verdict['counts'])) return 'conformance.json has no counts';
-  const { total, cases } = verdict['counts'];
-  const { requests, durationMs } = verdict;
+  const { counts, requests, durationMs } = isObject(parsed.value) ? parsed.value : {};
+  if (!isObject(counts)) return 'conformance.json has no counts';
+  const { total, cases } = counts;
   if (!count(total) || !count(cases)) return 'conformance.json: counts.total or counts.cases is not a count';
   if (typeof durationMs !== 'number' || !Number.isFinite(durationMs)) return 'conformance.json: durationMs is not a number';
   if (requests !== undefined && !count(requests)) return 'conformance.json: requests is not a count';
@@ -55,16 +42,12 @@ export function readRunReport(text: string): RunReport | string {
 
 export type Target = { baseUrl: string; token: string; orderNumber: string };
 
-/** Times one strict run of the suite's CLI against `target`. */
-export async function timeConformance(target: Target, timeoutMs = 90_000, concurrency?: number): Promise<ConformanceTiming> {
+export async function timeConformance({ baseUrl, token, orderNumber }: Target, timeoutMs = 90_000, concurrency?: number) {
   const output = mkdtempSync(join(tmpdir(), 'bench-conformance-'));
-  const args = [`--base-url=${target.baseUrl}`, `--token=${target.token}`, `--order-number=${target.orderNumber}`, `--output=${output}`];
+  const args = [`--base-url=${baseUrl}`, `--token=${token}`, `--order-number=${orderNumber}`, `--output=${output}`, '--level=strict'];
   try {
-    const run = await suite(
-      'conformance run',
-      [...args, ...'--level strict --reporter json'.split(' '), ...(concurrency ? [`--concurrency=${concurrency}`] : [])],
-      timeoutMs,
-    );
+    const extra = ['--reporter=json', ...(concurrency ? [`--concurrency=${concurrency}`] : [])];
+    const run = await suite('conformance run', [...args, ...extra], timeoutMs);
     const used = /--concurrency (\d+)/.exec(run.output)?.[1];
     const file = join(output, 'conformance.json');
     const report = existsSync(file) ? readRunReport(readFileSync(file, 'utf8')) : 'the run wrote no conformance.json';
@@ -77,22 +60,11 @@ export async function timeConformance(target: Target, timeoutMs = 90_000, concur
 
 /** The concurrencies of the time-to-verdict table: `undefined` is the suite's default (no --concurrency). */
 export const VERDICT_CONCURRENCIES: readonly (number | undefined)[] = [1, undefined, 16];
-
 /** One run of the table: its latency, the --concurrency asked (`default`: none) and the one it used. */
-export type TimeToVerdictRun = {
-  latencyMs: number;
-  asked: number | 'default';
-  concurrency: number | null;
-  wallMs: number;
-  exitCode: number | null;
-};
+export type TimeToVerdictRun = Timed & { latencyMs: number; asked: number | 'default'; concurrency: number | null };
 
-/** Strict runs against the mock at `mockUrl` behind a proxy delaying every answer by each of `latenciesMs`. */
-export async function measureTimeToVerdict(
-  mock: Target,
-  latenciesMs: readonly number[],
-  log: (line: string) => void,
-): Promise<TimeToVerdictRun[]> {
+/** Strict runs against `mock` behind a proxy delaying every answer by each of `latenciesMs`. */
+export async function measureTimeToVerdict(mock: Target, latenciesMs: readonly number[], log: (line: string) => void) {
   const runs: TimeToVerdictRun[] = [];
   for (const latencyMs of latenciesMs) {
     const proxy = await startDelayingProxy(mock.baseUrl, latencyMs);
@@ -102,9 +74,8 @@ export async function measureTimeToVerdict(
         const timed = await timeConformance({ ...mock, baseUrl: proxy.url }, 120_000 + 400 * latencyMs, asked);
         const { wallMs, exitCode, concurrency = null } = timed;
         runs.push({ latencyMs, asked: asked ?? 'default', concurrency, wallMs, exitCode });
-        log(
-          `time to verdict at ${latencyMs} ms, --concurrency ${asked ?? 'default'} (${concurrency ?? '?'}): ${(wallMs / 1000).toFixed(1)} s`,
-        );
+        const at = `at ${latencyMs} ms, --concurrency ${asked ?? 'default'} (${concurrency ?? '?'})`;
+        log(`time to verdict ${at}: ${(wallMs / 1000).toFixed(1)} s`);
       }
     } finally {
       await proxy.close();
@@ -115,34 +86,23 @@ export async function measureTimeToVerdict(
 
 /** What the self-test's output says: the kill rate, its own duration (s), the survivors, the levels the reference server fails. */
 export type SelfTestLines = { killed: number; total: number; seconds: number; survivors: string[]; referenceFailures: string[] };
-
-/** The run: spawn to exit, ms, and the exit code (0 at 100% with the reference server passing at both levels). */
-export type SelfTestRun = SelfTestLines & { wallMs: number; exitCode: number | null };
-
+/** Exit code 0: 100% with the reference server passing at both levels. */
+export type SelfTestRun = SelfTestLines & Timed;
 const TOTAL_LINE = /^killed (\d+)\/(\d+) faults \((?:\d+(?:\.\d+)?)%\) in (\d+(?:\.\d+)?) s$/;
 
 /** Reads the self-test's stdout; undefined when it has no total line (unindented, after the per-operation lines). Pure. */
 export function parseSelfTestOutput(stdout: string): SelfTestLines | undefined {
   const lines = stdout.split('\n').map((l) => l.trimEnd());
-  const match = lines
-    .map((l) => TOTAL_LINE.exec(l))
-    .filter((m) => m !== null)
-    .at(-1);
-  if (!match) return undefined;
-  const [, killed, total, seconds] = match;
-  return {
-    killed: Number(killed),
-    total: Number(total),
-    seconds: Number(seconds),
-    survivors: lines.filter((l) => /^\s+survived: /.test(l)).map((l) => l.trim().replace(/^survived: /, '')),
-    referenceFailures: lines.filter((l) => /^\s+reference server at \w+: FAILS\b/.test(l)).map((l) => l.trim()),
-  };
+  const [, killed, total, seconds] = lines.map((l) => TOTAL_LINE.exec(l)).findLast((m) => m !== null) ?? [];
+  if (seconds === undefined) return undefined;
+  const survivors = lines.filter((l) => /^\s+survived: /.test(l)).map((l) => l.trim().replace(/^survived: /, ''));
+  const referenceFailures = lines.filter((l) => /^\s+reference server at \w+: FAILS\b/.test(l)).map((l) => l.trim());
+  return { killed: Number(killed), total: Number(total), seconds: Number(seconds), survivors, referenceFailures };
 }
 
 /** `K/N faults (P%)`, P with one decimal as the self-test prints it. */
-export function killRate(run: Pick<SelfTestLines, 'killed' | 'total'>): string {
-  return `${run.killed}/${run.total} faults (${run.total === 0 ? '—' : `${((100 * run.killed) / run.total).toFixed(1)}%`})`;
-}
+export const killRate = ({ killed, total }: Pick<SelfTestLines, 'killed' | 'total'>): string =>
+  `${killed}/${total} faults (${total === 0 ? '—' : `${((100 * killed) / total).toFixed(1)}%`})`;
 
 /** Runs the self-test of the bundled contract; throws when it prints no total. */
 export async function runSelfTestCli(timeoutMs = 300_000): Promise<SelfTestRun> {

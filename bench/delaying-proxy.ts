@@ -1,57 +1,34 @@
 /**
- * A slow server for the time-to-verdict table: a proxy in front of the mock that delays every answer
- * (errors too) by `delayMs`, after the mock answered. Runs in the bench process (node:http; the
- * request and the answer are read whole, the answer written after the delay).
+ * A slow server for the time-to-verdict table: answers what the mock answered, errors too, `delayMs` later.
+ * A request is read whole first: an answer sent while the client still sends is lost to a connection reset.
  */
-import http from 'node:http';
-import { listenOn } from '../support/loopback.js';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { buffer } from 'node:stream/consumers';
+import { listenOn, type Loopback } from '../support/loopback.js';
 
-export interface DelayingProxy {
-  url: string;
-  close(): Promise<void>;
-}
-
-export async function startDelayingProxy(upstream: string, delayMs: number): Promise<DelayingProxy> {
-  const target = new URL(upstream);
-  const server = http.createServer((req, res) => {
-    const later = (fn: () => void): void => {
-      if (delayMs > 0) setTimeout(fn, delayMs);
-      else fn();
-    };
-    // The request is read whole before it is forwarded, so the answer never goes out while the client
-    // still sends (a connection closed with unread data is reset, and the client loses the answer).
-    const body: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => body.push(chunk));
-    req.on('end', () => {
-      let answered = false;
-      const forward = http.request(
-        // A connection of its own per request, as the suite opens.
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent: false },
-        (answer) => {
-          answered = true;
-          const chunks: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-          let done = false;
-          // The mock may answer (413) and close before a large body is sent: an answer read whole stands.
-          const finish = (): void => {
-            if (done) return;
-            done = true;
-            if (!answer.complete) return later(() => res.destroy());
-            later(() => {
-              res.writeHead(answer.statusCode ?? 502, answer.headers);
-              res.end(Buffer.concat(chunks));
-            });
-          };
-          answer.on('end', finish);
-          answer.on('close', finish);
-        },
-      );
-      forward.on('error', () => {
-        if (!answered) later(() => res.destroy());
-      });
-      forward.end(Buffer.concat(body));
+export function startDelayingProxy(upstream: string, delayMs: number): Promise<Loopback> {
+  const { hostname: host, port } = new URL(upstream);
+  const later = (fn: () => void): unknown => (delayMs > 0 ? setTimeout(fn, delayMs) : fn());
+  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer): void => {
+    let answered = false;
+    const request = http.request({ host, port, method: req.method, path: req.url, headers: req.headers, agent: false }, (answer) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // The mock may answer (413) and close before a large body is sent: an answer read whole stands.
+      const send = () =>
+        answer.complete ? res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks)) : res.destroy();
+      answer.once('close', () => later(send));
     });
+    request.on('error', () => {
+      if (!answered) later(() => res.destroy());
+    });
+    request.end(body);
+  };
+  const server = http.createServer((req, res) => {
+    buffer(req)
+      .then((body) => forward(req, res, body))
+      .catch(() => res.destroy());
   });
-  const { url, close } = await listenOn(server);
-  return { url, close };
+  return listenOn(server);
 }

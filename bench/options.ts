@@ -5,30 +5,12 @@ import { numberValue, parseArgv } from '../util/argv.js';
 import type { BenchSettings } from './report.js';
 import { SERVER_IDS } from './servers.js';
 
-export const DEFAULT_SETTINGS: BenchSettings = {
-  connections: 50,
-  durationMs: 3000,
-  warmupMs: 1000,
-  rounds: 3,
-  transfers: 100_000,
-  startupRuns: 3,
-  servers: [...SERVER_IDS],
-  conformance: true,
-  selfTest: true,
-  verdictLatenciesMs: [0, 100, 1000],
-};
-
+const LOAD = { connections: 50, durationMs: 3000, warmupMs: 1000, rounds: 3, transfers: 100_000, startupRuns: 3 };
+const PHASES = { servers: [...SERVER_IDS], conformance: true, selfTest: true, verdictLatenciesMs: [0, 100, 1000] };
+export const DEFAULT_SETTINGS: BenchSettings = { ...LOAD, ...PHASES };
 /** `--quick`: one short round per server and scenario, fewer records and start-ups; the self-test stays. */
-export const QUICK_SETTINGS: BenchSettings = {
-  ...DEFAULT_SETTINGS,
-  durationMs: 1000,
-  warmupMs: 300,
-  rounds: 1,
-  transfers: 20_000,
-  startupRuns: 1,
-  verdictLatenciesMs: [0, 100],
-};
-
+const QUICK_LOAD = { durationMs: 1000, warmupMs: 300, rounds: 1, transfers: 20_000, startupRuns: 1 };
+export const QUICK_SETTINGS: BenchSettings = { ...DEFAULT_SETTINGS, ...QUICK_LOAD, verdictLatenciesMs: [0, 100] };
 const d = DEFAULT_SETTINGS;
 export const HELP = `Usage: npm run bench -- [options]
 
@@ -54,21 +36,11 @@ replay, and runs the suite's self-test for its kill rate.
   --help                this text
 `;
 
-const OPTIONS = {
-  quick: { type: 'boolean', default: false },
-  duration: { type: 'string' },
-  warmup: { type: 'string' },
-  rounds: { type: 'string' },
-  connections: { type: 'string' },
-  transfers: { type: 'string' },
-  'startup-runs': { type: 'string' },
-  servers: { type: 'string' },
-  'no-conformance': { type: 'boolean', default: false },
-  'no-self-test': { type: 'boolean', default: false },
-  'verdict-latencies': { type: 'string' },
-  output: { type: 'string', default: 'reports/bench.json' },
-  help: { type: 'boolean', default: false },
-} as const;
+const [STRING, FLAG] = [{ type: 'string' }, { type: 'boolean', default: false }] as const;
+const NUMBERS = { duration: STRING, warmup: STRING, rounds: STRING, connections: STRING, transfers: STRING, 'startup-runs': STRING };
+const FLAGS = { quick: FLAG, 'no-conformance': FLAG, 'no-self-test': FLAG, help: FLAG };
+const OUTPUT = { ...STRING, default: 'reports/bench.json' };
+const OPTIONS = { ...NUMBERS, ...FLAGS, servers: STRING, 'verdict-latencies': STRING, output: OUTPUT };
 
 /** A bad option or value: the CLI prints it and exits 2. */
 export class UsageError extends Error {}
@@ -78,9 +50,8 @@ function numberOption(name: string, text: string | undefined, fallback: number, 
   if (text === undefined) return fallback;
   const n = numberValue(text, { decimals, min: allowZero ? 0 : decimals ? Number.MIN_VALUE : 1 });
   if (n !== undefined) return n;
-  throw new UsageError(
-    `--${name} must be a ${allowZero ? 'non-negative' : 'positive'} ${decimals ? 'number' : 'whole number'}, not "${text}"`,
-  );
+  const kind = `${allowZero ? 'non-negative' : 'positive'} ${decimals ? 'number' : 'whole number'}`;
+  throw new UsageError(`--${name} must be a ${kind}, not "${text}"`);
 }
 
 /** `--verdict-latencies`: whole milliseconds ≥ 0, comma-separated, or `none`. */

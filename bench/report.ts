@@ -1,4 +1,4 @@
-/** The bench's report: what `npm run bench` prints and writes to `reports/bench.json`. */
+/** The bench's report: what `npm run bench` prints and writes to `reports/bench.json`, and the formats its numbers are shown in. */
 import { isObject } from '../contract/json-value.js';
 import { parseJsonText } from '../util/json.js';
 import type { ConformanceTiming, SelfTestRun, TimeToVerdictRun } from './conformance-run.js';
@@ -8,93 +8,53 @@ import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
 
 /** One target, judged: `met` is null when it could not be (the reason in `note`); `measured` has its unit. */
-export interface TargetResult {
-  id: string;
-  target: string;
-  measured: string;
-  met: boolean | null;
-  note?: string;
-}
-
-/** A measurement that may not have been possible. */
+export type TargetResult = { id: string; target: string; measured: string; met: boolean | null; note?: string };
 export type Measured<T> = { status: 'measured'; value: T } | { status: 'not available' | 'failed' | 'skipped'; reason: string };
-
 /** One measured round, with the CPU time (ms) of the server's process tree, of a process it depends on (Redis), of this process. */
-export interface RoundRun extends LoadRun {
-  serverCpuMs: number;
-  sideCpuMs?: number;
-  loadGenCpuMs: number;
-}
+export type RoundRun = LoadRun & { serverCpuMs: number; sideCpuMs?: number; loadGenCpuMs: number };
 
 /**
- * One scenario against one server: medians of the measured rounds (answers, errors and codes: totals);
- * peak RSS of its process tree (VmHWM) after the scenario; CPU per answer in µs; the cores it and the
- * load generator kept busy; for the proxy, the exchanges it judged and forwarded unjudged.
+ * One scenario against one server: medians of the rounds (answers, errors and codes: totals), peak RSS (VmHWM),
+ * CPU per answer in µs, the cores it and the load generator kept busy; for the proxy, what it judged.
  */
-export interface LoadRow extends Omit<LoadRun, 'ok' | 'seconds'> {
-  scenario: ScenarioId;
-  server: ServerId;
-  peakRss: number;
-  serverCpuUsPerAnswer: number;
-  sideCpuUsPerAnswer?: number;
-  serverCores: number;
-  loadGenCores: number;
-  judging?: { judged: number; notJudged: number };
-  rounds: RoundRun[];
-}
+export type LoadRow = Omit<LoadRun, 'ok' | 'seconds'> &
+  Record<'peakRss' | 'serverCpuUsPerAnswer' | 'serverCores' | 'loadGenCores', number> & {
+    scenario: ScenarioId;
+    server: ServerId;
+    sideCpuUsPerAnswer?: number;
+    judging?: { judged: number; notJudged: number };
+    rounds: RoundRun[];
+  };
 
 /** The req/s ratios of one scenario (null when a server was not measured); the proxy's added p99 over the floor's, ms. */
-export interface ScenarioRatios {
-  scenario: ScenarioId;
-  mockOverBare: number | null;
-  mockOverPrism: number | null;
-  proxyOverFloor?: number | null;
-  proxyAddedP99Ms?: number | null;
-  floorOverBare?: number | null;
-}
-
+export type ScenarioRatios = { scenario: ScenarioId; mockOverBare: number | null; mockOverPrism: number | null } & Partial<
+  Record<'proxyOverFloor' | 'proxyAddedP99Ms' | 'floorOverBare', number | null>
+>;
 /** Spawn to first answer (median) and resident memory then, of the mock's CLI, `npm start` (null: not measured) and Prism. */
-export interface StartupResult {
-  runs: number;
-  mock: StartOf;
-  npmStart: StartOf | null;
-  prism: StartOf;
-}
 export type StartOf = { medianMs: number; rss: number };
+export type StartupResult = { runs: number; mock: StartOf; npmStart: StartOf | null; prism: StartOf };
 
-export interface BenchSettings {
-  connections: number;
-  durationMs: number;
-  warmupMs: number;
-  rounds: number;
-  transfers: number;
-  startupRuns: number;
+/** `verdictLatenciesMs`: the time-to-verdict table's latencies (empty: not measured; also skipped without `conformance`). */
+export type BenchSettings = Record<'connections' | 'durationMs' | 'warmupMs' | 'rounds' | 'transfers' | 'startupRuns', number> & {
   servers: ServerId[];
   conformance: boolean;
   selfTest: boolean;
-  /** Latencies of the time-to-verdict table, ms (empty: not measured; also skipped without `conformance`). */
   verdictLatenciesMs: number[];
-}
+};
 
 /** Lot-transfer creates of one mock in memory and of the same mock on Redis (`appendfsync always`), in alternating rounds. */
 export type RedisStoreResult = Record<'memory' | 'redis', LoadRow>;
-
-export interface BenchReport {
-  date: string;
-  machine: { cpus: number; cpuModel: string; node: string; platform: string; memoryBytes: number };
-  settings: BenchSettings;
-  load: { rows: LoadRow[]; ratios: ScenarioRatios[] };
-  startup: Measured<StartupResult>;
-  conformance: Measured<ConformanceTiming>;
-  selfTest: Measured<SelfTestRun>;
-  timeToVerdict: Measured<TimeToVerdictRun[]>;
-  records: Measured<RecordsResult>;
-  redisStore: Measured<RedisStoreResult>;
+/** The phases measured after the load, each possibly not (`Measured`). */
+type Runs = { startup: StartupResult; conformance: ConformanceTiming; selfTest: SelfTestRun };
+type Phases = Runs & { timeToVerdict: TimeToVerdictRun[]; records: RecordsResult; redisStore: RedisStoreResult };
+type Machine = { cpus: number; cpuModel: string; node: string; platform: string; memoryBytes: number };
+type Run = { date: string; machine: Machine; settings: BenchSettings; load: { rows: LoadRow[]; ratios: ScenarioRatios[] } };
+/** `problems`: measurements that failed and servers that answered wrongly under load. */
+export type BenchReport = Run & { [K in keyof Phases]: Measured<Phases[K]> } & {
   targets: TargetResult[];
-  /** Measurements that failed and servers that answered wrongly under load. */
   problems: string[];
   elapsedMs: number;
-}
+};
 
 /** The ratios of an earlier run, for the regression line. */
 export type PreviousRatios = { date: string; ratios: ScenarioRatios[] };
@@ -105,19 +65,13 @@ export function previousRatios(text: string | undefined): PreviousRatios | undef
   const report = parsed?.ok && isObject(parsed.value) ? parsed.value : undefined;
   const list = isObject(report?.['load']) ? report['load']['ratios'] : undefined;
   if (typeof report?.['date'] !== 'string' || !Array.isArray(list)) return undefined;
-  const ratios = list.filter(isObject).map((o) => {
+  const ratios = list.filter(isObject).map((o): ScenarioRatios => {
     const n = (key: string): number | null => (typeof o[key] === 'number' ? o[key] : null);
     const scenario = typeof o['scenario'] === 'string' ? o['scenario'] : '';
+    const mock = { mockOverBare: n('mockOverBare'), mockOverPrism: n('mockOverPrism'), floorOverBare: n('floorOverBare') };
     // an older report measured the proxy against the bare server: its added p99 is not comparable
-    const proxyAddedP99Ms = n('proxyOverFloor') === null ? null : n('proxyAddedP99Ms');
-    return {
-      scenario,
-      mockOverBare: n('mockOverBare'),
-      mockOverPrism: n('mockOverPrism'),
-      proxyOverFloor: n('proxyOverFloor'),
-      proxyAddedP99Ms,
-      floorOverBare: n('floorOverBare'),
-    };
+    const proxy = { proxyOverFloor: n('proxyOverFloor'), proxyAddedP99Ms: n('proxyOverFloor') === null ? null : n('proxyAddedP99Ms') };
+    return { scenario, ...mock, ...proxy };
   });
   return { date: report['date'], ratios };
 }
@@ -126,3 +80,11 @@ export function previousRatios(text: string | undefined): PreviousRatios | undef
 export function reportJson(report: BenchReport): string {
   return `${JSON.stringify(report, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`;
 }
+
+/** The formats of the printed numbers; `—` for a number not measured. */
+type Maybe = number | null | undefined;
+const orDash = (v: Maybe, show: (n: number) => string): string => (v == null || !Number.isFinite(v) ? '—' : show(v));
+export const num = (v: Maybe, digits = 0): string =>
+  orDash(v, (n) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+export const ratio = (v: Maybe): string => orDash(v, (n) => `${n.toFixed(2)}×`);
+export const mib = (v: Maybe): string => orDash(v, (n) => (n > 0 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : '—'));

@@ -1,8 +1,6 @@
 /**
- * `npm run bench`: the thin CLI over `runBench`. Prints the table, writes `reports/bench.json`.
- * Ctrl-C (or SIGTERM) stops every server the bench started before it exits.
- * Exit 0: the bench ran (targets met or not: the table says); 1: a measurement failed or a server
- * answered wrongly under load; 2: bad options.
+ * `npm run bench`, the thin CLI over `runBench`: prints the table, writes `reports/bench.json`; Ctrl-C stops every server
+ * first. Exit 0: it ran (targets met or not); 1: a measurement failed or a server answered wrongly; 2: bad options.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -32,8 +30,7 @@ async function main(): Promise<number> {
     process.stderr.write(`\nbench: ${signal}: stopping every server it started ...\n`);
     void stopAll().finally(() => process.exit(130));
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
   const s = args.settings;
   const loadSeconds = (s.servers.length * 3 * (s.warmupMs + s.rounds * s.durationMs)) / 1000;
   process.stderr.write(`bench: ~${Math.round(loadSeconds)} s of load, then start-up, conformance, self-test and record measurements\n`);
@@ -45,13 +42,10 @@ async function main(): Promise<number> {
   return report.problems.length > 0 ? 1 : 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  async (error: unknown) => {
-    process.stderr.write(`bench: ${(error instanceof Error ? error.stack : undefined) ?? String(error)}\n`);
-    await stopAll();
-    process.exitCode = 1;
-  },
-);
+try {
+  process.exitCode = await main();
+} catch (error) {
+  process.stderr.write(`bench: ${(error instanceof Error ? error.stack : undefined) ?? String(error)}\n`);
+  await stopAll();
+  process.exitCode = 1;
+}

@@ -1,7 +1,6 @@
 /**
- * The load scenarios of the bench, read from the contract's operations model and the fixture orders:
- * GET order info, then a POST of each create (its body the contract's example, naming a fixture lot),
- * with a bearer token. Each scenario also carries the precomputed answer the bare server gives.
+ * The load scenarios, from the operations model and the fixtures: GET order info, then a POST of each create
+ * naming a fixture lot; each with the status a correct answer has and the bytes the bare server answers.
  */
 import { isObject, readContract, type JsonObject } from '../contract/document.js';
 import { loadFixtures } from '../contract/fixtures.js';
@@ -10,21 +9,13 @@ import { FIXTURES_DIR } from '../contract/paths.js';
 
 /** A scenario's id: its operation's operationId in kebab case (`get-order-info`, `create-lot-transfer`). */
 export type ScenarioId = string;
-
-/** One request the load generator repeats, the status a correct answer has, and the bytes the bare server answers. */
-export interface Scenario {
-  id: ScenarioId;
-  method: 'GET' | 'POST';
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
+export type Scenario = { id: ScenarioId; method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string } & {
   expectStatus: number;
   bareAnswer: string;
-}
+};
 
 /** The first fixture order (by number) that has lots, its order-info answer as the mock serves it, and its first lot. */
 export type BenchFixture = { orderNumber: string; orderBody: string; lotId: number };
-
 export const BENCH_TOKEN = 'bench-token';
 
 export function benchFixture(dir: string = FIXTURES_DIR): BenchFixture {
@@ -36,10 +27,7 @@ export function benchFixture(dir: string = FIXTURES_DIR): BenchFixture {
   throw new Error(`no fixture order in ${dir} has a lot; the create scenarios need one`);
 }
 
-/**
- * A create's body: the contract's example of it with every member naming a lot set to the fixture's lot,
- * and its required members missing there from their schemas' examples or defaults.
- */
+/** A create's body: the contract's example, members naming a lot set to the fixture's, required ones added from examples or defaults. */
 function createBody(op: OperationModel, fixture: BenchFixture): JsonObject {
   const body: JsonObject = isObject(op.requestExample) ? { ...op.requestExample } : {};
   for (const member of op.members) {
@@ -52,35 +40,17 @@ function createBody(op: OperationModel, fixture: BenchFixture): JsonObject {
 
 /** The scenarios for `fixture`, in a fixed order: order info, then each create of the contract (in contract order). */
 export function buildScenarios(fixture: BenchFixture, model: OperationsModel = operationsModel(readContract())): Scenario[] {
-  const id = (operationId: string): ScenarioId => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const id = (op: OperationModel): ScenarioId => op.operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const headers = { authorization: `Bearer ${BENCH_TOKEN}` };
   const { op: order, links } = orderRead(model);
   const path = model.pathOf(order.operationId, { [links.numberParam]: fixture.orderNumber });
-  const read: Scenario = {
-    id: id(order.operationId),
-    method: 'GET',
-    path,
-    headers,
-    expectStatus: order.successStatus,
-    bareAnswer: fixture.orderBody,
-  };
-  return [
-    read,
-    ...model.creates.map((op): Scenario => {
-      const body = createBody(op, fixture);
-      // the bare server answers the contract's example of the created record (the same shape the mock answers)
-      const answer = isObject(op.successExample) ? { ...op.successExample, ...body } : body;
-      const json = { ...headers, 'content-type': 'application/json' };
-      const [method, expectStatus] = ['POST' as const, op.successStatus];
-      return {
-        id: id(op.operationId),
-        method,
-        path: op.path,
-        headers: json,
-        body: JSON.stringify(body),
-        expectStatus,
-        bareAnswer: JSON.stringify(answer),
-      };
-    }),
-  ];
+  const read = { id: id(order), method: 'GET' as const, path, headers, expectStatus: order.successStatus, bareAnswer: fixture.orderBody };
+  const creates = model.creates.map((op): Scenario => {
+    const body = createBody(op, fixture);
+    // the bare server answers the contract's example of the created record (the same shape the mock answers)
+    const answer = isObject(op.successExample) ? { ...op.successExample, ...body } : body;
+    const sent = { method: 'POST' as const, path: op.path, headers: { ...headers, 'content-type': 'application/json' } };
+    return { id: id(op), ...sent, body: JSON.stringify(body), expectStatus: op.successStatus, bareAnswer: JSON.stringify(answer) };
+  });
+  return [read, ...creates];
 }

@@ -1,10 +1,8 @@
 /**
- * The servers under test, each started in its own child process group (`support/processes.ts`) on a
- * loopback port: Prism's CLI and the bench's own `server-child` (the mock through its public API, the
- * bare `node:http` server, and in front of it the floor and the validating proxy). Start-up is timed
- * from spawn to the first expected answer, so it includes the process start.
+ * The servers under test, each in its own process group on a loopback port: Prism's CLI and `server-child`.
+ * Start-up is timed from spawn to the first expected answer, so it includes the process start.
  */
-import { on } from 'node:events';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import getPort from 'get-port';
@@ -18,7 +16,6 @@ import type { Scenario } from './scenarios.js';
 export type ServerId = 'mock' | 'prism' | 'bare' | 'floor' | 'proxy';
 /** `floor` and `proxy` run in front of the bare server, so they are started after it. */
 export const SERVER_IDS: readonly ServerId[] = ['mock', 'prism', 'bare', 'floor', 'proxy'];
-
 /** A server under test; `sidePid`: a process it depends on (Redis), whose CPU time is measured with the server's. */
 export type RunningServer = { id: ServerId; url: string; child: Child; sidePid?: number };
 
@@ -31,17 +28,7 @@ export function serverChild(args: string[]): CommandLine {
 
 export const prismCommand = (port: number): CommandLine => ({
   command: process.execPath,
-  args: [
-    join(PROJECT_ROOT, 'node_modules', '.bin', 'prism'),
-    'mock',
-    CONTRACT_YAML_PATH,
-    '-v',
-    'error',
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(port),
-  ],
+  args: [join(PROJECT_ROOT, 'node_modules', '.bin', 'prism'), 'mock', CONTRACT_YAML_PATH, ...`-v error -h 127.0.0.1 -p ${port}`.split(' ')],
 });
 
 /** `npm start -- --port P --quiet` (through the npm that runs the bench, when it does). */
@@ -53,33 +40,48 @@ export function npmStartCommand(port: number): CommandLine {
 
 /** Resident memory of a child's process tree (0 once it has exited). */
 export const memoryOf = (child: Child): TreeMemory => (child.hasExited() ? { rss: 0, peakRss: 0 } : treeMemory(child.pid));
-
 /** What a mock child (IPC channel, `--expose-gc`) answers to `{ type: 'memory' }`: its memory after a full GC. */
 export type MemoryReport = { type: 'memory'; collected: boolean; rss: number; heapUsed: number };
 const isMemoryReport = (m: unknown): m is MemoryReport =>
   typeof m === 'object' && m !== null && 'type' in m && m.type === 'memory' && 'rss' in m && 'heapUsed' in m;
 
-/** Asks a mock child for its memory after a full GC; rejects after `timeoutMs` or without an IPC channel. */
+/** Asks a mock child for its memory after a full GC (the only message it sends); rejects after `timeoutMs` or without an IPC channel. */
 export async function memoryAfterGc(child: Child, timeoutMs = 10_000): Promise<MemoryReport> {
   if (!child.process.connected) throw new Error(`${child.name} has no IPC channel`);
   const signal = AbortSignal.timeout(timeoutMs);
-  const messages = on(child.process, 'message', { signal });
+  const answer = once(child.process, 'message', { signal });
   child.process.send({ type: 'memory' });
-  try {
-    for await (const [m] of messages) if (isMemoryReport(m)) return m;
-  } catch (error) {
-    if (!signal.aborted) throw error;
-  }
+  const [report]: unknown[] = await answer.catch((error: unknown) => {
+    if (signal.aborted) return [];
+    throw error;
+  });
+  if (isMemoryReport(report)) return report;
   throw new Error(`${child.name} did not report its memory within ${timeoutMs} ms`);
 }
 
-/** Waits for `ready`; stops `child` when it fails. */
-async function readyOrStop<T>(child: Child, ready: Promise<T>): Promise<T> {
-  return ready.catch(async (error: unknown) => {
+/** Starts a server, given those started before it. */
+export type Starter<S> = (before: S[]) => Promise<S>;
+type Stoppable = { child: Child };
+
+/** Runs `use` on what each of `starts` started in turn; stops them all, also when one fails. */
+export async function withServers<S extends Stoppable, T>(starts: readonly Starter<S>[], use: (servers: S[]) => Promise<T>): Promise<T> {
+  const servers: S[] = [];
+  try {
+    for (const start of starts) servers.push(await start(servers));
+    return await use(servers);
+  } finally {
+    await Promise.all(servers.map((s) => s.child.stop()));
+  }
+}
+
+export const withServer = <S extends Stoppable, T>(start: () => Promise<S>, use: (server: S) => Promise<T>): Promise<T> =>
+  withServers([start], ([server]) => (server ? use(server) : Promise.reject(new Error('no server started'))));
+
+const readyOrStop = <T>(child: Child, ready: Promise<T>): Promise<T> =>
+  ready.catch(async (error: unknown) => {
     await child.stop();
     throw error;
   });
-}
 
 /** Starts `commandFor(port)` on a free port, waits for the first expected answer of `probe`, and answers the ms from spawn to it. */
 export async function startAndTime(name: string, commandFor: (port: number) => CommandLine, probe: Scenario, ipc = false) {
@@ -91,10 +93,7 @@ export async function startAndTime(name: string, commandFor: (port: number) => C
   return { child, url, ms: performance.now() - startedAt };
 }
 
-/**
- * Starts server `id`: the bench's own children until they print their URL (the mock with an IPC
- * channel and `mockArgs`; the floor and the proxy in front of `upstream`), Prism until it answers `probe`.
- */
+/** Starts server `id` (the floor and the proxy in front of `upstream`) until it prints its URL, Prism until it answers `probe`. */
 export async function startServer(id: ServerId, probe: Scenario, upstream?: string, mockArgs: string[] = []): Promise<RunningServer> {
   if (id === 'prism') return { id, ...(await startAndTime('prism', prismCommand, probe)) };
   if ((id === 'proxy' || id === 'floor') && upstream === undefined)

@@ -2,7 +2,8 @@
 import { type ConformanceTiming, killRate, type TimeToVerdictRun, VERDICT_CONCURRENCIES } from './conformance-run.js';
 import { wrongOf } from './load.js';
 import type { RecordsResult } from './records.js';
-import type { BenchReport, LoadRow, Measured, PreviousRatios, RedisStoreResult, ScenarioRatios, StartupResult } from './report.js';
+import { mib, num, ratio, type BenchReport, type LoadRow, type Measured, type PreviousRatios } from './report.js';
+import type { RedisStoreResult, ScenarioRatios, StartupResult } from './report.js';
 import { isRead, MOCK_OVER_BARE, PROXY_ADDED_P99_MS, PROXY_OVER_FLOOR } from './targets.js';
 
 /** Lays out rows of cells in aligned columns (first row: the header); `alignRight[i]` for column i. */
@@ -12,42 +13,31 @@ export function columns(rows: string[][], alignRight: boolean[]): string {
   return rows.map((r) => line(r).join('  ').trimEnd()).join('\n');
 }
 
-const num = (v: number, digits = 0): string =>
-  Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
-const mib = (bytes: number): string => (Number.isFinite(bytes) && bytes > 0 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : '—');
-const ratio = (v: number | null | undefined): string => (v == null ? '—' : `${v.toFixed(2)}×`);
 const addedMs = (v: number | null | undefined): string => (v == null ? '—' : `${num(v, 2)} ms`);
 
 /** The validating proxy's CPU a request beside the floor's and the bare server's, and what it judged; undefined without a proxy row. */
-export function formatProxyCost(report: BenchReport): string | undefined {
-  const rowOf = (scenario: string, server: string): LoadRow | undefined =>
-    report.load.rows.find((r) => r.scenario === scenario && r.server === server);
-  const cpu = (scenario: string, server: string): string => num(rowOf(scenario, server)?.serverCpuUsPerAnswer ?? Number.NaN);
-  const proxied = report.load.ratios.map((r) => r.scenario).filter((s) => rowOf(s, 'proxy'));
+export function formatProxyCost({ load }: BenchReport): string | undefined {
+  const rowOf = (scenario: string, server: string) => load.rows.find((r) => r.scenario === scenario && r.server === server);
+  const cpu = (scenario: string, server: string): string => num(rowOf(scenario, server)?.serverCpuUsPerAnswer);
+  const proxied = load.ratios.map((r) => r.scenario).filter((s) => rowOf(s, 'proxy'));
   if (proxied.length === 0) return undefined;
-  const sum = (pick: (j: { judged: number; notJudged: number }) => number): number =>
-    proxied.reduce((n, s) => n + pick(rowOf(s, 'proxy')?.judging ?? { judged: 0, notJudged: 0 }), 0);
+  const sum = (key: 'judged' | 'notJudged'): string => num(proxied.reduce((n, s) => n + (rowOf(s, 'proxy')?.judging?.[key] ?? 0), 0));
   const parts = proxied.map((s) => `${s} ${cpu(s, 'proxy')} µs (floor ${cpu(s, 'floor')} µs, bare ${cpu(s, 'bare')} µs)`);
-  return `Validating proxy, CPU a request: ${parts.join(', ')}; exchanges judged ${num(sum((j) => j.judged))}, forwarded unjudged ${num(sum((j) => j.notJudged))}`;
+  return `Validating proxy, CPU a request: ${parts.join(', ')}; exchanges judged ${sum('judged')}, forwarded unjudged ${sum('notJudged')}`;
 }
 
-/**
- * The regression line: the ratios the speed goals are about, per scenario, each beside the previous
- * run's (`previous`, from the last `reports/bench.json`), so a change to `mock/` is re-measured at a glance.
- */
+/** The regression line: the goals' ratios per scenario, each beside the previous run's (the last `reports/bench.json`). */
 export function formatRegression(ratios: readonly ScenarioRatios[], previous?: PreviousRatios): string {
   const parts = ratios.map((r) => {
     const before = previous?.ratios.find((p) => p.scenario === r.scenario);
-    const was = (show: (v: number | null | undefined) => string, pick: (p: ScenarioRatios) => number | null | undefined): string =>
-      before === undefined ? '' : ` (was ${show(pick(before))})`;
-    const goal = isRead(r.scenario) ? MOCK_OVER_BARE.read : MOCK_OVER_BARE.create;
-    const cells = [`mock/bare ${ratio(r.mockOverBare)}${was(ratio, (p) => p.mockOverBare)} ≥ ${goal}`];
-    if (r.proxyOverFloor != null || r.proxyAddedP99Ms != null)
-      cells.push(
-        `proxy/floor ${ratio(r.proxyOverFloor)}${was(ratio, (p) => p.proxyOverFloor)} ≥ ${PROXY_OVER_FLOOR}`,
-        `+p99 ${addedMs(r.proxyAddedP99Ms)}${was(addedMs, (p) => p.proxyAddedP99Ms)} ≤ ${PROXY_ADDED_P99_MS} ms`,
-      );
-    return `${r.scenario}: ${cells.join(', ')}`;
+    const cell = (name: string, key: keyof Omit<ScenarioRatios, 'scenario'>, goal: string, show = ratio): string =>
+      `${name} ${show(r[key])}${before === undefined ? '' : ` (was ${show(before[key])})`} ${goal}`;
+    const mock = cell('mock/bare', 'mockOverBare', `≥ ${isRead(r.scenario) ? MOCK_OVER_BARE.read : MOCK_OVER_BARE.create}`);
+    const proxy = [
+      cell('proxy/floor', 'proxyOverFloor', `≥ ${PROXY_OVER_FLOOR}`),
+      cell('+p99', 'proxyAddedP99Ms', `≤ ${PROXY_ADDED_P99_MS} ms`, addedMs),
+    ];
+    return `${r.scenario}: ${[mock, ...(r.proxyOverFloor != null || r.proxyAddedP99Ms != null ? proxy : [])].join(', ')}`;
   });
   return `Regression line${previous ? ` (was: the run of ${previous.date})` : ''}: ${parts.join('; ')}`;
 }
@@ -82,15 +72,13 @@ export function formatTimeToVerdict(runs: readonly TimeToVerdictRun[]): string {
       const speedUp = sequential && run && asked !== 1 ? ` (${ratio(sequential.wallMs / run.wallMs)})` : '';
       return run ? `${num(run.wallMs / 1000, 1)} s${speedUp}${run.exitCode === 0 ? '' : ` exit ${run.exitCode ?? '?'} !`}` : '—';
     };
-    rows.push([
-      latencyMs >= 1000 ? `${num(latencyMs / 1000, latencyMs % 1000 === 0 ? 0 : 1)} s` : `${latencyMs} ms`,
-      ...VERDICT_CONCURRENCIES.map(cell),
-    ]);
+    const latency = latencyMs >= 1000 ? `${num(latencyMs / 1000, latencyMs % 1000 === 0 ? 0 : 1)} s` : `${latencyMs} ms`;
+    rows.push([latency, ...VERDICT_CONCURRENCIES.map(cell)]);
   }
   return columns(rows, [false, true, true, true]);
 }
 
-/** A line (or lines) for a measurement, or why it is missing. */
+/** The lines of a measurement, or why it is missing. */
 const shown = <T>(name: string, m: Measured<T>, show: (v: T) => string[]): string[] =>
   m.status === 'measured' ? show(m.value) : [`${name}: ${m.status}: ${m.reason}`];
 
@@ -117,13 +105,7 @@ const recordLines = (r: RecordsResult): string[] => [
 ];
 
 function redisLines({ memory, redis }: RedisStoreResult): string[] {
-  const row = (name: string, r: LoadRow) => [
-    name,
-    num(r.okPerSec),
-    num(r.p99Ms, 2),
-    num(r.serverCpuUsPerAnswer),
-    num(r.sideCpuUsPerAnswer ?? NaN),
-  ];
+  const row = (n: string, r: LoadRow) => [n, num(r.okPerSec), num(r.p99Ms, 2), num(r.serverCpuUsPerAnswer), num(r.sideCpuUsPerAnswer)];
   const header = ['create-lot-transfer', 'req/s', 'p99 ms', 'mock CPU µs/create', 'Redis CPU µs/create'];
   const table = [header, row('mock, memory store', memory), row('mock, Redis store (appendfsync always)', redis)];
   const share = `Redis store ÷ memory store: ${ratio(redis.okPerSec / memory.okPerSec)} of the creates per second`;
@@ -138,7 +120,8 @@ export function formatReport(report: BenchReport, previous?: PreviousRatios): st
   const rows = load.ratios.flatMap((r) =>
     load.rows.filter((row) => row.scenario === r.scenario).map((row, i) => COLUMNS.map(([, cell]) => cell(row, r, i === 0))),
   );
-  const proxyLine = formatProxyCost(report);
+  const numeric = COLUMNS.map((_, i) => i > 1 && i < 9);
+  const loadTable = columns([COLUMNS.map(([header]) => header), ...rows], numeric);
   const verdict = (met: boolean | null): string => (met === null ? 'n/a' : met ? 'met' : 'NOT MET');
   const targets = report.targets.map((t) => [t.target, t.measured, `${verdict(t.met)}${t.note ? ` (${t.note})` : ''}`]);
   return [
@@ -146,12 +129,9 @@ export function formatReport(report: BenchReport, previous?: PreviousRatios): st
     `Load: ${s.connections} connections, pipelining 1, warm-up ${s.warmupMs / 1000} s, then ${s.rounds} round(s) × ${s.durationMs / 1000} s ` +
       'per server, servers alternating; median of rounds.',
     '',
-    columns(
-      [COLUMNS.map(([header]) => header), ...rows],
-      COLUMNS.map((_, i) => i > 1 && i < 9),
-    ),
+    loadTable,
     '',
-    ...(proxyLine === undefined ? [] : [proxyLine]),
+    ...[formatProxyCost(report)].filter((line) => line !== undefined),
     formatRegression(load.ratios, previous),
     '',
     ...shown('Start-up', report.startup, startupLine),

@@ -1,6 +1,6 @@
 /** Judgments of create exchanges (spec facts 4-6; the profile's 201, formats, defaults, read-only). */
 import type { JsonObject, JsonValue } from '../contract/document.js';
-import type { CreateOperationId } from '../contract/operations-model.js';
+import type { CreateOperationId, OperationModel } from '../contract/operations-model.js';
 import { is2xx, mediaTypeIs, objectOf, schemaValid, statusIs } from './answer.js';
 import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
 import { PROFILE, SPEC } from './rules.js';
@@ -14,8 +14,23 @@ export const sameJson = (a: JsonValue | undefined, b: JsonValue | undefined): bo
  * any create.
  */
 export function createFact(jc: JudgeContext, op: CreateOperationId): string {
-  const words = (jc.model.get(op).successSchema ?? '').replace(/(?<=[a-z0-9])([A-Z])/g, ' $1').toLowerCase();
-  return [SPEC.lotTransfer, SPEC.testSample].find((fact) => words !== '' && fact.toLowerCase().includes(`${words} object`)) ?? SPEC.created;
+  const model = jc.model.get(op);
+  const known = FACTS.get(model);
+  if (known !== undefined) return known;
+  const words = (model.successSchema ?? '').replace(/(?<=[a-z0-9])([A-Z])/g, ' $1').toLowerCase();
+  const fact = [SPEC.lotTransfer, SPEC.testSample].find((f) => words !== '' && f.toLowerCase().includes(`${words} object`)) ?? SPEC.created;
+  FACTS.set(model, fact);
+  return fact;
+}
+
+/** Each create's fact and read-only members, found once per operation model (judging reads them for every create exchange). */
+const FACTS = new WeakMap<OperationModel, string>();
+const READ_ONLY = new WeakMap<OperationModel, ReadonlySet<string>>();
+
+function readOnlyOf(model: OperationModel): ReadonlySet<string> {
+  let names = READ_ONLY.get(model);
+  if (names === undefined) READ_ONLY.set(model, (names = new Set(model.members.filter((m) => m.readOnly).map((m) => m.name))));
+  return names;
 }
 
 /** Spec fact 6: a valid, authenticated create naming a lot of the order is answered 2xx. */
@@ -58,12 +73,7 @@ export function judgeEcho(exchange: JudgedExchange, jc: JudgeContext, op: Create
   const value = created(exchange, rule);
   if (value === undefined) return [];
   if ('violation' in value) return [value.violation];
-  const readOnly = new Set(
-    jc.model
-      .create(op)
-      .members.filter((m) => m.readOnly)
-      .map((m) => m.name),
-  );
+  const readOnly = readOnlyOf(jc.model.create(op));
   return Object.keys(sent)
     .filter((name) => !readOnly.has(name) && !sameJson(sent[name], value.value[name]))
     .map((name) => ({

@@ -101,7 +101,7 @@ export function createProxyApp(config: MockConfig, proxy: ProxyConfig): Promise<
   const judged = (seen: SeenExchange): void => {
     // A path the contract does not have may be one of the server's further operations (the specification
     // says they exist, unshown): forwarded, not judged.
-    if (!judge.pathInContract(seen.target)) return;
+    if (!judge.pathInContract(seen.target, seen.method)) return;
     const exchange = seen.exchange();
     redactor.learnAuthorization(exchange.request.headers['authorization']);
     redactor.learnFromText(exchange.target);

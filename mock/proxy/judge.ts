@@ -22,8 +22,8 @@ export interface Judge {
   judgeAt(exchange: ProxyExchange, level: Level): Violation[];
   /** The operation a request names (`unknown` when none). */
   operationOf(method: string, target: string): string;
-  /** Whether the request's path is one of the contract's (whatever the method). */
-  pathInContract(target: string): boolean;
+  /** Whether the request's path is one of the contract's, whatever the method (`method`: the one about to be judged, routed once). */
+  pathInContract(target: string, method?: string): boolean;
   /** The judgments run at the judge's level: id, side, level, rule. */
   judgments: { id: string; side: string; level: Level; rule: string }[];
   /** The contract's operationIds. */
@@ -55,13 +55,19 @@ export function createJudge(source: OpenApiDocument, level: Level, checks?: read
   const router = createRouter(listOperations(contracts.strict.document));
   const lotNumbers = new Map<number, string>();
 
+  // The last request routed: judging one exchange asks for it three times (its path, its operation, the judgments).
+  let last: { method: string; target: string; routed: RouteResult } | undefined;
   const route = (method: string, target: string): RouteResult => {
+    if (last !== undefined && last.method === method && last.target === target) return last.routed;
     const pathname = target.split('?', 1)[0] ?? '/';
+    let routed: RouteResult;
     try {
-      return router.route(method, pathname);
+      routed = router.route(method, pathname);
     } catch {
-      return { kind: 'not-found' }; // undecodable percent-encoding names no resource
+      routed = { kind: 'not-found' }; // undecodable percent-encoding names no resource
     }
+    last = { method, target, routed };
+    return routed;
   };
 
   /** Learns lot id → lot number from an order-info answer (for the `lotnumber` default). */
@@ -152,8 +158,8 @@ export function createJudge(source: OpenApiDocument, level: Level, checks?: read
     level,
     judge: (exchange) => judgeAt(exchange, level),
     judgeAt,
-    pathInContract(target) {
-      return route('GET', target).kind !== 'not-found';
+    pathInContract(target, method = 'GET') {
+      return route(method, target).kind !== 'not-found';
     },
     operationOf(method, target) {
       const routed = route(method, target);

@@ -1,22 +1,27 @@
-/** The judging queue: judged later, in order, in bounded batches per turn; a full queue drops and counts. */
+/** The judging queue: judged later, in order, in batches bounded in items and time per turn; a full queue drops and counts. */
 import assert from 'node:assert/strict';
 import { JudgingQueue, type JudgingLimits } from './judging-queue.js';
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function queue(limits: JudgingLimits, perTurn?: number) {
+/** A clock on which each judgment takes 1 ms. */
+type Clock = { sliceMs: number; ms: number };
+
+function queue(limits: JudgingLimits, perTurn?: number, clock?: Clock) {
   const judged: string[] = [];
   const errors: string[] = [];
   const drops: string[] = [];
   const q = new JudgingQueue<string>({
     limits,
     judge: (item) => {
+      if (clock) clock.ms += 1;
       if (item === 'throws') throw new Error('broken judgment');
       judged.push(item);
     },
     onError: (error, item) => errors.push(`${item}: ${error instanceof Error ? error.message : ''}`),
     onDrop: (item) => drops.push(item),
     ...(perTurn !== undefined ? { perTurn } : {}),
+    ...(clock ? { sliceMs: clock.sliceMs, now: () => clock.ms } : {}),
   });
   return { q, judged, errors, drops };
 }
@@ -44,6 +49,26 @@ describe('proxy judging queue', () => {
     assert.deepEqual(judged, ['a', 'b', 'c', 'd']);
     await nextTurn();
     assert.deepEqual(judged, ['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('ends a turn once its judging time is spent (one item at least), the time growing with the backlog', async () => {
+    const { q, judged } = queue({ exchanges: 8, bytes: 1_000_000 }, 100, { sliceMs: 2, ms: 0 });
+    for (const item of ['a', 'b', 'c']) q.push(item, 1);
+    await nextTurn();
+    assert.deepEqual(judged, ['a', 'b', 'c'], 'a backlog of 3 of 8: 2 × (1 + 8 × 3/8) = 8 ms, room for all 3');
+    for (let i = 0; i < 8; i++) q.push(`full ${i}`, 1);
+    await nextTurn();
+    assert.equal(judged.length, 3 + 8, 'a full queue: 2 × (1 + 8) = 18 ms, room for all 8');
+    const { q: spare, judged: spareJudged } = queue({ exchanges: 1000, bytes: 1_000_000 }, 100, { sliceMs: 1.5, ms: 0 });
+    for (const item of ['v', 'w', 'x', 'y', 'z']) spare.push(item, 1);
+    await nextTurn();
+    assert.deepEqual(spareJudged, ['v', 'w'], 'no backlog to speak of: about 1.5 ms, room to start two 1-ms judgments');
+    const { q: none, judged: noneJudged } = queue({ exchanges: 1000, bytes: 1_000_000 }, 100, { sliceMs: 0, ms: 0 });
+    for (const item of ['x', 'y']) none.push(item, 1);
+    await nextTurn();
+    assert.deepEqual(noneJudged, ['x'], 'no time at all: one item a turn, never none');
+    await nextTurn();
+    assert.deepEqual(noneJudged, ['x', 'y']);
   });
 
   it('a full queue (exchanges) drops the exchange, counts it and says so; it takes exchanges again once judged', async () => {

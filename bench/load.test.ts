@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { LatencySamples } from './latency.js';
+import { LatencySamples } from './load.js';
 
-describe('bench/latency: LatencySamples', () => {
+describe('bench/load: LatencySamples', () => {
   it('answers nearest-rank percentiles of the samples, whatever the insertion order', () => {
     const samples = new LatencySamples();
     const values = Array.from({ length: 1000 }, (_, i) => (i + 1) / 10); // 0.1 .. 100.0

@@ -118,8 +118,9 @@ const files = testFiles().filter((file) =>
         : true,
 );
 const { availableParallelism } = require('node:os');
-// The files beside the coverage run take two workers: the coverage run keeps its own.
-const defaultJobs = mode === 'uncounted' ? Math.min(2, UNCOUNTED.length) : availableParallelism() + 1;
+// The files beside the coverage run: two workers (with one, mocha runs the file in its main process, where
+// tsx loads it as CommonJS and an ES-only dependency such as json-schema-faker fails to load).
+const defaultJobs = mode === 'uncounted' ? 2 : availableParallelism() + 1;
 const jobs = Number(process.env.GOODS_TEST_JOBS ?? String(defaultJobs));
 
 module.exports = {

@@ -319,7 +319,7 @@ export function defineCheck(definition: CheckDefinition): CheckModule {
   };
 }
 
-/** A module with only what the proxy applies: a rule of a client's request, or one whose suite checks are not modules yet. */
+/** A module with only what the proxy applies: a rule of a client's request, or the observations of a module's checks that stand apart in the list (the proxy's order of rules). */
 export function defineObservation(...observations: Observation[]): CheckModule {
   return { suite: () => [], faultCases: () => [], overrides: {}, observe: observations };
 }

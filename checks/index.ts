@@ -2,8 +2,9 @@
  * THE list of check modules: the suite (`conformance/checks/index.ts`), the validating proxy
  * (`mock/proxy/judgments.ts`) and the self-test (`conformance/self-test/faults.ts` and its reference
  * server) all read it. Adding a check: one module (`defineCheck`, see `define.ts`) and one entry here.
- * The suite runs the checks in the list's order, so the checks of the whole server (`server.*`), last, judge the answers of the whole run;
- * the proxy applies the client observations before the server ones.
+ * The suite runs the checks in the list's order, so the checks of the whole server (`server.*`), last,
+ * judge the answers of the whole run; the proxy applies the client observations before the server ones
+ * (each side in the list's order: the observations of some modules stand apart, early, as `*Observed`).
  */
 import type { CheckModule } from './define.js';
 import { documentedAnswerShape, documentedStrictShape } from './documented.js';

@@ -1,6 +1,5 @@
-/** Shared steps of the checks: what a check list is built from, the bundled contract's, a case about a 2xx answer. */
+/** What a list of checks is built from (`CheckSource`): a contract's model and schemas, and the suite's data generator; the bundled contract's. */
 import { readContract, type OpenApiDocument } from '../../contract/document.js';
-import type { CreateOperationId, OperationsModel } from '../../contract/operations-model.js';
 import { judgeContexts } from '../../judgments/context.js';
 import type { CheckSource } from '../../checks/define.js';
 import type { CheckData } from '../../checks/data.js';
@@ -52,10 +51,3 @@ export function sourceOf(document: OpenApiDocument): CheckSource {
 
 /** The bundled contract: the default checks, `--list-checks` without --contract, and the suite's own fault table. */
 export const BUNDLED: CheckSource = sourceOf(readContract());
-export const MODEL: OperationsModel = BUNDLED.model;
-export const CREATE_IDS: CreateOperationId[] = MODEL.createIds;
-export const OPERATION_IDS = MODEL.operations.map((op) => op.operationId);
-
-export { needs2xx, on2xx } from '../../checks/skip.js';
-
-export type { CreateOperationId };

@@ -16,11 +16,17 @@ import type { CompiledContract } from '../contract/schemas.js';
 import type { JudgeContext, JudgedAnswer, JudgedExchange, Violation } from '../judgments/exchange.js';
 import type { RecordSequence } from '../judgments/records.js';
 import type { CredentialParts } from './credentials.js';
+import type { CheckData, CorpusBody, Derivation, DiscoveredLot } from './data.js';
 
-/** What a list of checks is built from: a contract's operations model and its schemas compiled at both levels. */
+/**
+ * What a list of checks is built from: a contract's operations model, its schemas compiled at both
+ * levels, and the suite's data generator (the cases of the creates; the suite hands it, so this folder
+ * never loads it).
+ */
 export interface CheckSource {
   model: OperationsModel;
   contracts: Record<Level, CompiledContract>;
+  data: CheckData;
 }
 
 // ---- the suite: what a check's cases send and how each answer is judged ------------------------------
@@ -61,6 +67,8 @@ export interface SuiteContext<X extends SuiteExchange> {
     readonly token: string;
     readonly rejectedToken: string;
     readonly credentials: Readonly<Record<string, string>>;
+    /** Seed of the generated request bodies. */
+    readonly seed: number;
   };
   /** Every exchange of the run so far, in the order sent. */
   readonly http: { readonly history: readonly X[] };
@@ -91,15 +99,37 @@ export interface SuiteContext<X extends SuiteExchange> {
   /** Sends on a fresh connection (the first request of a new client). */
   fresh(request: SuiteRequest): Promise<X>;
   /** The create corpus of an operation: the bodies of every value class (fixed whatever the seed). */
-  corpus(op: OperationId): Promise<readonly { body: JsonObject }[]>;
+  corpus(op: OperationId): Promise<readonly CorpusBody[]>;
   /** Creates the corpus record `index` of an operation, once per run (a write of the budget). */
   corpusCreate(op: OperationId, index: number): Promise<{ exchange: X }>;
+  /** The lots of `--order-number`, in the order answered (the calling case is not run when there are none). */
+  lots(): Promise<readonly DiscoveredLot[]>;
+  /** What the cases of a create operation are derived from (its model and request schema at both levels). */
+  derivation(op: OperationId): Derivation;
+  /** A valid body generated from the contract (seeded by `key`), naming the first lot, carrying the run marker. */
+  body(op: OperationId, key: string): Promise<JsonObject>;
+  /** A create meant to make a record, counted against --max-writes as the planned extra write `extra` (`SuiteCheck.extraWrites`). */
+  createRecord(op: OperationId, body: JsonObject, options: { extra: string }): Promise<X>;
+  /** A planned extra create, once per key: every check asking for `key` judges the same answer. */
+  extraCreate(key: string, op: OperationId, body: JsonObject, framing?: { contentType?: string; chunked?: boolean }): Promise<X>;
+  /** The exchange has an answer, or the case is not run (blocked) / failed. */
+  sent(exchange: X): void;
+  /** Throws the violations of a judgment as one failure of the case (every violation listed). */
+  verdict(exchange: X | undefined, violations: Violation[]): void;
   /** A value of a parameter its schema accepts (its default, first enum value, a seeded generated one, else a plain one of its type). */
   parameterValue(param: ParamModel): string;
   /** A valid body of a create (the first of its corpus, fixed whatever the seed, marked as the run's). */
   validBody(op: OperationId): Promise<JsonObject>;
-  /** A create's request with `body` (skipped with --read-only), sent with `headers` (default: its credentials), to another `path` when given. */
-  sendToCreate(op: OperationId, body: JsonObject, headers?: Record<string, string>, framing?: { path?: string }): Promise<X>;
+  /**
+   * A create's request with `body` (a JSON text as it is, when a string; skipped with --read-only), sent with `headers`
+   * (default: its credentials), to another `path` when given, under another Content-Type (`null`: none), chunked.
+   */
+  sendToCreate(
+    op: OperationId,
+    body: JsonObject | string,
+    headers?: Record<string, string>,
+    framing?: { path?: string; contentType?: string | null; chunked?: boolean },
+  ): Promise<X>;
   /** The stateful sequence of a resource the runner produces once per run (create, read back, list, change, act, delete), shared by every check judging it. */
   recordSequence(resource: ResourceModel): Promise<RecordSequence>;
   /** A GET the run can ask anything of (the order read, else a list); undefined when the contract has none. */
@@ -111,6 +141,8 @@ export interface SuiteCases<X extends SuiteExchange> {
   judge(name: string, exchange: () => Promise<X>, judge: (exchange: X) => Violation[]): Promise<void>;
   /** A case of a sequence the runner produced: `judge` judges the sequence, `shown` is the exchange a failure shows. */
   judgeShown(name: string, shown: JudgedExchange, judge: () => Violation[]): Promise<void>;
+  /** A case that sends and judges by itself (`SuiteContext.sent`, `verdict`); `extra`: a case on top of the documented ones (the seeded one). */
+  run(name: string, fn: () => Promise<void>, options?: { extra?: boolean }): Promise<void>;
 }
 
 // ---- the proxy: the same judgments applied to traffic it only observes ---------------------------------
@@ -201,8 +233,8 @@ export interface SuiteCheck {
   write?: boolean;
   /** The documented cases it sends: the partition classes of the rule's inputs. */
   cases: readonly string[];
-  /** The budget keys of the records it creates beyond its operation's corpus, planned before any write is sent. */
-  extraWrites?: readonly string[];
+  /** The budget keys of the records it creates beyond its operation's corpus, planned before any write is sent (known when listed, or from the run: its lots, its corpus). */
+  extraWrites?: readonly string[] | (<X extends SuiteExchange>(ctx: SuiteContext<X>) => Promise<readonly string[]>);
   /** Sends what must reach the server before any check of the run starts (a failure is kept for the check to report). */
   prepare?<X extends SuiteExchange>(ctx: SuiteContext<X>): Promise<void>;
   run<X extends SuiteExchange>(ctx: SuiteContext<X>, t: SuiteCases<X>): Promise<void>;
@@ -238,8 +270,6 @@ export interface CheckDefinition {
 
 /** An entry of the one list: a check of the suite with its faults, and/or a rule the proxy observes. */
 export interface CheckModule {
-  /** A marker (`familyAt`): the suite runs that family of `conformance/checks/` here. */
-  family?: string;
   /** The checks it adds to the suite for a contract. */
   suite(source: CheckSource): SuiteCheck[];
   /** The fault cases of the self-test's table, for a contract. */
@@ -289,17 +319,7 @@ export function defineCheck(definition: CheckDefinition): CheckModule {
   };
 }
 
-/** A module with only what the proxy applies: a rule of a client's request, or one whose suite checks are not modules yet. */
+/** A module with only what the proxy applies: a rule of a client's request, or the observations of a module's checks that stand apart in the list (the proxy's order of rules). */
 export function defineObservation(...observations: Observation[]): CheckModule {
   return { suite: () => [], faultCases: () => [], overrides: {}, observe: observations };
-}
-
-/**
- * A marker of the list: where the suite runs the family `name` of the checks still written as lists in
- * `conformance/checks/` (`create`, `request-errors`), so the suite's order stays as
- * it was while families become modules one by one. No check, fault or observation of its own; a marker
- * goes when its family has become modules.
- */
-export function familyAt(name: string): CheckModule {
-  return { family: name, suite: () => [], faultCases: () => [], overrides: {}, observe: [] };
 }

@@ -2,14 +2,15 @@
  * THE list of check modules: the suite (`conformance/checks/index.ts`), the validating proxy
  * (`mock/proxy/judgments.ts`) and the self-test (`conformance/self-test/faults.ts` and its reference
  * server) all read it. Adding a check: one module (`defineCheck`, see `define.ts`) and one entry here.
- * The suite runs the checks in the list's order (each family not yet modules where its `familyAt`
- * marker stands), so the checks of the whole server (`server.*`), last, judge the answers of the whole run;
- * the proxy applies the client observations before the server ones.
+ * The suite runs the checks in the list's order, so the checks of the whole server (`server.*`), last,
+ * judge the answers of the whole run; the proxy applies the client observations before the server ones
+ * (each side in the list's order: the observations of some modules stand apart, early, as `*Observed`).
  */
-import { familyAt, type CheckModule } from './define.js';
+import type { CheckModule } from './define.js';
 import { documentedAnswerShape, documentedStrictShape } from './documented.js';
 import { authModule } from './auth.js';
-import { createObserved, documentedObserved, requestErrorsObserved } from './observed.js';
+import { createModule, createObserved } from './create.js';
+import { documentedObserved } from './observed.js';
 import {
   orderAnswerShape,
   orderExact,
@@ -22,6 +23,7 @@ import {
 } from './order-info.js';
 import { pathVariants404 } from './paths.js';
 import { recordChecks } from './records.js';
+import { requestErrorsModule, requestErrorsObserved } from './request-errors.js';
 import { requestRules } from './request.js';
 import { contentCoding, contentCodingAsked, noServerError, problemDetails, unknownPath404 } from './server.js';
 
@@ -41,11 +43,11 @@ export const CHECK_MODULES: readonly CheckModule[] = [
   createObserved,
   requestErrorsObserved,
   authModule,
-  familyAt('create'),
+  createModule,
   recordChecks,
   documentedAnswerShape,
   documentedStrictShape,
-  familyAt('request-errors'),
+  requestErrorsModule,
   pathVariants404,
   unknownPath404,
   problemDetails,

@@ -25,7 +25,7 @@ import {
   type OperationsModel,
   type ParamModel,
 } from '../contract/operations-model.js';
-import type { CompiledContract, KeywordError, KeywordValidator } from '../contract/schemas.js';
+import type { CompiledContract, KeywordError } from '../contract/schemas.js';
 import {
   breakingValues,
   codePointLength,
@@ -36,51 +36,14 @@ import {
   fit,
   type Candidate,
 } from './values/derive.js';
+import type { CorpusBody, Derivation, DiscoveredLot, InvalidBody, ValueClass } from '../checks/data.js';
 
 export { UNKNOWN_MEMBER };
 
 /** At most this many lots of the order are named by the create corpus (documented in --list-checks). */
 export const LOT_CAP = 10;
 
-/** A lot of the order, as the server answered it. */
-export interface DiscoveredLot {
-  id: number;
-  /** The lot object as answered (for `x-default-from` defaults). */
-  value: JsonObject;
-}
-
-export interface ValueClass {
-  name: string;
-  value: JsonValue;
-  reason?: string;
-}
-
-export interface CorpusBody {
-  /** e.g. `lot 2002; amount: fraction; completed: true; lotnumber: omitted` */
-  name: string;
-  body: JsonObject;
-  lot: DiscoveredLot;
-}
-
-export interface InvalidBody {
-  /** What was broken, e.g. `amount: exclusiveMinimum 0 broken (equal)`. */
-  label: string;
-  /** The keyword broken (`type`, `required`, `maxLength`, `unevaluatedProperties`, ...). */
-  keyword: string;
-  body: JsonObject;
-  /** The JSON Pointers the answer's `errors[]` must name (one entry per problem). */
-  pointers: string[];
-  /** Invalid at `spec` too (a specification-level keyword), or at `strict` only (a profile keyword). */
-  levels: Level[];
-}
-
-/** What the cases of one create operation are derived from: its model and its request schema compiled at both levels. */
-export interface Derivation {
-  op: OperationModel;
-  /** The request schema, `$ref`s inlined and `allOf` merged. */
-  schema: JsonObject;
-  validate: Record<Level, KeywordValidator>;
-}
+export type { CorpusBody, Derivation, DiscoveredLot, InvalidBody, ValueClass } from '../checks/data.js';
 
 const derivations = new WeakMap<Record<Level, CompiledContract>, Map<string, Derivation>>();
 

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { CHECKS } from './checks/index.js';
-import { generatedCaseName } from './checks/create.js';
+import { generatedCaseName } from '../checks/create.js';
 import { ALLOWED_VARIATIONS, FAULT_CASES, SEQUENCE_PER_LOT } from './self-test/faults.js';
 import { failing, FIVE_SEEDS, results, SEEDS, vector, verdicts } from './testing/fault-table.js';
 

@@ -272,6 +272,25 @@ describe('architecture: the dependency rule', () => {
     );
   });
 
+  it("the validating proxy never loads the suite's data generator (json-schema-faker): the suite hands it to the checks (`CheckSource.data`)", () => {
+    const reached = (from: string): string[] => {
+      const seen = new Set<string>();
+      const walk = (file: string): void => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const e of importsOf(file)) walk(e.target);
+      };
+      walk(from);
+      return [...seen];
+    };
+    const loadsGenerator = (file: string): boolean => /from ['"]json-schema-faker['"]/.test(readFileSync(join(PROJECT_ROOT, file), 'utf8'));
+    const proxy = reached('mock/proxy/judgments.ts');
+    assert.ok(proxy.includes('checks/create.ts') && proxy.includes('checks/request-errors.ts'));
+    assert.deepEqual(proxy.filter(loadsGenerator), []);
+    // The rule check sees the suite's side loading it (it can fail).
+    assert.ok(reached('conformance/checks/helpers.ts').some(loadsGenerator));
+  });
+
   it('conformance/ reaches mock/ only through mock/index.ts', () => {
     assert.deepEqual(
       violations('conformance', (e) => top(e.target) !== 'mock' || e.target === 'mock/index.ts', true),

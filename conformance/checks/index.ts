@@ -1,6 +1,6 @@
 /**
  * The checks the suite runs: those of the check modules (`checks/index.ts`, the one list the suite,
- * the proxy and the self-test read), and the families still written here as lists. The runner runs
+ * the proxy and the self-test read), adapted to the runner. The runner runs
  * each one whose level is within the chosen level, and the suite's own tests require a fault case for
  * each of them. The checks of the whole server run last (they judge every answer of the run).
  */
@@ -11,8 +11,6 @@ import type { Cases } from '../cases.js';
 import type { CheckContext } from '../context.js';
 import type { Exchange } from '../http.js';
 import { resourceSequence } from '../sequences.js';
-import { createChecks } from './create.js';
-import { requestErrorChecks } from './request-errors.js';
 import { BUNDLED_FILE, sourceOf, type CheckSource } from './helpers.js';
 import type { Check } from './types.js';
 
@@ -45,6 +43,13 @@ function suiteContextOf(ctx: CheckContext): SuiteContext<Exchange> {
     sendToCreate: (op, body, headers, framing) => ctx.sendToCreate(op, body, headers, framing),
     recordSequence: (resource) => resourceSequence(ctx, resource),
     sampleGet: (headers) => ctx.sampleGet(headers),
+    lots: () => ctx.lots(),
+    derivation: (op) => ctx.derivation(op),
+    body: (op, key) => ctx.body(op, key),
+    createRecord: (op, body, options) => ctx.createRecord(op, body, options),
+    extraCreate: (key, op, body, framing) => ctx.extraCreate(key, op, body, framing),
+    sent: (exchange) => ctx.sent(exchange),
+    verdict: (exchange, violations) => ctx.verdict(exchange, violations),
   };
 }
 
@@ -58,6 +63,7 @@ function suiteCasesOf(t: Cases): SuiteCases<Exchange> {
         () => Promise.resolve(shown as Exchange),
         () => judge(),
       ),
+    run: (name, fn, options) => t.run(name, fn, options),
   };
 }
 
@@ -74,29 +80,15 @@ function checkOf(check: SuiteCheck): Check {
     run: (ctx, t) => check.run(suiteContextOf(ctx), suiteCasesOf(t)),
   };
   const { extraWrites } = check;
-  if (extraWrites !== undefined) made.extraWrites = () => Promise.resolve([...extraWrites]);
+  if (typeof extraWrites === 'function') made.extraWrites = async (ctx) => [...(await extraWrites(suiteContextOf(ctx)))];
+  else if (extraWrites !== undefined) made.extraWrites = () => Promise.resolve([...extraWrites]);
   if (check.prepare !== undefined) made.prepare = (ctx) => check.prepare?.(suiteContextOf(ctx)) ?? Promise.resolve();
   return made;
 }
 
-/** The families of checks still written as lists here, by the name their marker in the list gives (`familyAt`). */
-const FAMILIES: Readonly<Record<string, (source: CheckSource) => Check[]>> = {
-  create: createChecks,
-  'request-errors': requestErrorChecks,
-};
-
-/**
- * The checks of a contract (with the modules of `modules`): every case and every check derived from its
- * operations model and schemas, in the list's order, each family where its marker stands.
- */
+/** The checks of a contract (with the modules of `modules`): every case and every check derived from its operations model and schemas, in the list's order. */
 export function checksOf(source: CheckSource, modules: readonly CheckModule[] = CHECK_MODULES): Check[] {
-  const placed = modules.flatMap((m) => (m.family !== undefined ? [m.family] : []));
-  const wrong = [
-    ...Object.keys(FAMILIES).filter((name) => placed.filter((p) => p === name).length !== 1),
-    ...placed.filter((name) => !(name in FAMILIES)),
-  ];
-  if (wrong.length > 0) throw new Error(`the list of checks must place each family of conformance/checks/ once: ${wrong.join(', ')}`);
-  return modules.flatMap((m) => (m.family !== undefined ? (FAMILIES[m.family]?.(source) ?? []) : m.suite(source).map(checkOf)));
+  return modules.flatMap((m) => m.suite(source).map(checkOf));
 }
 
 const made = new WeakMap<OpenApiDocument, readonly Check[]>();

@@ -2,11 +2,13 @@
  * Checks of a successful create (lot transfer, test sample): spec facts 4-6 and the profile's 201,
  * formats, defaults, ids, read-only. The spec and strict checks judge the same systematic corpus
  * (every class of value of every member, every optional member omitted, every lot up to the cap),
- * plus one seeded generated body on top.
+ * plus one seeded generated body on top. The cases come from the suite's data generator, handed with
+ * the contract (`CheckSource.data`) and the run (`SuiteContext`). With their faults (the reference
+ * server's, for the bundled contract's creates) and what the proxy observes of a create's answer.
  */
-import type { JsonObject } from '../../contract/document.js';
-import type { CreateOperationId, MemberModel } from '../../contract/operations-model.js';
-import { is2xx, objectOf } from '../../judgments/answer.js';
+import { isObject, type JsonObject } from '../contract/document.js';
+import type { CreateOperationId, MemberModel } from '../contract/operations-model.js';
+import { is2xx, objectOf } from '../judgments/answer.js';
 import {
   judgeCreateAnswered,
   judgeCreateShape,
@@ -14,38 +16,44 @@ import {
   judgeDefaults,
   judgeEcho,
   judgeReadOnlyIgnored,
-  sameJson,
-} from '../../judgments/create.js';
-import type { Violation } from '../../judgments/exchange.js';
-import { PROFILE, SPEC } from '../../judgments/rules.js';
-import type { Cases } from '../cases.js';
-import type { CheckContext } from '../context.js';
-import { baseBody, derivationOf, ensureMarker, LOT_CAP, memberClasses, writable, type CorpusBody, type Derivation } from '../data.js';
-import { childPointer } from '../../util/json-pointer.js';
-import { CheckSkipped } from '../failure.js';
-import type { Exchange } from '../http.js';
-import { MEDIA_TYPES_ACCEPTED } from '../values/catalogue.js';
-import { on2xx, type CheckSource } from './helpers.js';
-import type { Check } from './types.js';
+} from '../judgments/create.js';
+import type { JudgeContext, JudgedExchange, Violation } from '../judgments/exchange.js';
+import { PROFILE, SPEC } from '../judgments/rules.js';
+import { childPointer } from '../util/json-pointer.js';
+import type { CorpusBody, Derivation, CheckData } from './data.js';
+import {
+  defineObservation,
+  type CheckModule,
+  type CheckSource,
+  type FaultCase,
+  type Observation,
+  type SuiteCases,
+  type SuiteCheck,
+  type SuiteContext,
+  type SuiteExchange,
+} from './define.js';
+import { createOf } from './observe.js';
+import { CheckSkipped, on2xx } from './skip.js';
 
 /** The documented cases of the corpus of an operation (for --list-checks): every class of every member the contract accepts. */
-export function corpusCases(d: Derivation): string[] {
-  const base = baseBody(d, undefined);
+export function corpusCases(data: CheckData, d: Derivation): string[] {
+  const base = data.baseBody(d, undefined);
   return [
-    `every lot of the order (up to ${LOT_CAP}), one body per lot at least; the optional members' presence combined pairwise`,
-    ...writable(d.op)
+    `every lot of the order (up to ${data.lotCap}), one body per lot at least; the optional members' presence combined pairwise`,
+    ...data
+      .writable(d.op)
       .filter((m) => !m.namesLot)
-      .map((m) => `${m.name}: ${[...memberClasses(d, m, base).map((c) => c.name), ...(m.required ? [] : ['omitted'])].join(', ')}`),
+      .map((m) => `${m.name}: ${[...data.memberClasses(d, m, base).map((c) => c.name), ...(m.required ? [] : ['omitted'])].join(', ')}`),
   ];
 }
 const EXTRA = 'one generated body (json-schema-faker, seeded; extra, within the budget left)';
 
 /** Runs a judgment over every corpus create of `op` (and, with `extra`, the seeded generated body). */
-async function overCorpus(
-  ctx: CheckContext,
-  t: Cases,
+async function overCorpus<X extends SuiteExchange>(
+  ctx: SuiteContext<X>,
+  t: SuiteCases<X>,
   op: CreateOperationId,
-  judge: (exchange: Exchange, body: CorpusBody) => Violation[],
+  judge: (exchange: X, body: CorpusBody) => Violation[],
   options: { extra?: boolean; only?: (body: CorpusBody) => boolean } = {},
 ): Promise<void> {
   const corpus = await ctx.corpus(op);
@@ -76,10 +84,13 @@ export const generatedCaseName = (seed: number): string => `generated body (seed
 
 /** The budget key of the seeded extra create of `op` (planned by the three spec checks that judge it). */
 const generatedKey = (op: CreateOperationId): string => `extra/${op}`;
-const planGenerated = (op: CreateOperationId) => (): Promise<string[]> => Promise.resolve([generatedKey(op)]);
+const planGenerated = (op: CreateOperationId): readonly string[] => [generatedKey(op)];
 
 /** The seeded extra create (reserved after every operation's spec cases, `extraWrites`). */
-async function generatedCreate(ctx: CheckContext, op: CreateOperationId): Promise<() => Promise<{ body: JsonObject; exchange: Exchange }>> {
+async function generatedCreate<X extends SuiteExchange>(
+  ctx: SuiteContext<X>,
+  op: CreateOperationId,
+): Promise<() => Promise<{ body: JsonObject; exchange: X }>> {
   const body = await ctx.body(op, 'generated');
   const key = generatedKey(op);
   return () => ctx.memo(key, async () => ({ body, exchange: await ctx.createRecord(op, body, { extra: key }) }));
@@ -89,11 +100,11 @@ async function generatedCreate(ctx: CheckContext, op: CreateOperationId): Promis
  * Values a client sends for the server-assigned members (they must be ignored): for each, a class its
  * schema accepts that a server is least likely to assign itself (the largest number, a format's edge).
  */
-export function readOnlyValues(d: Derivation): JsonObject {
+export function readOnlyValues(data: CheckData, d: Derivation): JsonObject {
   const out: JsonObject = {};
-  const base = baseBody(d, undefined);
+  const base = data.baseBody(d, undefined);
   for (const m of d.op.members.filter((x) => x.readOnly)) {
-    const classes = memberClasses(d, m, base).map((c) => c.value);
+    const classes = data.memberClasses(d, m, base).map((c) => c.value);
     const numbers = classes.filter((v): v is number => typeof v === 'number');
     const chosen =
       numbers.length > 0
@@ -105,24 +116,26 @@ export function readOnlyValues(d: Derivation): JsonObject {
 }
 
 /** A 2xx answer's body as a JSON object, if it is one. */
-function answerObject(exchange: Exchange): JsonObject | undefined {
+function answerObject(exchange: JudgedExchange): JsonObject | undefined {
   if (!exchange.answer) return undefined;
   const parsed = objectOf(exchange.answer, '');
   return 'value' in parsed ? parsed.value : undefined;
 }
 
-function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
-  const d = derivationOf(source, op);
+function successChecks(source: CheckSource, op: CreateOperationId): SuiteCheck[] {
+  const { data } = source;
+  const writable = data.writable;
+  const d = data.derivationOf(source, op);
   const model = d.op;
   const idMember = model.record?.idMember ?? model.members[0]?.name ?? '';
   const fact = source.model.creates[0]?.operationId === op ? SPEC.lotTransfer : SPEC.testSample;
-  const cases = corpusCases(d);
+  const cases = corpusCases(data, d);
   /** A check of the operation's spec fact: every 2xx answer to the corpus and the generated body, judged by `judge`. */
   const factCheck = (
     aspect: string,
     title: string,
-    judge: (ctx: CheckContext) => (exchange: Exchange, body: CorpusBody) => Violation[],
-  ): Check => ({
+    judge: (jc: JudgeContext) => (exchange: JudgedExchange, body: CorpusBody) => Violation[],
+  ): SuiteCheck => ({
     id: `${op}.${aspect}`,
     level: 'spec',
     operations: [op],
@@ -132,10 +145,10 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
     write: true,
     cases: [...cases, EXTRA],
     async run(ctx, t) {
-      await overCorpus(ctx, t, op, on2xx(judge(ctx)), { extra: true });
+      await overCorpus(ctx, t, op, on2xx(judge(ctx.judge)), { extra: true });
     },
   });
-  const checks: Check[] = [
+  const checks: SuiteCheck[] = [
     {
       id: `${op}.valid-request-2xx`,
       level: 'spec',
@@ -152,12 +165,12 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
     factCheck(
       'answer-shape',
       `each 2xx answer is application/json, a ${model.successSchema} object of the listed types`,
-      (ctx) => (e) => judgeCreateShape(e, ctx.judge, op, 'spec'),
+      (jc) => (e) => judgeCreateShape(e, jc, op, 'spec'),
     ),
     factCheck(
       'echo',
       'the members sent come back with the same values (every value class, every lot)',
-      (ctx) => (e, body) => judgeEcho(e, ctx.judge, op, body.body),
+      (jc) => (e, body) => judgeEcho(e, jc, op, body.body),
     ),
     {
       id: `${op}.status-201`,
@@ -220,10 +233,10 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
       rule: PROFILE.responses,
       write: true,
       cases: [`the ids of every corpus create, plus creates up to ${SEQUENCE_MIN} over two lots at least`],
-      extraWrites: async (ctx) => (await sequenceExtras(ctx, op)).map((e) => e.key),
+      extraWrites: async (ctx) => (await sequenceExtras(data, ctx, op)).map((e) => e.key),
       async run(ctx, t) {
         await t.run(`the ids of every corpus create, plus creates up to ${SEQUENCE_MIN} over two lots at least`, () =>
-          judgeGeneratedUnique(ctx, op, idMember, () => true, this.rule, false),
+          judgeGeneratedUnique(data, ctx, op, idMember, () => true, this.rule, false),
         );
       },
     },
@@ -238,10 +251,10 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
       rule: PROFILE.readOnly,
       write: true,
       cases: ['a valid body with every server-assigned member'],
-      extraWrites: () => Promise.resolve([`read-only/${op}`]),
+      extraWrites: [`read-only/${op}`],
       async run(ctx, t) {
         const [first] = await ctx.corpus(op);
-        const body = { ...(first?.body ?? {}), ...readOnlyValues(ctx.derivation(op)) };
+        const body = { ...(first?.body ?? {}), ...readOnlyValues(data, ctx.derivation(op)) };
         await t.judge(
           'a valid body with every server-assigned member',
           () => ctx.extraCreate(`read-only/${op}`, op, body),
@@ -256,11 +269,11 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
       title: 'application/json with a charset parameter, in any letter case, is accepted (2xx)',
       rule: PROFILE.charset,
       write: true,
-      cases: MEDIA_TYPES_ACCEPTED.map((m) => `Content-Type ${m.contentType} (${m.name})`),
-      extraWrites: () => Promise.resolve(MEDIA_TYPES_ACCEPTED.map((m) => `media/${op}/${m.contentType}`)),
+      cases: data.mediaTypesAccepted.map((m) => `Content-Type ${m.contentType} (${m.name})`),
+      extraWrites: data.mediaTypesAccepted.map((m) => `media/${op}/${m.contentType}`),
       async run(ctx, t) {
         const [first] = await ctx.corpus(op);
-        for (const media of MEDIA_TYPES_ACCEPTED)
+        for (const media of data.mediaTypesAccepted)
           await t.judge(
             `Content-Type ${media.contentType} (${media.name})`,
             () => ctx.extraCreate(`media/${op}/${media.contentType}`, op, first?.body ?? {}, { contentType: media.contentType }),
@@ -270,7 +283,7 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
     },
   ];
   const sequence = writable(model).find((m) => m.defaultSequence);
-  if (sequence) checks.push(sequenceCheck(op, sequence));
+  if (sequence) checks.push(sequenceCheck(data, op, sequence));
   // A create without a member that has a default has no defaults to check.
   const defaulted = writable(model).some((m) => 'default' in m || m.defaultFrom || m.defaultSequence);
   return defaulted ? checks : checks.filter((c) => c.id !== `${op}.defaults`);
@@ -284,8 +297,8 @@ function successChecks(source: CheckSource, op: CreateOperationId): Check[] {
 export const SEQUENCE_MIN = 12;
 
 /** The members the server generates for a create: `x-default-sequence` members (when omitted). */
-const sequenceMembers = (op: CreateOperationId, ctx: CheckContext): MemberModel[] =>
-  writable(ctx.model.create(op)).filter((m) => m.defaultSequence);
+const sequenceMembers = (data: CheckData, op: CreateOperationId, ctx: SuiteContext<SuiteExchange>): MemberModel[] =>
+  data.writable(ctx.model.create(op)).filter((m) => m.defaultSequence);
 
 /**
  * The creates the uniqueness checks add to the corpus, the same for every seed (known from the corpus
@@ -295,16 +308,24 @@ const sequenceMembers = (op: CreateOperationId, ctx: CheckContext): MemberModel[
  * kept per lot repeats across lots). They name the first two lots in turn, starting with one the
  * corpus names least for the least-covered member.
  */
-function sequenceExtras(ctx: CheckContext, op: CreateOperationId): Promise<{ key: string; name: string; body: JsonObject }[]> {
-  return ctx.memo(`sequence-extras/${op}`, () => planSequenceExtras(ctx, op));
+function sequenceExtras<X extends SuiteExchange>(
+  data: CheckData,
+  ctx: SuiteContext<X>,
+  op: CreateOperationId,
+): Promise<{ key: string; name: string; body: JsonObject }[]> {
+  return ctx.memo(`sequence-extras/${op}`, () => planSequenceExtras(data, ctx, op));
 }
 
-async function planSequenceExtras(ctx: CheckContext, op: CreateOperationId): Promise<{ key: string; name: string; body: JsonObject }[]> {
+async function planSequenceExtras<X extends SuiteExchange>(
+  data: CheckData,
+  ctx: SuiteContext<X>,
+  op: CreateOperationId,
+): Promise<{ key: string; name: string; body: JsonObject }[]> {
   const corpus = await ctx.corpus(op);
   const lotMember = ctx.model.create(op).recordModel?.lotMember;
   const lots = (await ctx.lots()).slice(0, 2);
-  const sequences = sequenceMembers(op, ctx);
-  const generating: CorpusBody[][] = [corpus, ...sequences.map((m) => corpus.filter((b) => !(m.name in b.body)))];
+  const sequences = sequenceMembers(data, op, ctx);
+  const generating: (readonly CorpusBody[])[] = [corpus, ...sequences.map((m) => corpus.filter((b) => !(m.name in b.body)))];
   // The fewest creates of any generated member, and the lots they name.
   const fewest = generating.reduce((a, b) => (b.length < a.length ? b : a));
   const named = new Map(lots.map((lot) => [lot.id, fewest.filter((b) => b.lot.id === lot.id).length]));
@@ -318,7 +339,7 @@ async function planSequenceExtras(ctx: CheckContext, op: CreateOperationId): Pro
     const body = { ...(from?.body ?? {}) };
     if (lotMember !== undefined) body[lotMember] = lot.id;
     for (const m of sequences) delete body[m.name];
-    ensureMarker(
+    data.ensureMarker(
       ctx.derivation(op),
       body,
       ctx.config.runMarker,
@@ -335,8 +356,9 @@ async function planSequenceExtras(ctx: CheckContext, op: CreateOperationId): Pro
  * Judges the values of `member` in the 2xx answers to the corpus creates that `generates` keeps and
  * to the extra creates (sent at once): each a new value (a sequence member's: a non-empty string).
  */
-async function judgeGeneratedUnique(
-  ctx: CheckContext,
+async function judgeGeneratedUnique<X extends SuiteExchange>(
+  data: CheckData,
+  ctx: SuiteContext<X>,
   op: CreateOperationId,
   member: string,
   generates: (body: CorpusBody) => boolean,
@@ -349,7 +371,7 @@ async function judgeGeneratedUnique(
     ...[...corpus.entries()]
       .filter(([, body]) => generates(body))
       .map(([index, body]) => ({ name: body.name, exchange: ctx.corpusCreate(op, index).then((c) => c.exchange) })),
-    ...(await sequenceExtras(ctx, op)).map((e) => ({ name: e.name, exchange: ctx.extraCreate(e.key, op, e.body) })),
+    ...(await sequenceExtras(data, ctx, op)).map((e) => ({ name: e.name, exchange: ctx.extraCreate(e.key, op, e.body) })),
   ];
   const sent = await Promise.allSettled(pending.map((p) => p.exchange));
   const seen = new Map<string, string>();
@@ -380,7 +402,7 @@ async function judgeGeneratedUnique(
 }
 
 /** Generated values of an `x-default-sequence` member are unique. */
-function sequenceCheck(op: CreateOperationId, member: MemberModel): Check {
+function sequenceCheck(data: CheckData, op: CreateOperationId, member: MemberModel): SuiteCheck {
   const name = `every create omitting ${member.name} (corpus, plus creates up to ${SEQUENCE_MIN} over two lots at least)`;
   return {
     id: `${op}.${member.name.replace(/_/g, '-')}-unique`,
@@ -390,15 +412,92 @@ function sequenceCheck(op: CreateOperationId, member: MemberModel): Check {
     rule: PROFILE.defaults,
     write: true,
     cases: [name],
-    extraWrites: async (ctx) => (await sequenceExtras(ctx, op)).map((e) => e.key),
+    extraWrites: async (ctx) => (await sequenceExtras(data, ctx, op)).map((e) => e.key),
     async run(ctx, t) {
-      await t.run(name, () => judgeGeneratedUnique(ctx, op, member.name, (body) => !(member.name in body.body), this.rule, true));
+      await t.run(name, () => judgeGeneratedUnique(data, ctx, op, member.name, (body) => !(member.name in body.body), this.rule, true));
     },
   };
 }
 
 /** The checks of every create operation of the contract. */
-export function createChecks(source: CheckSource): Check[] {
+function createChecks(source: CheckSource): SuiteCheck[] {
   return source.model.createIds.flatMap((op) => successChecks(source, op));
 }
-export { sameJson };
+
+/**
+ * The create operations the reference server's faults of this family name: the bundled contract's (a
+ * check only other contracts have relies on the faults the self-test derives from their schemas).
+ */
+export const REFERENCE_CREATES: readonly CreateOperationId[] = ['createLotTransfer', 'createTestSample'];
+
+/** A sample counter kept per lot: the fault the uniqueness check must catch under any seed (`faults.test.ts` runs it under five). */
+export const SEQUENCE_PER_LOT = 'sequence-per-lot';
+
+/** The faults of the reference server that make the checks of a successful create fail. */
+const FAULTS: readonly FaultCase[] = [
+  ...REFERENCE_CREATES.flatMap((op) => [
+    { check: `${op}.valid-request-2xx`, faults: [`create-rejects:${op}`] },
+    { check: `${op}.answer-shape`, faults: [`create-id-string:${op}`] },
+    { check: `${op}.echo`, faults: [`ignore-sent-default-from:${op}`] },
+    // Every lot of the order: a server taking every lot for the first one.
+    { check: `${op}.echo`, faults: [`first-lot-only:${op}`] },
+    { check: `${op}.defaults`, faults: [`wrong-default:${op}`] },
+    { check: `${op}.status-201`, faults: [`create-200:${op}`] },
+    { check: `${op}.strict-shape`, faults: [`created-format:${op}`] },
+    { check: `${op}.ids-unique`, faults: [`constant-id:${op}`] },
+    { check: `${op}.read-only-ignored`, faults: [`keep-read-only:${op}`] },
+    { check: `${op}.charset-accepted`, faults: [`charset-415:${op}`] },
+  ]),
+  // Value classes of the create members: `completed: true` ignored, a large amount or a non-ASCII string refused.
+  { check: 'createLotTransfer.echo', faults: ['ignore-sent-true:createLotTransfer'] },
+  { check: 'createLotTransfer.valid-request-2xx', faults: ['reject-large-number:createLotTransfer'] },
+  ...REFERENCE_CREATES.map((op) => ({ check: `${op}.valid-request-2xx`, faults: [`reject-non-ascii:${op}`] })),
+  // Date-times RFC 3339 refuses and lenient validators accept: an offset without its colon, a space for T, no seconds, hour 24.
+  { check: 'createLotTransfer.strict-shape', faults: ['date-time-no-colon:createLotTransfer'] },
+  { check: 'createTestSample.strict-shape', faults: ['date-time-space:createTestSample'] },
+  { check: 'createTestSample.strict-shape', faults: ['date-time-no-seconds:createTestSample'] },
+  { check: 'createLotTransfer.strict-shape', faults: ['date-time-hour-24:createLotTransfer'] },
+  { check: 'createTestSample.sample-number-unique', faults: ['constant-sequence'] },
+  // Sequences long enough to expose counters: one kept per lot, one repeating after five values; ids counted per lot.
+  { check: 'createTestSample.sample-number-unique', faults: [SEQUENCE_PER_LOT] },
+  { check: 'createTestSample.sample-number-unique', faults: ['sequence-cycle-5'] },
+  ...REFERENCE_CREATES.map((op) => ({ check: `${op}.ids-unique`, faults: [`id-per-lot:${op}`] })),
+];
+
+/** The checks of a successful create, with their faults. */
+export const createModule: CheckModule = {
+  suite: createChecks,
+  faultCases: () => FAULTS.map((f) => ({ ...f, faults: [...f.faults] })),
+  overrides: {},
+  observe: [],
+};
+
+const echo: Observation = {
+  id: 'answer.echo',
+  level: 'spec',
+  side: 'server',
+  rule: `${SPEC.lotTransfer} ${SPEC.testSample}`,
+  judge(input) {
+    const op = createOf(input);
+    if (!op || !input.sent || !isObject(input.answerBody)) return [];
+    return judgeEcho(input.exchange, input.jc, op, input.sent);
+  },
+};
+
+const defaults: Observation = {
+  id: 'answer.defaults',
+  level: 'strict',
+  side: 'server',
+  rule: PROFILE.defaults,
+  judge(input) {
+    const op = createOf(input);
+    if (!op || !input.sent || !isObject(input.answerBody)) return [];
+    return judgeDefaults(input.exchange, input.jc, op, input.sent, input.lot);
+  },
+};
+
+/**
+ * What the proxy observes of a create's answer: the members sent come back, the defaults filled in.
+ * An entry of its own in the list, before the auth checks' (the proxy's order of server rules).
+ */
+export const createObserved = defineObservation(echo, defaults);

@@ -6,8 +6,8 @@
  * the contract (`CheckSource.data`) and the run (`SuiteContext`). With their faults (the reference
  * server's, for the bundled contract's creates) and what the proxy observes of a create's answer.
  */
-import { isObject, type JsonObject } from '../contract/document.js';
-import type { CreateOperationId, MemberModel } from '../contract/operations-model.js';
+import { isObject, readContract, type JsonObject } from '../contract/document.js';
+import { operationsModel, type CreateOperationId, type MemberModel } from '../contract/operations-model.js';
 import { is2xx, objectOf } from '../judgments/answer.js';
 import {
   judgeCreateAnswered,
@@ -424,50 +424,58 @@ function createChecks(source: CheckSource): SuiteCheck[] {
   return source.model.createIds.flatMap((op) => successChecks(source, op));
 }
 
+let referenceCreates: readonly CreateOperationId[] | undefined;
+
 /**
- * The create operations the reference server's faults of this family name: the bundled contract's (a
- * check only other contracts have relies on the faults the self-test derives from their schemas).
+ * The create operations the reference server's faults of this family name: the bundled contract's, read
+ * from it when the fault table is first built (a check only other contracts have relies on the faults the
+ * self-test derives from their schemas).
  */
-export const REFERENCE_CREATES: readonly CreateOperationId[] = ['createLotTransfer', 'createTestSample'];
+export function referenceCreateIds(): readonly CreateOperationId[] {
+  return (referenceCreates ??= operationsModel(readContract()).createIds);
+}
 
 /** A sample counter kept per lot: the fault the uniqueness check must catch under any seed (`faults.test.ts` runs it under five). */
 export const SEQUENCE_PER_LOT = 'sequence-per-lot';
 
 /** The faults of the reference server that make the checks of a successful create fail. */
-const FAULTS: readonly FaultCase[] = [
-  ...REFERENCE_CREATES.flatMap((op) => [
-    { check: `${op}.valid-request-2xx`, faults: [`create-rejects:${op}`] },
-    { check: `${op}.answer-shape`, faults: [`create-id-string:${op}`] },
-    { check: `${op}.echo`, faults: [`ignore-sent-default-from:${op}`] },
-    // Every lot of the order: a server taking every lot for the first one.
-    { check: `${op}.echo`, faults: [`first-lot-only:${op}`] },
-    { check: `${op}.defaults`, faults: [`wrong-default:${op}`] },
-    { check: `${op}.status-201`, faults: [`create-200:${op}`] },
-    { check: `${op}.strict-shape`, faults: [`created-format:${op}`] },
-    { check: `${op}.ids-unique`, faults: [`constant-id:${op}`] },
-    { check: `${op}.read-only-ignored`, faults: [`keep-read-only:${op}`] },
-    { check: `${op}.charset-accepted`, faults: [`charset-415:${op}`] },
-  ]),
-  // Value classes of the create members: `completed: true` ignored, a large amount or a non-ASCII string refused.
-  { check: 'createLotTransfer.echo', faults: ['ignore-sent-true:createLotTransfer'] },
-  { check: 'createLotTransfer.valid-request-2xx', faults: ['reject-large-number:createLotTransfer'] },
-  ...REFERENCE_CREATES.map((op) => ({ check: `${op}.valid-request-2xx`, faults: [`reject-non-ascii:${op}`] })),
-  // Date-times RFC 3339 refuses and lenient validators accept: an offset without its colon, a space for T, no seconds, hour 24.
-  { check: 'createLotTransfer.strict-shape', faults: ['date-time-no-colon:createLotTransfer'] },
-  { check: 'createTestSample.strict-shape', faults: ['date-time-space:createTestSample'] },
-  { check: 'createTestSample.strict-shape', faults: ['date-time-no-seconds:createTestSample'] },
-  { check: 'createLotTransfer.strict-shape', faults: ['date-time-hour-24:createLotTransfer'] },
-  { check: 'createTestSample.sample-number-unique', faults: ['constant-sequence'] },
-  // Sequences long enough to expose counters: one kept per lot, one repeating after five values; ids counted per lot.
-  { check: 'createTestSample.sample-number-unique', faults: [SEQUENCE_PER_LOT] },
-  { check: 'createTestSample.sample-number-unique', faults: ['sequence-cycle-5'] },
-  ...REFERENCE_CREATES.map((op) => ({ check: `${op}.ids-unique`, faults: [`id-per-lot:${op}`] })),
-];
+function faultRows(): readonly FaultCase[] {
+  const creates = referenceCreateIds();
+  return [
+    ...creates.flatMap((op) => [
+      { check: `${op}.valid-request-2xx`, faults: [`create-rejects:${op}`] },
+      { check: `${op}.answer-shape`, faults: [`create-id-string:${op}`] },
+      { check: `${op}.echo`, faults: [`ignore-sent-default-from:${op}`] },
+      // Every lot of the order: a server taking every lot for the first one.
+      { check: `${op}.echo`, faults: [`first-lot-only:${op}`] },
+      { check: `${op}.defaults`, faults: [`wrong-default:${op}`] },
+      { check: `${op}.status-201`, faults: [`create-200:${op}`] },
+      { check: `${op}.strict-shape`, faults: [`created-format:${op}`] },
+      { check: `${op}.ids-unique`, faults: [`constant-id:${op}`] },
+      { check: `${op}.read-only-ignored`, faults: [`keep-read-only:${op}`] },
+      { check: `${op}.charset-accepted`, faults: [`charset-415:${op}`] },
+    ]),
+    // Value classes of the create members: `completed: true` ignored, a large amount or a non-ASCII string refused.
+    { check: 'createLotTransfer.echo', faults: ['ignore-sent-true:createLotTransfer'] },
+    { check: 'createLotTransfer.valid-request-2xx', faults: ['reject-large-number:createLotTransfer'] },
+    ...creates.map((op) => ({ check: `${op}.valid-request-2xx`, faults: [`reject-non-ascii:${op}`] })),
+    // Date-times RFC 3339 refuses and lenient validators accept: an offset without its colon, a space for T, no seconds, hour 24.
+    { check: 'createLotTransfer.strict-shape', faults: ['date-time-no-colon:createLotTransfer'] },
+    { check: 'createTestSample.strict-shape', faults: ['date-time-space:createTestSample'] },
+    { check: 'createTestSample.strict-shape', faults: ['date-time-no-seconds:createTestSample'] },
+    { check: 'createLotTransfer.strict-shape', faults: ['date-time-hour-24:createLotTransfer'] },
+    { check: 'createTestSample.sample-number-unique', faults: ['constant-sequence'] },
+    // Sequences long enough to expose counters: one kept per lot, one repeating after five values; ids counted per lot.
+    { check: 'createTestSample.sample-number-unique', faults: [SEQUENCE_PER_LOT] },
+    { check: 'createTestSample.sample-number-unique', faults: ['sequence-cycle-5'] },
+    ...creates.map((op) => ({ check: `${op}.ids-unique`, faults: [`id-per-lot:${op}`] })),
+  ];
+}
 
 /** The checks of a successful create, with their faults. */
 export const createModule: CheckModule = {
   suite: createChecks,
-  faultCases: () => FAULTS.map((f) => ({ ...f, faults: [...f.faults] })),
+  faultCases: () => faultRows().map((f) => ({ ...f, faults: [...f.faults] })),
   overrides: {},
   observe: [],
 };

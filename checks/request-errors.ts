@@ -26,7 +26,7 @@ import {
   type SuiteContext,
   type SuiteExchange,
 } from './define.js';
-import { REFERENCE_CREATES } from './create.js';
+import { referenceCreateIds } from './create.js';
 import { createOf } from './observe.js';
 import { mediaType, requestJson, requestSchema } from './request.js';
 
@@ -376,76 +376,83 @@ function requestErrorChecks(source: CheckSource): SuiteCheck[] {
 }
 
 /** The faults of the reference server that make the bad-request checks fail (`alsoFails`: checks a fault cannot help breaking too). */
-const FAULTS: readonly FaultCase[] = [
-  ...REFERENCE_CREATES.flatMap((op) => [
-    // JSON that is not an object: null answered 500.
-    { check: `${op}.non-object-json-400`, faults: [`null-body-500:${op}`], alsoFails: ['server.no-5xx'] },
-    // Several problems in one body: only the first reported.
-    { check: `${op}.several-problems-400`, faults: [`first-problem-only:${op}`] },
-    { check: `${op}.unsupported-media-type-415`, faults: [`accept-text-plain:${op}`] },
-    // A body with no Content-Type at all parsed as JSON.
-    { check: `${op}.unsupported-media-type-415`, faults: [`no-content-type-json:${op}`] },
-    { check: `${op}.malformed-json-400`, faults: [`malformed-422:${op}`] },
-    { check: `${op}.non-object-json-400`, faults: [`non-object-422:${op}`] },
-    { check: `${op}.unknown-lot-422`, faults: [`unknown-lot-400:${op}`] },
-    // A body of a wrong JSON type stored and answered as sent (spec level).
-    { check: `${op}.invalid-not-created-as-sent`, faults: [`store-wrong-type:${op}`] },
-    { check: `${op}.unknown-lot-422`, faults: [`unknown-lot-no-pointer:${op}`] },
-    { check: `${op}.wrong-method-405`, faults: [`405-no-allow:${op}`] },
-    {
-      check: `${op}.missing-required-400`,
-      faults: [`no-required:${op}`],
-      // A create's several-problems body holds one problem of this class too.
-      alsoFails: [`${op}.several-problems-400`],
-    },
-    {
-      check: `${op}.wrong-type-400`,
-      faults: [`wrong-type-pointer-root:${op}`],
-      // A create's several-problems body holds one problem of this class too.
-      alsoFails: [`${op}.several-problems-400`],
-    },
-    {
-      check: `${op}.out-of-bounds-400`,
-      faults: [`no-bounds:${op}`],
-      // A create's several-problems body holds one problem of this class too.
-      alsoFails: [`${op}.several-problems-400`],
-    },
-    // Unknown members: a pointer not escaped (~1, ~0); near misses of real members bound to them (aliasing).
-    { check: `${op}.unknown-member-400`, faults: [`pointer-unescaped:${op}`] },
-    { check: `${op}.unknown-member-400`, faults: [`member-aliases:${op}`] },
-    {
-      check: `${op}.unknown-member-400`,
-      faults: [`allow-unknown:${op}`],
-      // A create's several-problems body holds one problem of this class too.
-      alsoFails: [`${op}.several-problems-400`],
-    },
-  ]),
-  // Framing: the limit checked against Content-Length only (a chunked body past it read and accepted); a chunked body read with its framing.
-  ...REFERENCE_CREATES.flatMap((op) => [
-    { check: `${op}.payload-too-large-413`, faults: [`chunked-no-limit:${op}`] },
-    { check: `${op}.chunked-body-2xx`, faults: [`chunked-raw:${op}`] },
-  ]),
-  { check: 'createLotTransfer.payload-too-large-413', faults: ['no-size-limit'], alsoFails: ['createTestSample.payload-too-large-413'] },
-  { check: 'createTestSample.payload-too-large-413', faults: ['no-size-limit'], alsoFails: ['createLotTransfer.payload-too-large-413'] },
-  // Body sizes between common server limits and the profile's: a server keeping its stack's 100 KiB default
-  // (it also refuses the corpus body of test samples whose two 64 KiB text classes meet in one row).
-  ...['createLotTransfer.large-body-2xx', 'createTestSample.large-body-2xx'].map((check) => ({
-    check,
-    faults: ['limit-100kb'],
-    alsoFails: [
-      'createLotTransfer.large-body-2xx',
-      'createTestSample.large-body-2xx',
-      'createTestSample.valid-request-2xx',
-      'createTestSample.status-201',
-    ].filter((c) => c !== check),
-  })),
-];
+function faultRows(): readonly FaultCase[] {
+  const creates = referenceCreateIds();
+  return [
+    ...creates.flatMap((op) => [
+      // JSON that is not an object: null answered 500.
+      { check: `${op}.non-object-json-400`, faults: [`null-body-500:${op}`], alsoFails: ['server.no-5xx'] },
+      // Several problems in one body: only the first reported.
+      { check: `${op}.several-problems-400`, faults: [`first-problem-only:${op}`] },
+      { check: `${op}.unsupported-media-type-415`, faults: [`accept-text-plain:${op}`] },
+      // A body with no Content-Type at all parsed as JSON.
+      { check: `${op}.unsupported-media-type-415`, faults: [`no-content-type-json:${op}`] },
+      { check: `${op}.malformed-json-400`, faults: [`malformed-422:${op}`] },
+      { check: `${op}.non-object-json-400`, faults: [`non-object-422:${op}`] },
+      { check: `${op}.unknown-lot-422`, faults: [`unknown-lot-400:${op}`] },
+      // A body of a wrong JSON type stored and answered as sent (spec level).
+      { check: `${op}.invalid-not-created-as-sent`, faults: [`store-wrong-type:${op}`] },
+      { check: `${op}.unknown-lot-422`, faults: [`unknown-lot-no-pointer:${op}`] },
+      { check: `${op}.wrong-method-405`, faults: [`405-no-allow:${op}`] },
+      {
+        check: `${op}.missing-required-400`,
+        faults: [`no-required:${op}`],
+        // A create's several-problems body holds one problem of this class too.
+        alsoFails: [`${op}.several-problems-400`],
+      },
+      {
+        check: `${op}.wrong-type-400`,
+        faults: [`wrong-type-pointer-root:${op}`],
+        // A create's several-problems body holds one problem of this class too.
+        alsoFails: [`${op}.several-problems-400`],
+      },
+      {
+        check: `${op}.out-of-bounds-400`,
+        faults: [`no-bounds:${op}`],
+        // A create's several-problems body holds one problem of this class too.
+        alsoFails: [`${op}.several-problems-400`],
+      },
+      // Unknown members: a pointer not escaped (~1, ~0); near misses of real members bound to them (aliasing).
+      { check: `${op}.unknown-member-400`, faults: [`pointer-unescaped:${op}`] },
+      { check: `${op}.unknown-member-400`, faults: [`member-aliases:${op}`] },
+      {
+        check: `${op}.unknown-member-400`,
+        faults: [`allow-unknown:${op}`],
+        // A create's several-problems body holds one problem of this class too.
+        alsoFails: [`${op}.several-problems-400`],
+      },
+    ]),
+    // Framing: the limit checked against Content-Length only (a chunked body past it read and accepted); a chunked body read with its framing.
+    ...creates.flatMap((op) => [
+      { check: `${op}.payload-too-large-413`, faults: [`chunked-no-limit:${op}`] },
+      { check: `${op}.chunked-body-2xx`, faults: [`chunked-raw:${op}`] },
+    ]),
+    { check: 'createLotTransfer.payload-too-large-413', faults: ['no-size-limit'], alsoFails: ['createTestSample.payload-too-large-413'] },
+    { check: 'createTestSample.payload-too-large-413', faults: ['no-size-limit'], alsoFails: ['createLotTransfer.payload-too-large-413'] },
+    // Body sizes between common server limits and the profile's: a server keeping its stack's 100 KiB default
+    // (it also refuses the corpus body of test samples whose two 64 KiB text classes meet in one row).
+    ...['createLotTransfer.large-body-2xx', 'createTestSample.large-body-2xx'].map((check) => ({
+      check,
+      faults: ['limit-100kb'],
+      alsoFails: [
+        'createLotTransfer.large-body-2xx',
+        'createTestSample.large-body-2xx',
+        'createTestSample.valid-request-2xx',
+        'createTestSample.status-201',
+      ].filter((c) => c !== check),
+    })),
+  ];
+}
 
 /** The bad-request checks of the creates, with their faults. */
 export const requestErrorsModule: CheckModule = {
   suite: requestErrorChecks,
   faultCases: () =>
-    FAULTS.map((f) => ({ check: f.check, faults: [...f.faults], ...(f.alsoFails !== undefined ? { alsoFails: [...f.alsoFails] } : {}) })),
+    faultRows().map((f) => ({
+      check: f.check,
+      faults: [...f.faults],
+      ...(f.alsoFails !== undefined ? { alsoFails: [...f.alsoFails] } : {}),
+    })),
   overrides: {},
   observe: [],
 };

@@ -3,10 +3,9 @@
  * runs every test file; `npm test` runs them in two runs at once, the coverage run (GOODS_TESTS=counted:
  * all but UNCOUNTED, under c8) and the rest beside it (GOODS_TESTS=uncounted); `npm run test:quick`
  * (GOODS_TESTS=quick) all but the slow ones (QUICK_LEAVES_OUT). With `--parallel` (on the command line, where
- * support/coverage-in-process.ts sees it) the files run in worker processes, two more than the cores
- * at a time (many files spend much of their time waiting on servers, time-outs and child processes:
- * measured on 2 cores, once the fault table's run and the lint had ended, three workers kept only 1.3
- * cores busy; GOODS_TEST_JOBS=N to choose), the slowest first, by the per-file times of the recorded
+ * support/coverage-in-process.ts sees it) the files run in worker processes, one more than the cores
+ * at a time (many files spend much of their time waiting on servers, time-outs and child processes,
+ * so a worker more keeps both cores busy; GOODS_TEST_JOBS=N to choose), the slowest first, by the per-file times of the recorded
  * run (docs/generated/test-time.json), so no long file starts last and keeps the run waiting; a file
  * the record does not know yet runs after those it knows. `support/test-timing.ts` prints the slowest
  * files at the end. `npx mocha FILE...` keeps .mocharc.json (one process, no plugin).
@@ -121,7 +120,7 @@ const files = testFiles().filter((file) =>
 const { availableParallelism } = require('node:os');
 // The files beside the coverage run: two workers (with one, mocha runs the file in its main process, where
 // tsx loads it as CommonJS and an ES-only dependency such as json-schema-faker fails to load).
-const defaultJobs = mode === 'uncounted' ? 2 : availableParallelism() + 2;
+const defaultJobs = mode === 'uncounted' ? 2 : availableParallelism() + 1;
 const jobs = Number(process.env.GOODS_TEST_JOBS ?? String(defaultJobs));
 
 module.exports = {

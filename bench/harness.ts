@@ -4,6 +4,7 @@
  */
 import { cpus, totalmem } from 'node:os';
 import { isObject } from '../contract/json-value.js';
+import { RESET_HEADER } from '../mock/control-guard.js';
 import { send } from '../support/http-probe.js';
 import { treeCpuMs } from '../support/proc-cpu.js';
 import { stopAll } from '../support/processes.js';
@@ -34,8 +35,16 @@ async function judgingOf(url: string): Promise<{ judged: number; notJudged: numb
   return { judged, notJudged };
 }
 
+/** Empties a mock's session before a round of creates: the round measures creates, not the collector's work on every earlier round's records. */
+async function emptied(server: RunningServer, { method }: Scenario): Promise<void> {
+  const answer =
+    server.id === 'mock' && method === 'POST' && (await send(`${server.url}/__mock/reset`, { method, headers: { [RESET_HEADER]: '1' } }));
+  if (answer && answer.status >= 300) throw new Error(`the mock's reset answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+}
+
 /** One load run with the CPU time used by the server's process tree and by this process (the load generator). */
 async function measuredRun(server: RunningServer, scenario: Scenario, settings: BenchSettings): Promise<RoundRun> {
+  await emptied(server, scenario);
   const cpu = (): number[] => [treeCpuMs(server.child.pid), server.sidePid ? treeCpuMs(server.sidePid) : 0];
   const [serverBefore = 0, sideBefore = 0] = cpu();
   const selfBefore = process.cpuUsage();

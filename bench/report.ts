@@ -35,12 +35,8 @@ export type StartOf = { medianMs: number; rss: number };
 export type StartupResult = { runs: number; mock: StartOf; npmStart: StartOf | null; prism: StartOf };
 
 /** `verdictLatenciesMs`: the time-to-verdict table's latencies (empty: not measured; also skipped without `conformance`). */
-export type BenchSettings = Record<'connections' | 'durationMs' | 'warmupMs' | 'rounds' | 'transfers' | 'startupRuns', number> & {
-  servers: ServerId[];
-  conformance: boolean;
-  selfTest: boolean;
-  verdictLatenciesMs: number[];
-};
+type Counts = Record<'connections' | 'durationMs' | 'warmupMs' | 'rounds' | 'transfers' | 'startupRuns', number>;
+export type BenchSettings = Counts & { servers: ServerId[]; conformance: boolean; selfTest: boolean; verdictLatenciesMs: number[] };
 
 /** Lot-transfer creates of one mock in memory and of the same mock on Redis (`appendfsync always`), in alternating rounds. */
 export type RedisStoreResult = Record<'memory' | 'redis', LoadRow>;
@@ -50,11 +46,8 @@ type Phases = Runs & { timeToVerdict: TimeToVerdictRun[]; records: RecordsResult
 type Machine = { cpus: number; cpuModel: string; node: string; platform: string; memoryBytes: number };
 type Run = { date: string; machine: Machine; settings: BenchSettings; load: { rows: LoadRow[]; ratios: ScenarioRatios[] } };
 /** `problems`: measurements that failed and servers that answered wrongly under load. */
-export type BenchReport = Run & { [K in keyof Phases]: Measured<Phases[K]> } & {
-  targets: TargetResult[];
-  problems: string[];
-  elapsedMs: number;
-};
+type Outcome = { targets: TargetResult[]; problems: string[]; elapsedMs: number };
+export type BenchReport = Run & { [K in keyof Phases]: Measured<Phases[K]> } & Outcome;
 
 /** The ratios of an earlier run, for the regression line. */
 export type PreviousRatios = { date: string; ratios: ScenarioRatios[] };

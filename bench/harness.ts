@@ -4,7 +4,7 @@
  */
 import { cpus, totalmem } from 'node:os';
 import { isObject } from '../contract/json-value.js';
-import { RESET_HEADER } from '../mock/control-guard.js';
+import { RESET_HEADER } from '../mock/index.js';
 import { send } from '../support/http-probe.js';
 import { treeCpuMs } from '../support/proc-cpu.js';
 import { stopAll } from '../support/processes.js';

@@ -139,12 +139,28 @@ interface RelayContext {
   log: (line: string) => void;
 }
 
+/** What a relay holds while its exchange is under way: the client's request and answer, and the copies kept for judging. */
+interface Live {
+  x: RelayContext;
+  answerHeaders: readonly string[];
+  readonly answerBody: Capture;
+  /** undici's, to resume the upstream socket once the client's has room again. */
+  resume: (() => void) | undefined;
+}
+
 /**
  * One exchange on the upstream hop: the answer's head and each chunk written to the client as they
  * come. One listener on the client's answer (`close`, which follows `finish`) tells a whole answer
  * from a client that left; `drain` is listened to only once the client's socket was full.
+ *
+ * Once the client's answer closed, the relay lets go of everything it held (`live`): undici keeps a
+ * finished handler reachable for a while (its request object outlives the exchange), and a handler
+ * that still named the request, the answer and the body copies kept them all alive past two
+ * collections of the young generation. Promoted to the old one, they cost the proxy several times
+ * the floor's garbage collection a request (docs/proxy-performance.md).
  */
 class Relay implements Dispatcher.DispatchHandlers {
+  private live: Live | undefined;
   private abort: ((error?: Error) => void) | undefined;
   /** The client has the upstream's status line, or a problem of the proxy. */
   private answered = false;
@@ -153,23 +169,26 @@ class Relay implements Dispatcher.DispatchHandlers {
   /** The client left before its answer was whole. */
   private gone = false;
   private status = 0;
-  private answerHeaders: readonly string[] = [];
-  private resume: (() => void) | undefined;
   private draining = false;
-  private readonly answerBody = new Capture();
 
-  constructor(private readonly x: RelayContext) {
+  constructor(x: RelayContext) {
+    this.live = { x, answerHeaders: [], answerBody: new Capture(), resume: undefined };
     x.res.on('close', () => this.closed());
   }
 
   /** The client's answer ended: delivered whole (then judged), or the client left (the upstream exchange stops too). */
   private closed(): void {
-    const { res, req, method, target, requestBody, started, done } = this.x;
+    const live = this.live;
+    if (live === undefined) return;
+    this.live = undefined;
+    const { res, req, method, target, requestBody, started, done } = live.x;
     if (!res.writableFinished) {
       this.gone = true;
       this.abort?.();
+      this.abort = undefined;
       return;
     }
+    this.abort = undefined;
     if (!this.relayed) return;
     // An upstream may answer before the request body is in (an early 413): then that body is not judged.
     done(
@@ -180,22 +199,27 @@ class Relay implements Dispatcher.DispatchHandlers {
         requestBody,
         req.complete,
         this.status,
-        this.answerHeaders,
-        this.answerBody,
+        live.answerHeaders,
+        live.answerBody,
         performance.now() - started,
       ),
     );
   }
 
   onConnect(abort: (error?: Error) => void): void {
+    if (this.gone) {
+      abort();
+      return;
+    }
     this.abort = abort;
-    if (this.gone) abort();
   }
 
   onHeaders(status: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
     // 1xx: Node's server answered the client's `Expect` itself; other interim answers are not relayed.
     if (status < 200) return true;
-    const { res, req, target, log } = this.x;
+    const live = this.live;
+    if (live === undefined) return false;
+    const { res, req, target, log, upstream } = live.x;
     const raw = headerStrings(rawHeaders);
     try {
       res.writeHead(status, statusText, endToEnd(raw));
@@ -203,9 +227,10 @@ class Relay implements Dispatcher.DispatchHandlers {
       // Node refuses to send a header or status line undici parsed: a 502, not a crash.
       log(`proxy: ${req.method ?? '?'} ${target.slice(0, 200)}: the upstream's answer cannot be forwarded (${messageOf(error)})`);
       this.fail(
+        live.x,
         problem(
           'upstreamUnreachable',
-          `The proxied server ${this.x.upstream.origin} answered with a status line or headers that cannot be forwarded.`,
+          `The proxied server ${upstream.origin} answered with a status line or headers that cannot be forwarded.`,
         ),
       );
       this.abort?.();
@@ -214,29 +239,32 @@ class Relay implements Dispatcher.DispatchHandlers {
     this.answered = true;
     this.relayed = true;
     this.status = status;
-    this.answerHeaders = raw;
-    this.resume = resume;
+    live.answerHeaders = raw;
+    live.resume = resume;
     return true;
   }
 
   onData(chunk: Buffer): boolean {
-    this.answerBody.add(chunk);
-    const room = this.x.res.write(chunk);
-    if (!room && !this.draining && this.resume !== undefined) {
+    const live = this.live;
+    if (live === undefined) return false;
+    live.answerBody.add(chunk);
+    const room = live.x.res.write(chunk);
+    if (!room && !this.draining && live.resume !== undefined) {
       // undici pauses the upstream socket until `resume`: called when the client's socket has room again.
       this.draining = true;
-      this.x.res.on('drain', this.resume);
+      live.x.res.on('drain', live.resume);
     }
     return room;
   }
 
   onComplete(): void {
-    this.x.res.end();
+    this.live?.x.res.end();
   }
 
   onError(error: Error): void {
-    const { res, req, target, upstream, timeoutMs, log } = this.x;
-    if (this.gone || res.destroyed) return;
+    const live = this.live;
+    if (live === undefined || this.gone || live.x.res.destroyed) return;
+    const { res, req, target, upstream, timeoutMs, log } = live.x;
     // The upstream broke off mid-answer: the client must not take the cut body for a whole one.
     if (this.answered) {
       res.destroy();
@@ -244,13 +272,14 @@ class Relay implements Dispatcher.DispatchHandlers {
     }
     const code = 'code' in error && typeof error.code === 'string' ? error.code : '';
     if (REFUSED.has(code)) {
-      this.fail(problem('badRequest', `The request cannot be forwarded: ${error.message}.`));
+      this.fail(live.x, problem('badRequest', `The request cannot be forwarded: ${error.message}.`));
       return;
     }
     log(
       `proxy: ${req.method ?? '?'} ${target.slice(0, 200)}: the upstream cannot be reached (${`${upstream.origin} ${code} ${error.message}`.trim()})`,
     );
     this.fail(
+      live.x,
       TIMEOUTS.has(code)
         ? problem(
             'upstreamTimeout',
@@ -263,10 +292,9 @@ class Relay implements Dispatcher.DispatchHandlers {
     );
   }
 
-  private fail(error: ProblemError): void {
+  private fail({ res }: RelayContext, error: ProblemError): void {
     if (this.answered) return;
     this.answered = true;
-    const { res } = this.x;
     if (res.headersSent) res.destroy();
     else sendProblem(res, error);
   }

@@ -168,4 +168,16 @@ describe('redaction: what the proxy learns from traffic', () => {
     assert.ok(!redactor.secrets.includes('abc'));
     assert.equal(redactor.redact('abc Bearer abc'), 'abc Bearer abc');
   });
+
+  it('makes a header sent again the latest, also when it was the last header learnt (other secrets came between)', () => {
+    const redactor = new LearningRedactor({ pieces: false, maxSecrets: 2 });
+    redactor.learnAuthorization('Bearer token-aaaaaa');
+    redactor.learnAuthorization('Bearer token-aaaaaa');
+    redactor.learn('secret-bbbbbb');
+    redactor.learnAuthorization('Bearer token-aaaaaa');
+    redactor.learn('secret-cccccc');
+    assert.deepEqual(redactor.secrets, ['token-aaaaaa', 'secret-cccccc'], 'the oldest (secret-bbbbbb) was let go, not the token in use');
+    redactor.learnAuthorization('Bearer token-dddddd');
+    assert.deepEqual(redactor.secrets, ['secret-cccccc', 'token-dddddd']);
+  });
 });

@@ -218,6 +218,10 @@ export class LearningRedactor implements Redactor {
   private readonly pieces: boolean;
   private readonly maxSecrets: number;
   private compiled: ((text: string) => string) | undefined;
+  /** Calls of `learn` that changed what is known or its order (a secret added or made the latest). */
+  private changes = 0;
+  /** The Authorization header learnt last, and `changes` right after: the same header again with nothing learnt since changes nothing. */
+  private lastAuthorization: { header: string; changes: number } | undefined;
 
   constructor(options: RedactorOptions = {}) {
     this.pieces = options.pieces ?? true;
@@ -231,6 +235,7 @@ export class LearningRedactor implements Redactor {
   /** Learns a secret (an empty one is ignored; a known one becomes the latest). */
   learn(secret: string): void {
     if (secret.length === 0) return;
+    this.changes++;
     if (this.known.has(secret)) {
       this.known.delete(secret);
       this.known.add(secret);
@@ -251,6 +256,14 @@ export class LearningRedactor implements Redactor {
    */
   learnAuthorization(header: string | undefined): void {
     if (header === undefined) return;
+    // A client sends the same header on every request: learning it again would leave the same secrets in the same order.
+    const last = this.lastAuthorization;
+    if (last !== undefined && last.header === header && last.changes === this.changes) return;
+    this.learnHeader(header);
+    this.lastAuthorization = { header, changes: this.changes };
+  }
+
+  private learnHeader(header: string): void {
     const [scheme = '', ...rest] = header.trim().split(/\s+/);
     const credential = rest.join(' ');
     if (credential === '') return;

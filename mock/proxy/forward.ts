@@ -57,6 +57,8 @@ function forwardedMethod(method: string | undefined): Dispatcher.HttpMethod | un
  * when the first such name comes: `keep-alive`, the usual value, makes none).
  */
 function addConnectionNames(value: string, named: Set<string> | undefined): Set<string> | undefined {
+  // The usual values, as clients and servers send them, name nothing else: not split.
+  if (value === 'keep-alive' || value === 'close' || value === 'Keep-Alive' || value === 'Close') return named;
   for (const n of value.split(',')) {
     const name = n.trim().toLowerCase();
     if (name !== '' && !HOP_BY_HOP.has(name)) (named ??= new Set()).add(name);

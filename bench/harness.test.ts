@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { runningCount } from '../support/processes.js';
-import { runBench } from './harness.js';
+import { ratiosOf, runBench } from './harness.js';
 import { wrongOf } from './load.js';
-import { reportJson, type BenchReport, type BenchSettings } from './report.js';
+import { reportJson, type BenchReport, type BenchSettings, type LoadRow, type RoundRun } from './report.js';
 import { benchFixture, buildScenarios } from './scenarios.js';
 import { SERVER_IDS, type ServerId } from './servers.js';
 import { formatReport } from './table.js';
@@ -48,6 +48,31 @@ export const TINY_LOAD = {
 } as const satisfies Partial<BenchSettings>;
 
 const SERVERS: ServerId[] = ['mock', 'bare', 'floor', 'proxy'];
+
+describe('bench/harness: the ratios', () => {
+  const round = (okPerSec: number, p99Ms: number): RoundRun => ({
+    ...{ answers: okPerSec, ok: okPerSec, unexpected: 0, errors: 0, timeouts: 0, seconds: 1, okPerSec, p50Ms: p99Ms / 2, p99Ms },
+    ...{ statusCodes: { 200: okPerSec }, serverCpuMs: 1, loadGenCpuMs: 1 },
+  });
+  const row = (server: ServerId, rounds: RoundRun[]): LoadRow => ({
+    ...{ scenario: 'get-order-info', server, answers: 1, unexpected: 0, errors: 0, timeouts: 0, statusCodes: {} },
+    ...{ okPerSec: 0, p50Ms: 0, p99Ms: 0, peakRss: 0, serverCpuUsPerAnswer: 0, serverCores: 0, loadGenCores: 0, rounds },
+  });
+
+  it("takes each ratio as the median of the rounds' own ratios, not the ratio of the rows' medians", () => {
+    // The machine slowed down fourfold in the third round; in each round the proxy ran beside its floor.
+    const rows = [
+      row('floor', [round(10_000, 10), round(12_000, 8), round(3_000, 30)]),
+      row('proxy', [round(11_000, 10.5), round(10_800, 9), round(2_700, 32)]),
+    ];
+    const [scenario] = buildScenarios(benchFixture());
+    assert.ok(scenario);
+    const [ratios] = ratiosOf(rows, [scenario]);
+    assert.equal(ratios?.proxyOverFloor?.toFixed(3), '0.900', 'rounds 1.1, 0.9, 0.9 (the medians would say 10,800 / 10,000)');
+    assert.equal(ratios?.proxyAddedP99Ms?.toFixed(2), '1.00', 'rounds +0.5, +1, +2 ms (the medians would say +0.5)');
+    assert.equal(ratios?.mockOverBare, null, 'neither the mock nor bare was loaded');
+  });
+});
 
 describe('bench/harness: runBench smoke run (node servers, tiny load)', function () {
   this.timeout(120_000);

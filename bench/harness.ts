@@ -114,17 +114,19 @@ async function redisPhase(settings: BenchSettings, transfer: Scenario, log: Log)
   }
 }
 
-function ratiosOf(rows: readonly LoadRow[], scenarios: readonly Scenario[]): ScenarioRatios[] {
+/** Each ratio: the median of its rounds' own (the servers of a round ran seconds apart; the machine's speed swings between rounds). */
+export function ratiosOf(rows: readonly LoadRow[], scenarios: readonly Scenario[]): ScenarioRatios[] {
   return scenarios.map(({ id: scenario }) => {
     const row = (server: ServerId): LoadRow | undefined => rows.find((r) => r.scenario === scenario && r.server === server);
-    const ratio = (a: ServerId, b: ServerId): number | null => {
-      const [over, under] = [row(a), row(b)];
-      return over === undefined || under === undefined || under.okPerSec <= 0 ? null : over.okPerSec / under.okPerSec;
+    const paired = (a: ServerId, b: ServerId, of: (x: RoundRun, y: RoundRun) => number | null): number | null => {
+      const [over, under] = [row(a)?.rounds ?? [], row(b)?.rounds ?? []];
+      const each = over.flatMap((x, i) => (under[i] === undefined ? [] : [of(x, under[i])])).filter((v) => v !== null);
+      return each.length === 0 ? null : median(each);
     };
-    const [proxy, floor] = [row('proxy'), row('floor')];
-    const proxyAddedP99Ms = proxy === undefined || floor === undefined ? null : proxy.p99Ms - floor.p99Ms;
+    const ratio = (a: ServerId, b: ServerId) => paired(a, b, (x, y) => (y.okPerSec > 0 ? x.okPerSec / y.okPerSec : null));
     const [mockOverBare, mockOverPrism, floorOverBare] = [ratio('mock', 'bare'), ratio('mock', 'prism'), ratio('floor', 'bare')];
-    return { scenario, mockOverBare, mockOverPrism, proxyOverFloor: ratio('proxy', 'floor'), proxyAddedP99Ms, floorOverBare };
+    const proxy = { proxyOverFloor: ratio('proxy', 'floor'), proxyAddedP99Ms: paired('proxy', 'floor', (x, y) => x.p99Ms - y.p99Ms) };
+    return { scenario, mockOverBare, mockOverPrism, ...proxy, floorOverBare };
   });
 }
 

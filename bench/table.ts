@@ -127,7 +127,7 @@ export function formatReport(report: BenchReport, previous?: PreviousRatios): st
   return [
     `Bench ${report.date} — ${m.cpus} × ${m.cpuModel}, Node ${m.node}, loopback, load generator on the same cores`,
     `Load: ${s.connections} connections, pipelining 1, warm-up ${s.warmupMs / 1000} s, then ${s.rounds} round(s) × ${s.durationMs / 1000} s ` +
-      'per server, servers alternating; median of rounds.',
+      "per server, servers alternating; median of rounds (a ratio: of its rounds' own).",
     '',
     loadTable,
     '',

@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { mkdtempSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
@@ -15,7 +17,8 @@ import { readBody } from '../../test/support/http.js';
 import { createMockServer, type MockServer } from '../server.js';
 import { AUTH, ORDER_PATH, TRANSFERS_PATH } from '../testing.js';
 import { DEFAULT_PROXY, type ProxyConfig } from './config.js';
-import { endToEnd, scanHeaders } from './forward.js';
+import { endToEnd, Relay, scanHeaders } from './forward.js';
+import { Capture, type SeenExchange } from './seen.js';
 
 /** A fallback that ends a wait which a buffering proxy would never end by itself (the test then fails on its assertion, not on a time-out). */
 const NEVER_MS = 3000;
@@ -248,6 +251,67 @@ describe('validating proxy: the upstream hop', () => {
       await slow.close();
       hangUp.close();
       slowBody.close();
+    }
+  });
+
+  it('lets go of the request, the answer and the body copies once the answer closed (a handler undici still holds keeps nothing alive)', async () => {
+    // V8's collector, reachable at run time: a WeakRef tells whether anything still names an object.
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const relays: Relay[] = [];
+    const seen: SeenExchange[] = [];
+    const weak: WeakRef<object>[] = [];
+    const server = createServer((req, res) => {
+      const relay = new Relay({
+        req,
+        res,
+        method: 'GET',
+        target: '/x',
+        requestBody: new Capture(),
+        started: performance.now(),
+        done: (exchange) => seen.push(exchange),
+        upstream: new URL('http://127.0.0.1:1'),
+        timeoutMs: 1000,
+        log: () => undefined,
+      });
+      relays.push(relay);
+      weak.push(new WeakRef(req), new WeakRef(res));
+      relay.onConnect(() => undefined);
+      relay.onHeaders(200, [Buffer.from('content-type'), Buffer.from('application/json')], () => undefined, 'OK');
+      relay.onData(Buffer.from('{"a":1}'));
+      relay.onComplete();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await new Promise<IncomingMessage>((resolve, reject) =>
+        httpRequest({ port, host: '127.0.0.1', path: '/x', agent: false, headers: { connection: 'close' } }, resolve)
+          .on('error', reject)
+          .end(),
+      );
+      assert.equal(await readBody(answer), '{"a":1}');
+      await once(answer.socket, 'close');
+      // The server's side of the connection closed too (its parser names the last request until then).
+      const open = () =>
+        new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
+      for (let turns = 0; seen.length === 0 || (await open()) > 0; turns++) {
+        assert.ok(turns < 1000, 'the exchange never ended');
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      collect();
+      await new Promise((resolve) => setImmediate(resolve));
+      collect();
+      assert.equal(relays.length, 1, 'the relay is still held, as undici may hold a finished handler');
+      assert.equal(seen[0]?.status, 200, 'the exchange was handed over whole');
+      assert.deepEqual(
+        weak.map((w) => w.deref() === undefined),
+        [true, true],
+        'the request and the answer are collected although the relay is still reachable',
+      );
+    } finally {
+      server.closeAllConnections();
+      server.close();
     }
   });
 

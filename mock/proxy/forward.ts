@@ -161,7 +161,7 @@ interface Live {
  * collections of the young generation. Promoted to the old one, they cost the proxy several times
  * the floor's garbage collection a request (docs/proxy-performance.md).
  */
-class Relay implements Dispatcher.DispatchHandlers {
+export class Relay implements Dispatcher.DispatchHandlers {
   private live: Live | undefined;
   private abort: ((error?: Error) => void) | undefined;
   /** The client has the upstream's status line, or a problem of the proxy. */

@@ -50,6 +50,7 @@ describe('content codings', () => {
 
   it('reads Content-Encoding and Accept-Encoding (weights, q=0, *)', () => {
     assert.deepEqual(codingsOf(' GZIP , identity, br'), ['gzip', 'br']);
+    for (const none of [undefined, '', 'identity', ' , ']) assert.deepEqual(codingsOf(none), [], String(none));
     assert.equal(acceptedOf(undefined), undefined);
     const accepted = acceptedOf('gzip;q=0.5, deflate;q=0, *');
     assert.ok(accepted?.codings.has('gzip'));

@@ -24,7 +24,9 @@ export const ACCEPT_ENCODING = CODINGS.join(', ');
 
 /** The codings a `Content-Encoding` names, in the order they were applied (lower case; `identity` left out). */
 export function codingsOf(header: string | undefined): string[] {
-  return (header ?? '')
+  // Most answers and requests name no coding.
+  if (header === undefined || header === '' || header === 'identity') return [];
+  return header
     .split(',')
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c.length > 0 && c !== 'identity');

@@ -65,6 +65,12 @@ describe('judgments/create', () => {
     assert.equal(sameJson(undefined, undefined), true);
     assert.equal(sameJson(1, '1'), false);
     assert.equal(sameJson(null, undefined), false);
+    assert.equal(sameJson(null, null), true);
+    assert.equal(sameJson('x', 'x'), true);
+    assert.equal(sameJson(0, -0), true, 'both are written 0');
+    assert.equal(sameJson({}, null), false);
+    assert.equal(sameJson([1], [1]), true);
+    assert.equal(sameJson([1], { 0: 1 }), false);
     assert.equal(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 }), false, 'member order counts: an answer is compared as sent');
   });
 

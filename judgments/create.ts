@@ -6,7 +6,9 @@ import type { JudgeContext, JudgedExchange, Violation } from './exchange.js';
 import { PROFILE, SPEC } from './rules.js';
 import { childPointer } from '../util/json-pointer.js';
 
-export const sameJson = (a: JsonValue | undefined, b: JsonValue | undefined): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** The same JSON value (members in the same order); two equal scalars are compared without serializing them. */
+export const sameJson = (a: JsonValue | undefined, b: JsonValue | undefined): boolean =>
+  a === b || (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null && JSON.stringify(a) === JSON.stringify(b));
 
 /**
  * The spec fact of a create operation's answer: the fact that names its record (4: `Lot transfer

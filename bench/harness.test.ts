@@ -5,6 +5,8 @@
  * included, every phase) runs only with GOODS_BENCH_FULL=1 (`npm run bench:check`, after changing the bench).
  */
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { runningCount } from '../support/processes.js';
 import { ratiosOf, runBench } from './harness.js';
 import { wrongOf } from './load.js';
@@ -77,9 +79,20 @@ describe('bench/harness: the ratios', () => {
 describe('bench/harness: runBench smoke run (node servers, tiny load)', function () {
   this.timeout(120_000);
   let report: BenchReport;
+  const proxyDirs = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('goods-bench-proxy-')));
+  let dirsBefore: Set<string>;
 
   before(async () => {
+    dirsBefore = proxyDirs();
     report = await runBench({ ...TINY_LOAD, warmupMs: 0, transfers: 0, startupRuns: 0, servers: SERVERS });
+  });
+
+  it("removes the proxy's report directory when the proxy stops", () => {
+    assert.ok(SERVERS.includes('proxy'));
+    assert.deepEqual(
+      [...proxyDirs()].filter((name) => !dirsBefore.has(name)),
+      [],
+    );
   });
 
   it('has a row for every scenario and benched server, with correct answers and finite numbers', () => {

@@ -1,10 +1,10 @@
 /**
- * The bench's own servers, `server-child KIND`, each printing its URL and stopping on SIGTERM/SIGINT or when the parent
- * goes: `bare`, the ceiling (precomputed answers; no validation, state or logging); `floor`, the least a reverse proxy
- * does on this runtime, so the proxy's targets say what our code costs, not what a second hop costs; `proxy` (at `spec`);
- * `mock`, records not capped, answering `{ type: 'memory' }` over IPC with its memory after a full GC.
+ * The bench's own servers, `server-child KIND`, each printing its URL and stopping on SIGTERM/SIGINT or when the parent goes:
+ * `bare`, the ceiling (precomputed answers; no validation, state or logging); `floor`, the least a reverse proxy does on this
+ * runtime (the proxy's targets say what our code costs, not a second hop); `proxy` (at `spec`); `mock`, records not capped,
+ * answering `{ type: 'memory' }` over IPC with its memory after a full GC.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,15 +61,16 @@ async function floorServer(upstream: string): Promise<Loopback> {
   return { ...listening, close: async () => void (await Promise.all([listening.close(), pool.close()])) };
 }
 
-/** The mock (with `upstream`: the proxy) through its public API; only the bench's token accepted, so a strict run can pass. */
+/** The mock (with `upstream`: the proxy, its reports in a directory removed on stop); only the bench's token accepted. */
 async function mockServer(upstream?: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const outputDir = mkdtempSync(join(tmpdir(), 'goods-bench-proxy-'));
   const config = upstream
-    ? { proxy: { ...DEFAULT_PROXY, upstream, level: 'spec' as const, outputDir: mkdtempSync(join(tmpdir(), 'goods-bench-proxy-')) } }
+    ? { proxy: { ...DEFAULT_PROXY, upstream, level: 'spec' as const, outputDir } }
     : { tokens: [BENCH_TOKEN], maxRecordsPerSession: Number.MAX_SAFE_INTEGER, maxRecordedBytes: Number.MAX_SAFE_INTEGER };
   const { 'state-file': stateFile, store } = values;
   const files = { ...(stateFile ? { stateFile } : {}), ...(store ? { store } : {}) };
   const server = await createMockServer({ host: '127.0.0.1', port, quiet: true, ...config, ...files });
-  return { url: server.url.replace(/\/$/, ''), close: () => server.close() };
+  return { url: server.url.replace(/\/$/, ''), close: async () => void (await server.close(), rmSync(outputDir, { recursive: true })) };
 }
 
 process.on('message', (message: unknown) => {
@@ -91,6 +92,5 @@ const stop = (): void =>
     .close()
     .catch(() => process.exit(1))
     .then(() => process.exit(0)));
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, stop);
 process.once('disconnect', stop);

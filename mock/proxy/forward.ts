@@ -155,11 +155,11 @@ interface Live {
  * come. One listener on the client's answer (`close`, which follows `finish`) tells a whole answer
  * from a client that left; `drain` is listened to only once the client's socket was full.
  *
- * Once the client's answer closed, the relay lets go of everything it held (`live`): undici keeps a
- * finished handler reachable for a while (its request object outlives the exchange), and a handler
- * that still named the request, the answer and the body copies kept them all alive past two
- * collections of the young generation. Promoted to the old one, they cost the proxy several times
- * the floor's garbage collection a request (docs/proxy-performance.md).
+ * Once the client's answer closed, the relay lets go of everything it held (`live`). A relay lives as
+ * long as its exchange, often long enough to be promoted to the old generation; from there, even once
+ * unreachable, it keeps what it names alive through every young collection until the next full one.
+ * Naming the request, the answer and the body copies, it had them all promoted: several times the
+ * floor's garbage collection a request (docs/proxy-performance.md).
  */
 export class Relay implements Dispatcher.DispatchHandlers {
   private live: Live | undefined;

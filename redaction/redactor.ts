@@ -218,7 +218,7 @@ export class LearningRedactor implements Redactor {
   private readonly pieces: boolean;
   private readonly maxSecrets: number;
   private compiled: ((text: string) => string) | undefined;
-  /** Calls of `learn` that changed what is known or its order (a secret added or made the latest). */
+  /** Calls of `learn` with a secret: each adds one or makes a known one the latest (so it counts every change of what is known or its order). */
   private changes = 0;
   /** The Authorization header learnt last, and `changes` right after: the same header again with nothing learnt since changes nothing. */
   private lastAuthorization: { header: string; changes: number } | undefined;

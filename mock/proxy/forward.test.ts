@@ -254,7 +254,7 @@ describe('validating proxy: the upstream hop', () => {
     }
   });
 
-  it('lets go of the request, the answer and the body copies once the answer closed (a handler undici still holds keeps nothing alive)', async () => {
+  it('lets go of the request, the answer and the body copies once the answer closed (a relay still reachable keeps nothing alive)', async () => {
     // V8's collector, reachable at run time: a WeakRef tells whether anything still names an object.
     setFlagsFromString('--expose-gc');
     const collect = runInNewContext('gc') as () => void;
@@ -302,7 +302,7 @@ describe('validating proxy: the upstream hop', () => {
       collect();
       await new Promise((resolve) => setImmediate(resolve));
       collect();
-      assert.equal(relays.length, 1, 'the relay is still held, as undici may hold a finished handler');
+      assert.equal(relays.length, 1, 'the relay is still held, as one promoted to the old generation is until the next full collection');
       assert.equal(seen[0]?.status, 200, 'the exchange was handed over whole');
       assert.deepEqual(
         weak.map((w) => w.deref() === undefined),

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { createMockApp, type ServedContent } from './app.js';
 import { resolveConfig, type MockConfig } from './config.js';
+import { Lingering } from './linger.js';
 import type { ProxyConfig } from './proxy/config.js';
 import { problemBody, PROBLEMS, type ProblemKind } from './problems.js';
 import { codeOf, messageOf } from '../util/errors.js';
@@ -110,6 +111,9 @@ export async function createMockServer(partial: Partial<ServerConfig> = {}): Pro
   // connection is still parsed: it must never reach the app, or a create answered "busy" would be
   // recorded although the client was told it was not. Its bytes are read and dropped until the client closes.
   const refused = new WeakSet<Socket>();
+  // An answer that closes its connection is followed by a lingering close (linger.ts): the client still
+  // uploading reads the answer. A request parsed after it is dropped like one on a refused connection.
+  const lingering = new Lingering();
   const server = createServer(
     {
       headersTimeout,
@@ -121,7 +125,7 @@ export async function createMockServer(partial: Partial<ServerConfig> = {}): Pro
       requireHostHeader: false,
     },
     (req, res) => {
-      if (refused.has(req.socket)) {
+      if (refused.has(req.socket) || lingering.has(req.socket)) {
         req.resume();
         return;
       }
@@ -148,6 +152,7 @@ export async function createMockServer(partial: Partial<ServerConfig> = {}): Pro
     }
     open++;
     socket.once('close', () => open--);
+    lingering.watch(socket);
   });
   // A CONNECT request has its own event; without a listener Node drops the connection unanswered. It
   // is never forwarded, in proxy mode neither: the proxy forwards only to its --proxy URL.

@@ -118,14 +118,14 @@ const files = testFiles().filter((file) =>
         : true,
 );
 const { availableParallelism } = require('node:os');
-// The files beside the coverage run: two workers (with one, mocha runs the file in its main process, where
-// tsx loads it as CommonJS and an ES-only dependency such as json-schema-faker fails to load).
+// The files beside the coverage run: two workers, so they run in worker processes as every other file does.
 const defaultJobs = mode === 'uncounted' ? 2 : availableParallelism() + 1;
 const jobs = Number(process.env.GOODS_TEST_JOBS ?? String(defaultJobs));
 
 module.exports = {
   spec: slowestFirst(files, recordedSeconds()),
-  'node-option': ['import=tsx'],
+  // One copy of each module: see docs/coverage.md, "One copy of each module".
+  'node-option': ['import=tsx', 'no-experimental-require-module'],
   require: ['./support/test-timing.ts'],
   timeout: 30000,
   reporter: 'spec',

@@ -23,7 +23,7 @@ const SKIPPED: Record<string, string> = {
   'npm test': 'the whole test suite, this test included',
   'npm run test:quick': 'lint, typecheck and the quick test files (this one left out): npm test runs all of them',
   'npm run test:coverage': 'the counted test files under c8 (nearly all), this test included: npm test runs it',
-  'npx c8 mocha --require ./support/coverage-in-process.ts --node-option no-experimental-require-module mock/store/*.test.ts':
+  'npx c8 mocha --require ./support/coverage-in-process.ts mock/store/*.test.ts':
     'a coverage run of some test files: npm test runs the coverage of every counted test file',
 };
 /** Kinds of commands not run here as written, with the reason and the test that covers them. */

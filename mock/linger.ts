@@ -1,0 +1,67 @@
+/**
+ * Lingering close (RFC 9112 §9.6, tear-down). When an answer closes its connection (the client sent
+ * `Connection: close`, or the mock's answer says it), Node sends the answer and closes both halves at
+ * once. If the client is still sending (the rest of an upload the mock refused with 413, 401 or 503
+ * before reading it), its next bytes reach a closed socket and the kernel answers them with a reset; the
+ * client's next write then fails (EPIPE) and most clients drop the connection with the answer unread in
+ * their buffers: they report a broken pipe, never the 413. Servers avoid it by closing in stages: the
+ * answer, then a FIN (the sending half only), then reading and dropping what still comes until the client
+ * closes its half, goes quiet, or a time limit passes. This module makes Node's close after an answer do
+ * that. Requests parsed while a connection lingers are never handled: the mock said it would answer no more.
+ */
+import type { Socket } from 'node:net';
+
+/** How long a closing connection keeps reading what its client still sends. */
+export interface LingerLimits {
+  /** Closed at once when nothing came for this long. */
+  idleMs: number;
+  /** Closed at once after this long, however much still comes (a client that never stops sending). */
+  totalMs: number;
+}
+
+export const LINGER_LIMITS: LingerLimits = { idleMs: 2_000, totalMs: 10_000 };
+
+/** The connections of one server that answered their last and are draining (see the module's comment). */
+export class Lingering {
+  private readonly draining = new WeakSet<Socket>();
+
+  constructor(private readonly limits: LingerLimits = LINGER_LIMITS) {}
+
+  /** True while `socket` lingers: a request parsed on it now must not be handled. */
+  has(socket: Socket): boolean {
+    return this.draining.has(socket);
+  }
+
+  /**
+   * Makes the close Node does after an answer that ends `socket` (its `destroySoon`, called when the answer
+   * is written) a lingering one. Call on each new connection.
+   */
+  watch(socket: Socket): void {
+    socket.destroySoon = () => this.close(socket);
+  }
+
+  private close(socket: Socket): void {
+    if (socket.destroyed) return;
+    if (socket.writable) socket.end();
+    // The client closed its half already: nothing more can come, so no reset can happen.
+    if (socket.readableEnded) {
+      if (socket.writableFinished) socket.destroy();
+      else socket.once('finish', () => socket.destroy());
+      return;
+    }
+    this.draining.add(socket);
+    const done = (): void => {
+      socket.destroy();
+    };
+    // Reading continues (Node's parser drops the rest of a body nobody reads); each byte restarts the idle timer.
+    socket.setTimeout(this.limits.idleMs, done);
+    const cap = setTimeout(done, this.limits.totalMs);
+    cap.unref();
+    socket.once('close', () => clearTimeout(cap));
+    // The client closed its half too: both halves are done once the answer is out.
+    socket.once('end', () => {
+      if (socket.writableFinished) socket.destroy();
+      else socket.once('finish', done);
+    });
+  }
+}

@@ -88,6 +88,24 @@ describe('mock/linger: a connection closed after its answer lingers (RFC 9112 §
     upload.socket.destroy();
   });
 
+  it('a client still sending headers past the limit reads the 431 (an answer to what Node could not parse)', async () => {
+    mock = await startMock();
+    const sender = await client(mock.port);
+    sender.socket.pause();
+    await write(sender.socket, `GET ${SAMPLES_PATH} HTTP/1.1\r\nHost: 127.0.0.1:${mock.port}\r\nX-Big: ${'a'.repeat(20 * KiB)}`);
+    // The head passed the 16 KiB limit: answered 431 and closing. What still comes cannot be parsed either.
+    await sleep(100);
+    for (let part = 0; part < 4; part++) {
+      await write(sender.socket, Buffer.alloc(60 * KiB, 'b'));
+      await sleep(30);
+    }
+    sender.socket.resume();
+    await sender.ended;
+    assert.equal(sender.error(), undefined, 'no broken pipe, no reset');
+    assert.match(sender.received(), /^HTTP\/1\.1 431 [^]*headers-too-large/);
+    sender.socket.destroy();
+  });
+
   it('drops a request the client pipelined after an answer that closed the connection (never handled, never recorded)', async () => {
     const server = (mock = await startMock({ maxBodyBytesInFlight: 100 * KiB }));
     const lot = server.lotIds[0] ?? 0;

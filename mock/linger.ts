@@ -7,7 +7,9 @@
  * their buffers: they report a broken pipe, never the 413. Servers avoid it by closing in stages: the
  * answer, then a FIN (the sending half only), then reading and dropping what still comes until the client
  * closes its half, goes quiet, or a time limit passes. This module makes Node's close after an answer do
- * that. Requests parsed while a connection lingers are never handled: the mock said it would answer no more.
+ * that, and `close` does it after an answer written as raw bytes (to what Node could not parse, a
+ * connection past --max-connections, CONNECT). Requests parsed while a connection lingers are never
+ * handled: the mock said it would answer no more.
  */
 import type { Socket } from 'node:net';
 
@@ -40,9 +42,13 @@ export class Lingering {
     socket.destroySoon = () => this.close(socket);
   }
 
-  private close(socket: Socket): void {
+  /** Ends `socket` after `last` (an answer written as raw bytes, when Node has no response for it), lingering. */
+  close(socket: Socket, last?: string): void {
     if (socket.destroyed) return;
-    if (socket.writable) socket.end();
+    if (socket.writable) {
+      if (last === undefined) socket.end();
+      else socket.end(last);
+    }
     // The client closed its half already: nothing more can come, so no reset can happen.
     if (socket.readableEnded) {
       if (socket.writableFinished) socket.destroy();
@@ -50,6 +56,8 @@ export class Lingering {
       return;
     }
     this.draining.add(socket);
+    // A socket no parser reads any more (a CONNECT request's) is read too: what comes is dropped.
+    socket.resume();
     const done = (): void => {
       socket.destroy();
     };

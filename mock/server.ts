@@ -106,13 +106,11 @@ export async function createMockServer(partial: Partial<ServerConfig> = {}): Pro
   const headersTimeout = config.headersTimeoutMs ?? SERVER_LIMITS.headersTimeoutMs;
   const keepAliveTimeout = config.keepAliveTimeoutMs ?? SERVER_LIMITS.keepAliveTimeoutMs;
   const pending = new PendingAnswers();
-  // Connections answered 503 `mock-busy` past --max-connections. Node's HTTP parser is attached to
-  // every accepted socket before our 'connection' listener runs, so a request sent on a refused
-  // connection is still parsed: it must never reach the app, or a create answered "busy" would be
-  // recorded although the client was told it was not. Its bytes are read and dropped until the client closes.
-  const refused = new WeakSet<Socket>();
   // An answer that closes its connection is followed by a lingering close (linger.ts): the client still
-  // uploading reads the answer. A request parsed after it is dropped like one on a refused connection.
+  // sending reads the answer, and a request parsed after it never reaches the app. So are the 503
+  // `mock-busy` past --max-connections (Node's HTTP parser is attached to every accepted socket before our
+  // 'connection' listener runs, so a request sent on a refused connection is still parsed: a create
+  // answered "busy" must not be recorded) and the answers to what Node cannot parse.
   const lingering = new Lingering();
   const server = createServer(
     {
@@ -125,7 +123,7 @@ export async function createMockServer(partial: Partial<ServerConfig> = {}): Pro
       requireHostHeader: false,
     },
     (req, res) => {
-      if (refused.has(req.socket) || lingering.has(req.socket)) {
+      if (lingering.has(req.socket)) {
         req.resume();
         return;
       }
@@ -139,9 +137,9 @@ export async function createMockServer(partial: Partial<ServerConfig> = {}): Pro
   let open = 0;
   server.on('connection', (socket: Socket) => {
     if (open >= config.maxConnections) {
-      refused.add(socket);
       socket.on('error', () => undefined);
-      socket.end(
+      lingering.close(
+        socket,
         clientErrorAnswer(
           PROBLEMS.busy,
           `The mock has ${config.maxConnections} connections open, its most (--max-connections); retry shortly, close idle connections, or raise the option.`,
@@ -157,7 +155,8 @@ export async function createMockServer(partial: Partial<ServerConfig> = {}): Pro
   // A CONNECT request has its own event; without a listener Node drops the connection unanswered. It
   // is never forwarded, in proxy mode neither: the proxy forwards only to its --proxy URL.
   server.on('connect', (_req, socket: Socket) => {
-    socket.end(
+    lingering.close(
+      socket,
       clientErrorAnswer(
         PROBLEMS.badRequest,
         'CONNECT is not supported: neither the mock nor its --proxy mode is a forward proxy or a tunnel.',
@@ -165,6 +164,9 @@ export async function createMockServer(partial: Partial<ServerConfig> = {}): Pro
     );
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // Answered and closing: what still arrives cannot be parsed either (the parser stopped at the first
+    // error), and is dropped while the connection lingers.
+    if (lingering.has(socket)) return;
     if (!socket.writable || error.code === 'ECONNRESET') {
       socket.destroy();
       return;
@@ -176,7 +178,7 @@ export async function createMockServer(partial: Partial<ServerConfig> = {}): Pro
           ? clientErrorAnswer(PROBLEMS.requestTimeout, 'The request was not received in time.')
           : clientErrorAnswer(PROBLEMS.badRequest, 'The request is not valid HTTP/1.1.');
     const send = () => {
-      if (socket.writable) socket.end(answer);
+      if (socket.writable) lingering.close(socket, answer);
       else socket.destroy();
     };
     // Answers of earlier complete pipelined requests on this connection go first, each with its own status.

@@ -62,6 +62,29 @@ describe('validating proxy: judge.ts applies the shared judgments', () => {
     ]);
   });
 
+  it('an answer parsed once is remembered per operation: the same answer again has the same verdict, another one its own', () => {
+    const judge = createJudge(document, 'spec');
+    const path = model.pathOf(model.orderInfo.operationId, { [model.order.numberParam]: ORDER });
+    const right = exchange('GET', path, 200, order);
+    const wrong = exchange('GET', path, 200, order.replace(`"${ORDER}"`, '"ORD-OTHER"'));
+    const broken = exchange('GET', path, 200, order.slice(0, -2));
+    assert.deepEqual(judge.judge(right), []);
+    // The second time the remembered (and now frozen) parse is judged: the same verdict.
+    assert.deepEqual(judge.judge(right), []);
+    assert.deepEqual(
+      judge.judge(wrong).map((v) => v.rule),
+      ['answer.exact-order'],
+      'another answer of the operation is parsed and judged on its own text',
+    );
+    assert.ok(
+      judge.judge(broken).some((v) => /not JSON/.test(v.reason)),
+      'a body that is not JSON after a remembered one',
+    );
+    assert.deepEqual(judge.judge(right), [], 'and the first answer again');
+    assert.deepEqual(judge.judge(wrong).length, 1);
+    assert.deepEqual(judge.judge(wrong).length, 1, 'judged from the remembered parse');
+  });
+
   it('a create answer that drops a sent member and a default: judgeEcho and judgeDefaults, each member its own violation', () => {
     const judge = createJudge(document, 'strict');
     const members = model.create(transfer).members;

@@ -40,6 +40,26 @@ function decoded(body: Buffer, encoding: string | undefined): Buffer | undefined
   return body.length === 0 ? body : decodeContent(body, encoding, MAX_JUDGED_BYTES).bytes;
 }
 
+/**
+ * An answer body parsed once and remembered (the last one of each operation, up to this many UTF-16
+ * code units): a read answered with the same text again (the same order read again, the recorder's
+ * second judging of an exchange) is not parsed again. Parsing was most of judging a read.
+ */
+const MAX_REMEMBERED_ANSWER = 256 * 1024;
+
+interface ParsedAnswer {
+  text: string;
+  json: ReturnType<typeof jsonOf>;
+  /** Frozen (every object in it) once it is handed out a second time: judgments only read what they judge. */
+  frozen: boolean;
+}
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const member of Object.values(value)) deepFreeze(member);
+}
+
 /** Where a shared judgment's violation is, in the proxy's terms. */
 function placeOf(finding: Finding): { in: Place; pointer: string } {
   if (finding.header !== undefined) return { in: 'header', pointer: finding.header };
@@ -54,6 +74,21 @@ export function createJudge(source: OpenApiDocument, level: Level, checks?: read
   const { model, contracts } = contexts.strict;
   const router = createRouter(listOperations(contracts.strict.document));
   const lotNumbers = new Map<number, string>();
+  const lastAnswers = new Map<string, ParsedAnswer>();
+  /** What `jsonOf` makes of `answer`, remembered per operation (see MAX_REMEMBERED_ANSWER). */
+  const parsedAnswer = (operation: string, answer: NonNullable<JudgedExchange['answer']>): ParsedAnswer['json'] => {
+    const last = lastAnswers.get(operation);
+    if (last !== undefined && last.text === answer.text) {
+      if (!last.frozen) {
+        deepFreeze(last.json);
+        last.frozen = true;
+      }
+      return last.json;
+    }
+    const json = jsonOf(answer, '');
+    if (answer.text.length <= MAX_REMEMBERED_ANSWER) lastAnswers.set(operation, { text: answer.text, json, frozen: false });
+    return json;
+  };
 
   // The last request routed: judging one exchange asks for it three times (its path, its operation, the judgments).
   let last: { method: string; target: string; routed: RouteResult } | undefined;
@@ -109,7 +144,7 @@ export function createJudge(source: OpenApiDocument, level: Level, checks?: read
     // Each body is parsed once, here, with the judgments' own parsers; the judgments read the parsed value.
     const sentJson = exchange.request.complete ? requestJson(request) : undefined;
     if (sentJson && 'value' in sentJson) request.json = sentJson;
-    const answerJson = exchange.answer.complete ? jsonOf(answer, '') : undefined;
+    const answerJson = exchange.answer.complete ? parsedAnswer(op ?? UNKNOWN_OPERATION, answer) : undefined;
     if (answerJson && 'value' in answerJson) answer.json = answerJson;
     const judged: JudgedExchange = { request, answer };
     const sent = sentJson && 'value' in sentJson && isObject(sentJson.value) ? sentJson.value : undefined;

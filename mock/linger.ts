@@ -29,7 +29,7 @@ export class Lingering {
 
   constructor(private readonly limits: LingerLimits = LINGER_LIMITS) {}
 
-  /** True while `socket` lingers: a request parsed on it now must not be handled. */
+  /** True once the mock closed `socket` after its last answer: a request parsed on it now must not be handled. */
   has(socket: Socket): boolean {
     return this.draining.has(socket);
   }
@@ -45,6 +45,8 @@ export class Lingering {
   /** Ends `socket` after `last` (an answer written as raw bytes, when Node has no response for it), lingering. */
   close(socket: Socket, last?: string): void {
     if (socket.destroyed) return;
+    // From now on no request of this connection is handled, whatever was already read of it.
+    this.draining.add(socket);
     if (socket.writable) {
       if (last === undefined) socket.end();
       else socket.end(last);
@@ -55,7 +57,6 @@ export class Lingering {
       else socket.once('finish', () => socket.destroy());
       return;
     }
-    this.draining.add(socket);
     // A socket no parser reads any more (a CONNECT request's) is read too: what comes is dropped.
     socket.resume();
     const done = (): void => {

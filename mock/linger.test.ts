@@ -47,6 +47,20 @@ function write(socket: Socket, data: string | Buffer): Promise<void> {
   });
 }
 
+/**
+ * Sends four parts of `size` bytes to a connection the mock has answered and closed, then reads. Without
+ * lingering the first part is answered with a reset and the next write fails (EPIPE), and the client
+ * drops the answer it never read.
+ */
+async function sendOnThenRead(paused: Client, size: number): Promise<void> {
+  for (let part = 0; part < 4; part++) {
+    await write(paused.socket, Buffer.alloc(size, 'x'));
+    await sleep(30);
+  }
+  paused.socket.resume();
+  await paused.ended;
+}
+
 /** Resolves once `lines` holds a line matching `pattern` (the mock's access log). */
 async function logged(lines: string[], pattern: RegExp): Promise<void> {
   while (!lines.some((line) => pattern.test(line))) await sleep(10);
@@ -74,14 +88,7 @@ describe('mock/linger: a connection closed after its answer lingers (RFC 9112 §
     // Refused on its declared length, before a byte of the body is read; the answer closes the connection.
     await logged(lines, / 413 /);
     await sleep(50);
-    // Each part reaches a connection the mock closed: without lingering, the first is answered with a
-    // reset and the next write fails (EPIPE), and the client drops the answer it never read.
-    for (let part = 0; part < 4; part++) {
-      await write(upload.socket, Buffer.alloc(64 * KiB, 'x'));
-      await sleep(30);
-    }
-    upload.socket.resume();
-    await upload.ended;
+    await sendOnThenRead(upload, 64 * KiB);
     assert.equal(upload.error(), undefined, 'no broken pipe, no reset');
     assert.match(upload.received(), /^HTTP\/1\.1 413 /);
     assert.match(upload.received(), /payload-too-large/);
@@ -95,12 +102,7 @@ describe('mock/linger: a connection closed after its answer lingers (RFC 9112 §
     await write(sender.socket, `GET ${SAMPLES_PATH} HTTP/1.1\r\nHost: 127.0.0.1:${mock.port}\r\nX-Big: ${'a'.repeat(20 * KiB)}`);
     // The head passed the 16 KiB limit: answered 431 and closing. What still comes cannot be parsed either.
     await sleep(100);
-    for (let part = 0; part < 4; part++) {
-      await write(sender.socket, Buffer.alloc(60 * KiB, 'b'));
-      await sleep(30);
-    }
-    sender.socket.resume();
-    await sender.ended;
+    await sendOnThenRead(sender, 60 * KiB);
     assert.equal(sender.error(), undefined, 'no broken pipe, no reset');
     assert.match(sender.received(), /^HTTP\/1\.1 431 [^]*headers-too-large/);
     sender.socket.destroy();

@@ -51,26 +51,27 @@ export class Lingering {
       if (last === undefined) socket.end();
       else socket.end(last);
     }
+    const done = (): void => {
+      socket.destroy();
+    };
+    /** Both halves are done once the answer is out. */
+    const doneWhenWritten = (): void => {
+      if (socket.writableFinished) done();
+      else socket.once('finish', done);
+    };
     // The client closed its half already: nothing more can come, so no reset can happen.
     if (socket.readableEnded) {
-      if (socket.writableFinished) socket.destroy();
-      else socket.once('finish', () => socket.destroy());
+      doneWhenWritten();
       return;
     }
     // A socket no parser reads any more (a CONNECT request's) is read too: what comes is dropped.
     socket.resume();
-    const done = (): void => {
-      socket.destroy();
-    };
     // Reading continues (Node's parser drops the rest of a body nobody reads); each byte restarts the idle timer.
     socket.setTimeout(this.limits.idleMs, done);
     const cap = setTimeout(done, this.limits.totalMs);
     cap.unref();
     socket.once('close', () => clearTimeout(cap));
-    // The client closed its half too: both halves are done once the answer is out.
-    socket.once('end', () => {
-      if (socket.writableFinished) socket.destroy();
-      else socket.once('finish', done);
-    });
+    // The client closed its half too.
+    socket.once('end', doneWhenWritten);
   }
 }

@@ -49,11 +49,11 @@ const MAX_REMEMBERED_ANSWER = 256 * 1024;
 
 interface ParsedAnswer {
   text: string;
-  json: ReturnType<typeof jsonOf>;
   /** Frozen (every object in it) once it is handed out a second time: judgments only read what they judge. */
-  frozen: boolean;
+  json: ReturnType<typeof jsonOf>;
 }
 
+/** Freezes `value` and every object in it; a frozen value is left as it is (frozen whole by an earlier call). */
 function deepFreeze(value: unknown): void {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
   Object.freeze(value);
@@ -79,14 +79,11 @@ export function createJudge(source: OpenApiDocument, level: Level, checks?: read
   const parsedAnswer = (operation: string, answer: NonNullable<JudgedExchange['answer']>): ParsedAnswer['json'] => {
     const last = lastAnswers.get(operation);
     if (last !== undefined && last.text === answer.text) {
-      if (!last.frozen) {
-        deepFreeze(last.json);
-        last.frozen = true;
-      }
+      deepFreeze(last.json);
       return last.json;
     }
     const json = jsonOf(answer, '');
-    if (answer.text.length <= MAX_REMEMBERED_ANSWER) lastAnswers.set(operation, { text: answer.text, json, frozen: false });
+    if (answer.text.length <= MAX_REMEMBERED_ANSWER) lastAnswers.set(operation, { text: answer.text, json });
     return json;
   };
 

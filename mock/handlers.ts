@@ -125,8 +125,8 @@ export function checkCreateBody(op: CreateOperation, body: unknown, lots: Fixtur
   return input;
 }
 
-/** Runs a create of a checked body (`checkCreateBody`): the store allocates the ids and records it in one step. Answers the JSON. */
-export function create(ctx: CreateContext, op: CreateOperation, sessionName: string, input: JsonObject): Promise<string> {
+/** Runs a create of a checked body (`checkCreateBody`): the store allocates the ids and records it in one step. Answers the JSON (at once when the store does). */
+export function create(ctx: CreateContext, op: CreateOperation, sessionName: string, input: JsonObject): string | Promise<string> {
   const lotMember = op.model.lotMember;
   const lotId = lotMember !== undefined ? input[lotMember] : undefined;
   const lot = typeof lotId === 'number' ? ctx.lots.get(lotId)?.lot : undefined;

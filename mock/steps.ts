@@ -60,6 +60,19 @@ export function createSteps(
   bodyLimitBytes: number,
   budgets: CreateBudgets,
 ): OperationSteps<CreateInput> {
+  /** Sends a recorded create's answer. */
+  const answer = (input: CreateInput, res: ServerResponse, json: string): void => {
+    // The answer's exact size (a large one only: a small body's answer stays free).
+    if (input.answer.bytes > 0) input.answer.resize(Buffer.byteLength(json));
+    sendBody(res, op.status, 'application/json', json);
+    // Recorded, but the answer did not go out (the client left while the store worked): the record
+    // stays (a create is never undone once another request may have seen it), and the log says so.
+    whenUndelivered(res, () =>
+      ctx.log(
+        `create recorded but its ${op.status} answer could not be sent (the client closed the connection): ${op.resource} in session "${input.session}" ${json.length > 300 ? `${json.slice(0, 300)}...` : json}; it stays recorded (GET /__mock/${op.resource})`,
+      ),
+    );
+  };
   return {
     // Plain promise chains rather than async functions: a create is the mock's hottest path, and each
     // async function adds a promise and a turn of the microtask queue.
@@ -78,18 +91,10 @@ export function createSteps(
       });
     },
     handle(input, res) {
-      return create(ctx, op, input.session, input.body).then((json) => {
-        // The answer's exact size (a large one only: a small body's answer stays free).
-        if (input.answer.bytes > 0) input.answer.resize(Buffer.byteLength(json));
-        sendBody(res, op.status, 'application/json', json);
-        // Recorded, but the answer did not go out (the client left while the store worked): the record
-        // stays (a create is never undone once another request may have seen it), and the log says so.
-        whenUndelivered(res, () =>
-          ctx.log(
-            `create recorded but its ${op.status} answer could not be sent (the client closed the connection): ${op.resource} in session "${input.session}" ${json.length > 300 ? `${json.slice(0, 300)}...` : json}; it stays recorded (GET /__mock/${op.resource})`,
-          ),
-        );
-      });
+      const json = create(ctx, op, input.session, input.body);
+      // The memory store answers at once: no promise on the hot path.
+      if (typeof json === 'string') return answer(input, res, json);
+      return json.then((later) => answer(input, res, later));
     },
   };
 }

@@ -92,6 +92,22 @@ describe('mock/store/memory', () => {
     await store.close();
   });
 
+  it('answers a create at once without a journal (no promise on the hot path), later with one, and a refusal always as a rejection', async () => {
+    const store = await open({ limits: { ...ROOMY, maxRecordsPerSession: 1 } });
+    const first = store.create('default', plan('now'));
+    assert.equal(typeof first, 'string', 'the memory store answers at once');
+    assert.equal(idOf(typeof first === 'string' ? first : ''), 1);
+    const refused = store.create('default', plan('full'));
+    assert.ok(refused instanceof Promise, 'a refusal is a rejected promise, never a throw');
+    assert.equal(await refusal(refused), 'session-full');
+    await store.close();
+    const journaled = await open({ stateFile: join(folder, 'state.jsonl') });
+    const later = journaled.create('default', plan('later'));
+    assert.ok(later instanceof Promise, 'with a journal the answer waits for the write');
+    assert.equal(idOf(await later), 1);
+    await journaled.close();
+  });
+
   it('counts --max-recorded-bytes in UTF-8 bytes, all sessions together, and a reset gives them back', async () => {
     const bytes = 600;
     const store = await open({ limits: { ...ROOMY, maxRecordedBytes: 2 * bytes - 1 } });

@@ -508,7 +508,7 @@ export class MemoryStore implements Store {
     session.count = 0;
   }
 
-  create(name: string, plan: RecordPlan): Promise<string> {
+  create(name: string, plan: RecordPlan): string | Promise<string> {
     const limits = this.options.limits;
     // A new session is kept only once its first record is: a refused create changes nothing.
     let session = this.sessions.get(name);
@@ -561,7 +561,7 @@ export class MemoryStore implements Store {
     this.totalBytes += bytes;
     if (!this.journal) {
       this.add(session, plan.resource, seq, key, json, bytes);
-      return Promise.resolve(json);
+      return json;
     }
     // A key the client chose is held while its create is written: a second create of it meanwhile is a duplicate.
     const pending = plan.key !== undefined ? `${name}\u0000${plan.resource}\u0000${key}` : undefined;

@@ -87,8 +87,12 @@ export interface StoreHealth {
 
 export interface Store {
   readonly kind: StoreHealth['kind'];
-  /** Allocates the counters and records the filled record in one step; answers its JSON. */
-  create(session: string, plan: RecordPlan): Promise<string>;
+  /**
+   * Allocates the counters and records the filled record in one step; answers its JSON: at once when
+   * nothing has to be waited for (the memory store without a journal: a create's hot path then takes no
+   * promise), else later. A refusal is always a rejected promise, never a throw.
+   */
+  create(session: string, plan: RecordPlan): string | Promise<string>;
   /** At most `limit` records (and about `maxBytes`, at least one record) with an id above `after`. */
   list(session: string, resource: string, page: { after: number; limit: number; maxBytes: number }): Promise<ListPage>;
   /** The record of `key` as answered (its JSON), or undefined when the session has none. */

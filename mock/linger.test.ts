@@ -204,4 +204,24 @@ describe('mock/linger: Lingering bounds (a plain Node server)', function () {
     assert.match(endless.received(), /^HTTP\/1\.1 413 /);
     endless.socket.destroy();
   });
+
+  it('keeps a connection lingering while its client sends on, past the idle limit, though the HTTP parser reads it', async () => {
+    // Node's parser reads the socket's stream itself (no 'data' events): quiet is judged by the bytes read.
+    const target = await refusing({ idleMs: 200, totalMs: 60_000 });
+    const slow = await client(target.port);
+    // It reads nothing until it has sent what it meant to: the 413 waits in its buffers.
+    slow.socket.pause();
+    await write(slow.socket, head);
+    // 64 KiB every 100 ms for about 1.2 s: never quiet for 200 ms, six times longer than that.
+    for (let part = 0; part < 12; part++) {
+      await write(slow.socket, Buffer.alloc(64 * KiB, 'x'));
+      await sleep(100);
+    }
+    slow.socket.resume();
+    slow.socket.end();
+    await slow.ended;
+    assert.equal(slow.error(), undefined, 'no reset while it was still sending, no broken pipe');
+    assert.match(slow.received(), /^HTTP\/1\.1 413 /);
+    slow.socket.destroy();
+  });
 });

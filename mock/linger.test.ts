@@ -206,7 +206,7 @@ describe('mock/linger: Lingering bounds (a plain Node server)', function () {
   });
 
   it('keeps a connection lingering while its client sends on, past the idle limit, though the HTTP parser reads it', async () => {
-    // Node's parser reads the socket's stream itself (no 'data' events): quiet is judged by the bytes read.
+    // Node's parser reads the socket's stream itself (no 'data' events): what it reads still counts as sent.
     const target = await refusing({ idleMs: 200, totalMs: 60_000 });
     const slow = await client(target.port);
     // It reads nothing until it has sent what it meant to: the 413 waits in its buffers.

@@ -71,36 +71,12 @@ export class Lingering {
     }
     // A socket no parser reads any more (a CONNECT request's) is read too: what comes is dropped.
     socket.resume();
-    // Reading continues (Node's parser drops the rest of a body nobody reads). Quiet means no byte read
-    // for idleMs, counted by the socket's bytesRead (Node's HTTP parser reads the stream itself, past the
-    // socket's events), and judged after the event loop polled its sockets: timers run before the poll,
-    // so after a long turn of the loop (a flood of connections) bytes that arrived meanwhile are not read
-    // yet, and closing then would reset a client that is still sending.
-    const { idleMs, totalMs } = this.limits;
-    let seen = socket.bytesRead;
-    let lastRead = performance.now();
-    const readSince = (): boolean => {
-      if (socket.bytesRead === seen) return false;
-      seen = socket.bytesRead;
-      lastRead = performance.now();
-      return true;
-    };
-    const idle = setInterval(
-      () => {
-        if (readSince() || performance.now() - lastRead < idleMs) return;
-        setImmediate(() => {
-          if (!readSince()) done();
-        });
-      },
-      Math.max(1, Math.round(idleMs / 4)),
-    );
-    idle.unref();
-    const cap = setTimeout(done, totalMs);
+    // Reading continues (Node's parser drops the rest of a body nobody reads); each byte restarts the idle
+    // timer (Node restarts it as its parser reads, too: that parser reads the stream itself, past 'data').
+    socket.setTimeout(this.limits.idleMs, done);
+    const cap = setTimeout(done, this.limits.totalMs);
     cap.unref();
-    socket.once('close', () => {
-      clearInterval(idle);
-      clearTimeout(cap);
-    });
+    socket.once('close', () => clearTimeout(cap));
     // The client closed its half too.
     socket.once('end', doneWhenWritten);
   }

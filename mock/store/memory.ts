@@ -530,6 +530,7 @@ export class MemoryStore implements Store {
       const field = fields[i];
       if (field === undefined) continue;
       let value: JsonValue;
+      let text: string | undefined;
       if (isSlot(field)) {
         const n = (counters.get(field.counter) ?? 0) + 1;
         if (field.kind === 'id' && id === 0) id = n;
@@ -537,8 +538,9 @@ export class MemoryStore implements Store {
         value = slotRecordValue(field, n);
       } else {
         value = field.value;
+        text = field.text;
       }
-      json += `${i === 0 ? '' : ','}${field.key ?? memberKey(field.name)}${jsonText(value)}`;
+      json += `${i === 0 ? '' : ','}${field.key ?? memberKey(field.name)}${text ?? jsonText(value)}`;
       if (record) record[field.name] = value;
     }
     json += '}';

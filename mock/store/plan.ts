@@ -38,20 +38,33 @@ export type RecordPlanner = (input: JsonObject, lot: JsonObject | undefined, now
  */
 export function recordPlanner(resource: string, model: RecordModel, clientKey?: string): RecordPlanner {
   const slots = new Map(counterSlots(resource, model).map((slot) => [slot.name, slot]));
-  const members = model.fields.map(({ name, rule }) => ({ name, rule, key: memberKey(name), slot: slots.get(name) }));
-  return (input, lot, now) => {
+  const members = model.fields.map(({ name, rule }) => ({
+    name,
+    rule,
+    key: memberKey(name),
+    slot: slots.get(name),
+    text: rule.kind === 'default' ? jsonText(rule.value) : undefined,
+  }));
+  // The creates of one millisecond share their timestamp, so its JSON text is made once for them.
+  let now = '';
+  let nowText = '';
+  return (input, lot, time) => {
+    if (time !== now) {
+      now = time;
+      nowText = jsonText(time);
+    }
     const fields: RecordPlan['fields'] = [];
-    for (const { name, rule, key, slot } of members) {
-      let value: JsonValue | undefined;
-      if (rule.kind === 'timestamp') value = now;
-      else if (rule.kind !== 'id' && Object.hasOwn(input, name)) value = input[name];
-      else if (rule.kind === 'default') value = rule.value;
-      else if (rule.kind === 'from-lot') value = lot?.[rule.member];
-      else if (slot) {
-        fields.push(slot);
-        continue;
-      }
-      if (value !== undefined) fields.push({ name, key, value });
+    // Every field has the same members (`text` too), so the stores read them from one object shape.
+    for (const { name, rule, key, slot, text } of members) {
+      if (rule.kind === 'timestamp') fields.push({ name, key, value: time, text: nowText });
+      else if (rule.kind !== 'id' && Object.hasOwn(input, name)) {
+        const value = input[name];
+        if (value !== undefined) fields.push({ name, key, value, text: undefined });
+      } else if (rule.kind === 'default') fields.push({ name, key, value: rule.value, text });
+      else if (rule.kind === 'from-lot') {
+        const value = lot?.[rule.member];
+        if (value !== undefined) fields.push({ name, key, value, text: undefined });
+      } else if (slot) fields.push(slot);
     }
     return clientKey !== undefined ? { resource, fields, key: keyText(input[clientKey]) } : { resource, fields };
   };
@@ -102,7 +115,7 @@ export function planSegments(plan: RecordPlan): { segments: string[]; slots: Cou
       slots.push(field);
       current = '';
     } else {
-      current += jsonText(field.value);
+      current += field.text ?? jsonText(field.value);
     }
   }
   segments.push(`${current}}`);

@@ -26,6 +26,8 @@ export interface FixedField {
   /** The member's name as JSON with its colon, when the planner made it once. */
   key?: string;
   value: JsonValue;
+  /** The value's JSON text, when the planner made it once (a default; the timestamp, once a millisecond). */
+  text?: string | undefined;
 }
 
 /**

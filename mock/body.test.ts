@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readBody, readDecoded } from './body.js';
+import { readBody } from './body.js';
 import { PROBLEMS, ProblemError } from './problems.js';
 
 describe('mock/body: readBody', () => {
@@ -28,31 +28,5 @@ describe('mock/body: readBody', () => {
     assert.ok(error instanceof ProblemError, String(error));
     assert.equal(error.kind, PROBLEMS.bodyIncomplete);
     assert.match(error.detail, /client closed the connection/);
-  });
-
-  it('readDecoded answers what decode makes of the body, and rejects with what decode throws', async () => {
-    const outcomes: Promise<unknown>[] = [];
-    const server = createServer((req, res) => {
-      const decoded = readDecoded(req, 1024, undefined, (body) => {
-        const text = body.toString('utf8');
-        if (text === 'bad') throw new Error('not wanted');
-        return text.toUpperCase();
-      });
-      outcomes.push(
-        decoded.then(
-          (value) => value,
-          (error: unknown) => error,
-        ),
-      );
-      void decoded.finally(() => res.end()).catch(() => undefined);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    for (const body of ['fine', 'bad']) await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body });
-    server.close();
-    const [fine, bad] = await Promise.all(outcomes);
-    assert.equal(fine, 'FINE');
-    assert.ok(bad instanceof Error);
-    assert.equal(bad.message, 'not wanted');
   });
 });

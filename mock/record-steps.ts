@@ -14,7 +14,7 @@ import type { ListModel, OperationModel, ResourceModel } from '../contract/opera
 import type { Validator } from '../contract/schemas.js';
 import type { BodyHold } from './body-budget.js';
 import type { CreateBudgets } from './steps.js';
-import { checkJsonContentType, parseJson, readDecoded } from './body.js';
+import { checkJsonContentType, parseJson, readBody } from './body.js';
 import { isoNow } from './clock.js';
 import { knownLot, objectBody, refuseProblems } from './handlers.js';
 import type { ParamReader } from './params.js';
@@ -146,20 +146,15 @@ function readChange(
   if (validate === undefined) return input;
   checkJsonContentType(req.headers['content-type'], ctx.op.requestMediaType);
   let held: BodyHold | undefined;
-  return readDecoded(
-    req,
-    ctx.bodyLimitBytes,
-    () => (held = ctx.budgets.bodies.admit(req, res)),
-    (bytes) => {
-      const body = objectBody(parseJson(bytes));
-      refuseProblems(validate(body));
-      ctx.budgets.answers
-        .take(input.session, bytes.length, () => `The change of ${ctx.resource.name} in session "${input.session}"`)
-        .until(res);
-      held?.release();
-      return { ...input, body };
-    },
-  );
+  return readBody(req, ctx.bodyLimitBytes, () => (held = ctx.budgets.bodies.admit(req, res))).then((bytes) => {
+    const body = objectBody(parseJson(bytes));
+    refuseProblems(validate(body));
+    ctx.budgets.answers
+      .take(input.session, bytes.length, () => `The change of ${ctx.resource.name} in session "${input.session}"`)
+      .until(res);
+    held?.release();
+    return { ...input, body };
+  });
 }
 
 /**

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject } from '../contract/document.js';
 import type { AnswerBudget, AnswerHold } from './answer-budget.js';
 import type { BodyBudget, BodyHold } from './body-budget.js';
-import { checkJsonContentType, parseJson, readDecoded } from './body.js';
+import { checkJsonContentType, parseJson, readBody } from './body.js';
 import { checkCreateBody, create, orderInfo, type CreateContext, type CreateOperation } from './handlers.js';
 import { problem } from './problems.js';
 import { sendBody, whenUndelivered } from './respond.js';
@@ -80,22 +80,15 @@ export function createSteps(
       const session = sessionName(req.headers[SESSION_HEADER]);
       checkJsonContentType(req.headers['content-type']);
       let held: BodyHold | undefined;
-      return readDecoded(
-        req,
-        bodyLimitBytes,
-        () => (held = budgets.bodies.admit(req, res)),
-        (bytes) => {
-          const body = checkCreateBody(op, parseJson(bytes), ctx.lots);
-          // Parsed and checked: the create is decided. From here what it holds (its parsed input, then its
-          // answer until the client has it) counts against its session's share of the answer budget, and
-          // the body's share goes back: a slow answer or a fault never holds what others' bodies need.
-          const answer = budgets.answers
-            .take(session, bytes.length, () => `The create of ${op.resource} in session "${session}"`)
-            .until(res);
-          held?.release();
-          return { session, body, answer };
-        },
-      );
+      return readBody(req, bodyLimitBytes, () => (held = budgets.bodies.admit(req, res))).then((bytes) => {
+        const body = checkCreateBody(op, parseJson(bytes), ctx.lots);
+        // Parsed and checked: the create is decided. From here what it holds (its parsed input, then its
+        // answer until the client has it) counts against its session's share of the answer budget, and
+        // the body's share goes back: a slow answer or a fault never holds what others' bodies need.
+        const answer = budgets.answers.take(session, bytes.length, () => `The create of ${op.resource} in session "${session}"`).until(res);
+        held?.release();
+        return { session, body, answer };
+      });
     },
     handle(input, res) {
       const json = create(ctx, op, input.session, input.body);

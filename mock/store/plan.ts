@@ -54,7 +54,7 @@ export function recordPlanner(resource: string, model: RecordModel, clientKey?: 
       nowText = jsonText(time);
     }
     const fields: RecordPlan['fields'] = [];
-    // Every field has the same members (`text` too), so the stores read them from one object shape.
+    // Every fixed field has the same members (`text` too), so the stores read them from one object shape.
     for (const { name, rule, key, slot, text } of members) {
       if (rule.kind === 'timestamp') fields.push({ name, key, value: time, text: nowText });
       else if (rule.kind !== 'id' && Object.hasOwn(input, name)) {

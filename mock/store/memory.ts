@@ -17,7 +17,7 @@ import { encodeCreateLine, encodeLine, replayEntry, type EntryLine, type EntryOf
 import { problem } from '../problems.js';
 import type { RecordCheck } from '../record-check.js';
 import { mockFull, sessionFull, tooManySessions } from './limit-problems.js';
-import { jsonText, keyText, memberKey, slotRecordValue, slotValue } from './plan.js';
+import { fixedText, jsonText, keyText, memberKey, slotRecordValue, slotValue } from './plan.js';
 import { duplicateKey } from './record-problems.js';
 import { RefusalReport, SetAsideFile, type RefusedRecord } from './refused-records.js';
 import {
@@ -530,17 +530,18 @@ export class MemoryStore implements Store {
       const field = fields[i];
       if (field === undefined) continue;
       let value: JsonValue;
-      let text: string | undefined;
+      let text: string;
       if (isSlot(field)) {
         const n = (counters.get(field.counter) ?? 0) + 1;
         if (field.kind === 'id' && id === 0) id = n;
         (raised ??= []).push([field.counter, n]);
         value = slotRecordValue(field, n);
+        text = jsonText(value);
       } else {
         value = field.value;
-        text = field.text;
+        text = fixedText(field);
       }
-      json += `${i === 0 ? '' : ','}${field.key ?? memberKey(field.name)}${text ?? jsonText(value)}`;
+      json += `${i === 0 ? '' : ','}${field.key ?? memberKey(field.name)}${text}`;
       if (record) record[field.name] = value;
     }
     json += '}';

@@ -4,7 +4,7 @@
  */
 import type { JsonObject, JsonValue } from '../../contract/document.js';
 import { formatSequence, parseSequence, type RecordModel } from '../record-model.js';
-import { isSlot, type CounterSlot, type RecordPlan } from './types.js';
+import { isSlot, type CounterSlot, type FixedField, type RecordPlan } from './types.js';
 
 /** The name of a per-session counter (`lot-transfers#id`). */
 export function counterKey(resource: string, member: string): string {
@@ -98,6 +98,11 @@ export function jsonText(value: JsonValue): string {
   return JSON.stringify(value);
 }
 
+/** The JSON text of a fixed field's value: the planner's, when it made it once, else made now. */
+export function fixedText(field: FixedField): string {
+  return field.text ?? jsonText(field.value);
+}
+
 /**
  * The plan as JSON text pieces around its slots: `segments[i]` comes before slot `i`, the last
  * segment after the last slot. Slot values are written by `slotJson`.
@@ -115,7 +120,7 @@ export function planSegments(plan: RecordPlan): { segments: string[]; slots: Cou
       slots.push(field);
       current = '';
     } else {
-      current += field.text ?? jsonText(field.value);
+      current += fixedText(field);
     }
   }
   segments.push(`${current}}`);

@@ -126,7 +126,8 @@ module.exports = {
   spec: slowestFirst(files, recordedSeconds()),
   // One copy of each module: see docs/coverage.md, "One copy of each module".
   'node-option': ['import=tsx', 'no-experimental-require-module'],
-  require: ['./support/test-timing.ts'],
+  // The files' times; one temporary folder for the whole run, removed at its end (support/test-tmpdir.ts).
+  require: ['./support/test-timing.ts', './support/test-tmpdir.ts'],
   timeout: 30000,
   reporter: 'spec',
   jobs: Number.isInteger(jobs) && jobs > 0 ? jobs : defaultJobs,

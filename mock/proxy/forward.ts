@@ -134,6 +134,8 @@ interface RelayContext {
   method: string;
   target: string;
   requestBody: Capture;
+  /** The listener copying the request body's chunks into `requestBody` (when the request has a body). */
+  copyBody?: ((chunk: Buffer) => void) | undefined;
   started: number;
   done: (seen: SeenExchange) => void;
   upstream: URL;
@@ -260,7 +262,12 @@ export class Relay implements Dispatcher.DispatchHandlers {
   }
 
   onComplete(): void {
-    this.live?.x.res.end();
+    const x = this.live?.x;
+    if (x === undefined) return;
+    // The request body has been read whole: its copy is complete, and without the listener Node's clean-up
+    // of a request at the end of its answer (`_dump`, which removes every 'data' listener) takes its fast path.
+    if (x.copyBody !== undefined && x.req.readableEnded) x.req.off('data', x.copyBody);
+    x.res.end();
   }
 
   onError(error: Error): void {
@@ -331,13 +338,27 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       }
       const requestBody = new Capture();
       const { kept: headers, body } = scanHeaders(req.rawHeaders);
+      let copyBody: ((chunk: Buffer) => void) | undefined;
       if (body) {
         // Held until undici writes it upstream (it resumes the stream then); every chunk is also kept for judging.
         req.pause();
-        req.on('data', (chunk: Buffer) => requestBody.add(chunk));
+        copyBody = (chunk: Buffer) => requestBody.add(chunk);
+        req.on('data', copyBody);
       }
       headers.push('host', host);
-      const relay = new Relay({ req, res, method, target, requestBody, started: performance.now(), done, upstream, timeoutMs, log });
+      const relay = new Relay({
+        req,
+        res,
+        method,
+        target,
+        requestBody,
+        copyBody,
+        started: performance.now(),
+        done,
+        upstream,
+        timeoutMs,
+        log,
+      });
       pool.dispatch({ path: `${base}${target}`, method, headers, body: body ? req : null }, relay);
     },
     close() {

@@ -8,7 +8,7 @@
  * so a worker more keeps both cores busy; GOODS_TEST_JOBS=N to choose), the slowest first, by the per-file times of the recorded
  * run (docs/generated/test-time.json), so no long file starts last and keeps the run waiting; a file
  * the record does not know yet runs after those it knows. `support/test-timing.ts` prints the slowest
- * files at the end. `npx mocha FILE...` keeps .mocharc.json (one process, no plugin).
+ * files at the end. `npx mocha FILE...` keeps .mocharc.json (one process; of the plugins only the temporary folder).
  * CommonJS, because mocha reads its configuration with require().
  */
 'use strict';

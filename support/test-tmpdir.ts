@@ -1,7 +1,7 @@
 /**
- * A mocha plugin (`--require ./support/test-tmpdir.ts`, in `scripts/mocharc.cjs`) that gives a whole
- * run one temporary folder and removes it when the run ends. The main process creates it and points
- * `TMPDIR` at it before any worker starts: `os.tmpdir()` reads `TMPDIR` on every call, so every
+ * A mocha plugin (`--require ./support/test-tmpdir.ts`, in `scripts/mocharc.cjs` and `.mocharc.json`)
+ * that gives a run one temporary folder and removes it when the run ends. The main process creates it
+ * and points `TMPDIR` at it before any worker starts: `os.tmpdir()` reads `TMPDIR` on every call, so every
  * temporary folder a test makes (its contracts, reports, state files, a browser's profile, the
  * CLIs it runs, which inherit the environment) lands inside, and a test that forgets to remove its
  * own leaves nothing behind on the developer's machine.

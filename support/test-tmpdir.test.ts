@@ -1,6 +1,6 @@
 /**
  * support/test-tmpdir.ts: a mocha run with the plugin gives its workers and their child processes one
- * temporary folder and removes it, with what the tests left in it, at the end; the environment is as before.
+ * temporary folder and removes it, with what the tests left in it, at the end.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';

@@ -1,6 +1,15 @@
 /** Credential positions: hidden whether known or not; a challenge, a rule text or a bare scheme never. */
 import assert from 'node:assert/strict';
-import { hideCredential, hiddenHeaderValue, hidePositions, isCredentialHeader, REDACTED } from './positions.js';
+import {
+  hideCredential,
+  hiddenHeaderValue,
+  hidePositions,
+  isCredentialHeader,
+  REDACTED,
+  SECRET_MEMBER,
+  SECRET_PARAMETER,
+  SECRET_WORD,
+} from './positions.js';
 
 describe('redaction: credential positions', () => {
   it('hides the credential after Authorization (header line, JSON member, escaped JSON, parameter), keeping the scheme', () => {
@@ -57,5 +66,62 @@ describe('redaction: credential positions', () => {
     assert.equal(hiddenHeaderValue('cookie', 'a=b'), '<redacted>');
     assert.equal(hiddenHeaderValue('www-authenticate', 'Bearer realm="x"'), undefined);
     assert.ok(isCredentialHeader('Set-Cookie') && isCredentialHeader('x-api-key') && !isCredentialHeader('x-request-id'));
+  });
+  it('every text with a credential-named member or parameter holds a credential word (the scan before them skips no credential)', () => {
+    const member = new RegExp(SECRET_MEMBER.source, 'i');
+    const parameter = new RegExp(SECRET_PARAMETER.source, 'i');
+    // Each kind of name the patterns know, with a prefix and in other letter cases.
+    const names = ['token', 'password', 'passwd', 'secret', 'apikey', 'api-key', 'api_key', 'accesskey', 'access-key', 'access_key'];
+    for (const name of [...names, 'client_secret', 'clientSecret', 'refresh_token']) {
+      for (const form of [name, name.toUpperCase(), `x_${name}`, `My${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`]) {
+        const json = `{"${form}":"v"}`;
+        const query = `/p?${form}=v`;
+        assert.ok(member.test(json) && parameter.test(query), form);
+        assert.ok(SECRET_WORD.test(json) && SECRET_WORD.test(query), form);
+      }
+    }
+    // Seeded texts of pieces of those names: whenever a pattern finds a credential, the word is there.
+    const pieces = [
+      '"',
+      ':',
+      '=',
+      '?',
+      '&',
+      ' ',
+      'to',
+      'ken',
+      'tok',
+      'en',
+      'pass',
+      'wd',
+      'word',
+      'api',
+      'acc',
+      'ess',
+      '-',
+      '_',
+      'k',
+      'ey',
+      'key',
+      'se',
+      'cret',
+      'Sec',
+      'x',
+      'v',
+    ];
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    let found = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let text = '';
+      for (let j = 1 + next(24); j > 0; j--) text += pieces[next(pieces.length)] ?? '';
+      if (!member.test(text) && !parameter.test(text)) continue;
+      found++;
+      assert.ok(SECRET_WORD.test(text), text);
+    }
+    assert.ok(found > 100, `${found} seeded texts hold a credential`);
   });
 });

@@ -94,6 +94,11 @@ const SECRET_NAME = String.raw`(?:[A-Za-z_-]*(?:token|password|passwd|secret|api
 export const SECRET_MEMBER = new RegExp(String.raw`("${SECRET_NAME}"\s*:\s*")((?:[^"\\]|\\.)*)(")`, 'gi');
 /** `?name=value`, `&name=value`, ` name=value`: the value of a credential-named parameter. */
 export const SECRET_PARAMETER = new RegExp(String.raw`((?:^|[?&;\s])${SECRET_NAME}=)([^&#\s"']*)`, 'gi');
+/**
+ * A word every credential name (`SECRET_NAME`) holds: a text without one has no credential-named member or
+ * parameter, and one pass over it (no backtracking at each quote) says so.
+ */
+export const SECRET_WORD = /token|passw|secret|key/i;
 
 /** `text` with every credential position's value replaced by the marker (see the file's comment). */
 export function hidePositions(text: string): string {

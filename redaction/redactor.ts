@@ -33,7 +33,7 @@
  *
  * `escapeControls` makes any text safe for a terminal (and XML 1.0).
  */
-import { hiddenHeaderValue, hidePositions, REDACTED, SECRET_MEMBER, SECRET_PARAMETER } from './positions.js';
+import { hiddenHeaderValue, hidePositions, REDACTED, SECRET_MEMBER, SECRET_PARAMETER, SECRET_WORD } from './positions.js';
 
 export { hideCredential, hiddenHeaderValue, isCredentialHeader, REDACTED } from './positions.js';
 
@@ -278,7 +278,8 @@ export class LearningRedactor implements Redactor {
 
   /** Learns the values of credential-named JSON members and query/form parameters of a text (a request body, a target). */
   learnFromText(text: string): void {
-    // Each pattern needs its quote or its `=`: a text without one is not scanned for it (most targets, most bodies).
+    // Both patterns need a credential's word (most targets, most bodies have none), and each its quote or its `=`.
+    if (!SECRET_WORD.test(text)) return;
     if (text.includes('"')) for (const match of text.matchAll(SECRET_MEMBER)) this.learnSeen(match[2] ?? '');
     if (!text.includes('=')) return;
     for (const match of text.matchAll(SECRET_PARAMETER)) {

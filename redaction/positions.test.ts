@@ -10,7 +10,6 @@ import {
   SECRET_PARAMETER,
   SECRET_WORD,
 } from './positions.js';
-import { Rng } from '../test/hardening/support/rng.js';
 
 describe('redaction: credential positions', () => {
   it('hides the credential after Authorization (header line, JSON member, escaped JSON, parameter), keeping the scheme', () => {
@@ -110,15 +109,19 @@ describe('redaction: credential positions', () => {
       'x',
       'v',
     ];
-    const rng = new Rng(7);
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
     let found = 0;
-    for (let i = 0; i < 50_000; i++) {
+    for (let i = 0; i < 20_000; i++) {
       let text = '';
-      for (let j = rng.int(1, 24); j > 0; j--) text += rng.pick(pieces);
+      for (let j = 1 + next(24); j > 0; j--) text += pieces[next(pieces.length)] ?? '';
       if (!member.test(text) && !parameter.test(text)) continue;
       found++;
       assert.ok(SECRET_WORD.test(text), text);
     }
-    assert.ok(found > 100, `${found} of 50,000 seeded texts hold a credential`);
+    assert.ok(found > 100, `${found} seeded texts hold a credential`);
   });
 });

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { nestsDeeperThan, parseJsonText } from './json.js';
-import { Rng } from '../test/hardening/support/rng.js';
 
 describe('util/json: parseJsonText', () => {
   it('answers the value of JSON text, and the parser message for anything else', () => {
@@ -40,10 +39,14 @@ describe('util/json: parseJsonText', () => {
       }
       return false;
     };
-    const rng = new Rng(7);
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
     for (let run = 0; run < 20_000; run++) {
-      const text = rng.text(rng.int(0, 23), '[]{}"\\a,');
-      const maxDepth = rng.int(0, 3);
+      const text = Array.from({ length: next(24) }, () => '[]{}"\\a,'[next(8)]).join('');
+      const maxDepth = next(4);
       assert.equal(nestsDeeperThan(text, maxDepth), byCharacter(text, maxDepth), `${JSON.stringify(text)} at ${maxDepth}`);
     }
   });

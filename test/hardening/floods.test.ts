@@ -20,6 +20,20 @@ const TOKEN = 'flood-token';
 const MiB = 1024 * 1024;
 
 /** A normal client: order info (and with `createLot`, a small create) every 50 ms while a flood runs; answers the statuses it got. */
+/**
+ * A kept-alive connection the mock closes as its keep-alive time-out ends (Node's, on a machine so loaded
+ * that the client's next request came seconds late) fails the request sent on it at that moment with no
+ * answer ("other side closed"): the race every HTTP/1.1 client has (RFC 9112 §9.3.1). A GET, idempotent,
+ * is sent again once then, as browsers and undici's retry handler do; an answer, or a second failure, counts.
+ */
+async function getOnce(url: string): Promise<Response> {
+  const get = () => fetch(url, { headers: { Authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(10_000) });
+  return get().catch((error: unknown) => {
+    if (error instanceof Error && error.cause instanceof Error && /other side closed/.test(error.cause.message)) return get();
+    throw error;
+  });
+}
+
 function normalClient(mock: MockProcess, createLot?: number) {
   const statuses: (number | string)[] = [];
   let running = true;
@@ -27,10 +41,7 @@ function normalClient(mock: MockProcess, createLot?: number) {
     while (running) {
       const started = Date.now();
       try {
-        const answer = await fetch(`${mock.url}${ORDER_PATH}ORD-2026-0001`, {
-          headers: { Authorization: `Bearer ${TOKEN}` },
-          signal: AbortSignal.timeout(10_000),
-        });
+        const answer = await getOnce(`${mock.url}${ORDER_PATH}ORD-2026-0001`);
         await answer.arrayBuffer();
         statuses.push(answer.status);
         if (createLot !== undefined) {
@@ -58,8 +69,14 @@ function normalClient(mock: MockProcess, createLot?: number) {
   };
 }
 
-function post(agent: Agent, mock: MockProcess, body: string, session: string): Promise<{ status: number; type?: string }> {
+/**
+ * POSTs `body`. A request that fails with no answer on a reused kept-alive connection (ECONNRESET, EPIPE: the
+ * mock closed it as its keep-alive time-out ended, before it read a byte of this request) is sent again once, as
+ * Node's documentation of `reusedSocket` advises; a failure after an answer began, any other, or a second one rejects.
+ */
+function post(agent: Agent, mock: MockProcess, body: string, session: string, retried = false): Promise<{ status: number; type?: string }> {
   return new Promise((resolve, reject) => {
+    let answered = false;
     const req = request(
       {
         host: mock.host,
@@ -75,6 +92,7 @@ function post(agent: Agent, mock: MockProcess, body: string, session: string): P
         },
       },
       (res) => {
+        answered = true;
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text.length < 4096 ? (text += chunk) : undefined));
@@ -84,7 +102,11 @@ function post(agent: Agent, mock: MockProcess, body: string, session: string): P
         });
       },
     );
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const race = req.reusedSocket && !answered && !retried && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+      if (race) post(agent, mock, body, session, true).then(resolve, reject);
+      else reject(error);
+    });
     req.end(body);
   });
 }

@@ -73,6 +73,17 @@ describe('bench/harness: the ratios', () => {
     assert.equal(ratios?.proxyOverFloor?.toFixed(3), '0.900', 'rounds 1.1, 0.9, 0.9 (the medians would say 10,800 / 10,000)');
     assert.equal(ratios?.proxyAddedP99Ms?.toFixed(2), '1.00', 'rounds +0.5, +1, +2 ms (the medians would say +0.5)');
     assert.equal(ratios?.mockOverBare, null, 'neither the mock nor bare was loaded');
+    assert.deepEqual(ratios?.spread, { proxyOverFloor: [0.9, 1.1], proxyAddedP99Ms: [0.5, 2] }, 'the lowest and highest round of each');
+  });
+
+  it('the servers a ratio compares are neighbours in the order the rounds run them', () => {
+    const pairs = [
+      ['mock', 'bare'],
+      ['mock', 'prism'],
+      ['floor', 'bare'],
+      ['proxy', 'floor'],
+    ] as const;
+    for (const [a, b] of pairs) assert.equal(Math.abs(SERVER_IDS.indexOf(a) - SERVER_IDS.indexOf(b)), 1, `${a} and ${b}`);
   });
 });
 

@@ -14,9 +14,10 @@ import { messageOf } from '../util/errors.js';
 import { parseJsonText } from '../util/json.js';
 import { measureTimeToVerdict, runSelfTestCli, timeConformance, type ConformanceTiming } from './conformance-run.js';
 import type { Target, TimeToVerdictRun } from './conformance-run.js';
-import { median, rotate, runLoad, wrongOf } from './load.js';
+import { median, roundOrder, runLoad, wrongOf } from './load.js';
 import { measureRecords, type RecordsResult } from './records.js';
 import type { BenchReport, BenchSettings, LoadRow, RedisStoreResult, RoundRun, ScenarioRatios, StartupResult } from './report.js';
+import type { GoalRatio } from './report.js';
 import { BENCH_TOKEN, benchFixture, buildScenarios, type Scenario } from './scenarios.js';
 import { memoryOf, npmStartCommand, prismCommand, startAndTime, startServer, withServer, withServers } from './servers.js';
 import type { RunningServer, ServerId, Starter } from './servers.js';
@@ -69,7 +70,7 @@ function rowOf(scenario: Scenario, server: RunningServer, rounds: RoundRun[]): L
   return { scenario: scenario.id, server: server.id, ...medians, ...counts, ...cpu, ...cores, rounds };
 }
 
-/** Per scenario a warm-up and `settings.rounds` rounds on every server, each round starting with another: a row per server. */
+/** Per scenario a warm-up and `settings.rounds` rounds on every server (`roundOrder`: the servers a ratio pairs, back to back): a row per server. */
 function loadPhase(starts: Starter<RunningServer>[], scenarios: Scenario[], settings: BenchSettings, log: Log): Promise<LoadRow[]> {
   const load = (server: RunningServer, scenario: Scenario) =>
     runLoad(server.url, scenario, { connections: settings.connections, durationMs: settings.warmupMs });
@@ -83,7 +84,7 @@ function loadPhase(starts: Starter<RunningServer>[], scenarios: Scenario[], sett
       for (const server of servers) await load(server, scenario);
       const runs = new Map<RunningServer, RoundRun[]>(servers.map((s) => [s, []]));
       for (let round = 0; round < settings.rounds; round++)
-        for (const server of rotate(servers, round)) {
+        for (const server of roundOrder(servers, round)) {
           runs.get(server)?.push(await measuredRun(server, scenario, settings));
           if (server.child.hasExited()) throw new Error(`${server.id} exited during the load; its output:\n${server.child.output()}`);
         }
@@ -114,19 +115,22 @@ async function redisPhase(settings: BenchSettings, transfer: Scenario, log: Log)
   }
 }
 
-/** Each ratio: the median of its rounds' own (the servers of a round ran seconds apart; the machine's speed swings between rounds). */
+/** Each ratio: the median of its rounds' own (the machine's speed swings between rounds); a goal's also its lowest and highest (`spread`). */
 export function ratiosOf(rows: readonly LoadRow[], scenarios: readonly Scenario[]): ScenarioRatios[] {
+  const rps = (x: RoundRun, y: RoundRun): number | null => (y.okPerSec > 0 ? x.okPerSec / y.okPerSec : null);
   return scenarios.map(({ id: scenario }) => {
     const row = (server: ServerId): LoadRow | undefined => rows.find((r) => r.scenario === scenario && r.server === server);
-    const paired = (a: ServerId, b: ServerId, of: (x: RoundRun, y: RoundRun) => number | null): number | null => {
+    const spread: NonNullable<ScenarioRatios['spread']> = {};
+    const paired = (a: ServerId, b: ServerId, of: (x: RoundRun, y: RoundRun) => number | null, goal?: GoalRatio): number | null => {
       const [over, under] = [row(a)?.rounds ?? [], row(b)?.rounds ?? []];
       const each = over.flatMap((x, i) => (under[i] === undefined ? [] : [of(x, under[i])])).filter((v) => v !== null);
+      if (goal && each.length > 1) spread[goal] = [Math.min(...each), Math.max(...each)];
       return each.length === 0 ? null : median(each);
     };
-    const ratio = (a: ServerId, b: ServerId) => paired(a, b, (x, y) => (y.okPerSec > 0 ? x.okPerSec / y.okPerSec : null));
-    const [mockOverBare, mockOverPrism, floorOverBare] = [ratio('mock', 'bare'), ratio('mock', 'prism'), ratio('floor', 'bare')];
-    const proxy = { proxyOverFloor: ratio('proxy', 'floor'), proxyAddedP99Ms: paired('proxy', 'floor', (x, y) => x.p99Ms - y.p99Ms) };
-    return { scenario, mockOverBare, mockOverPrism, ...proxy, floorOverBare };
+    const [mockOverBare, proxyOverFloor] = [paired('mock', 'bare', rps, 'mockOverBare'), paired('proxy', 'floor', rps, 'proxyOverFloor')];
+    const proxyAddedP99Ms = paired('proxy', 'floor', (x, y) => x.p99Ms - y.p99Ms, 'proxyAddedP99Ms');
+    const [mockOverPrism, floorOverBare] = [paired('mock', 'prism', rps), paired('floor', 'bare', rps)];
+    return { scenario, mockOverBare, mockOverPrism, proxyOverFloor, proxyAddedP99Ms, floorOverBare, spread };
   });
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { LatencySamples } from './load.js';
+import { LatencySamples, roundOrder } from './load.js';
 
 describe('bench/load: LatencySamples', () => {
   it('answers nearest-rank percentiles of the samples, whatever the insertion order', () => {
@@ -19,5 +19,16 @@ describe('bench/load: LatencySamples', () => {
 
   it('answers NaN when there are no samples', () => {
     assert.ok(new LatencySamples().percentiles(50).every(Number.isNaN));
+  });
+});
+
+describe('bench/load: roundOrder', () => {
+  it('runs the servers forward in even rounds and backward in odd ones, so that neighbours always run back to back', () => {
+    const servers = ['prism', 'mock', 'bare', 'floor', 'proxy'];
+    assert.deepEqual(
+      [0, 1, 2].map((round) => roundOrder(servers, round).join(' ')),
+      ['prism mock bare floor proxy', 'proxy floor bare mock prism', 'prism mock bare floor proxy'],
+    );
+    assert.deepEqual(servers, ['prism', 'mock', 'bare', 'floor', 'proxy'], 'the list itself is left as it was');
   });
 });

@@ -68,11 +68,8 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? Number.NaN) + (sorted[mid] ?? Number.NaN)) / 2;
 }
 
-/** Rotates `items` left by `by`: round r starts with another server, so drift hits all alike. */
-export function rotate<T>(items: readonly T[], by: number): T[] {
-  const k = items.length === 0 ? 0 : by % items.length;
-  return [...items.slice(k), ...items.slice(0, k)];
-}
+/** The order of round `round`: `items` forward, then backward; neighbours run back to back, and a drift over a round tilts the next one the other way. */
+export const roundOrder = <T>(items: readonly T[], round: number): T[] => (round % 2 === 0 ? [...items] : [...items].reverse());
 
 /** Answers with another status, errors and timeouts: what a correct server never has. */
 export const wrongOf = (run: Pick<LoadRun, 'unexpected' | 'errors' | 'timeouts'>): number => run.unexpected + run.errors + run.timeouts;

@@ -26,10 +26,11 @@ export type LoadRow = Omit<LoadRun, 'ok' | 'seconds'> &
     rounds: RoundRun[];
   };
 
-/** The req/s ratios of one scenario (null when a server was not measured); the proxy's added p99 over the floor's, ms. */
+/** A scenario's req/s ratios (null: a server not measured), the proxy's added p99 (ms); a goal's lowest and highest round. */
+export type GoalRatio = 'mockOverBare' | 'proxyOverFloor' | 'proxyAddedP99Ms';
 export type ScenarioRatios = { scenario: ScenarioId; mockOverBare: number | null; mockOverPrism: number | null } & Partial<
   Record<'proxyOverFloor' | 'proxyAddedP99Ms' | 'floorOverBare', number | null>
->;
+> & { spread?: Partial<Record<GoalRatio, [number, number]>> };
 /** Spawn to first answer (median) and resident memory then, of the mock's CLI, `npm start` (null: not measured) and Prism. */
 export type StartOf = { medianMs: number; rss: number };
 export type StartupResult = { runs: number; mock: StartOf; npmStart: StartOf | null; prism: StartOf };

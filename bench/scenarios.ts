@@ -1,7 +1,4 @@
-/**
- * The load scenarios, from the operations model and the fixtures: GET order info, then a POST of each create
- * naming a fixture lot; each with the status a correct answer has and the bytes the bare server answers.
- */
+/** The load scenarios, from the operations model and the fixtures: GET order info, then a POST of each create naming a fixture lot. */
 import { isObject, readContract, type JsonObject } from '../contract/document.js';
 import { loadFixtures } from '../contract/fixtures.js';
 import { operationsModel, orderRead, type OperationModel, type OperationsModel } from '../contract/operations-model.js';

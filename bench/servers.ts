@@ -1,7 +1,4 @@
-/**
- * The servers under test, each in its own process group on a loopback port: Prism's CLI and `server-child`.
- * Start-up is timed from spawn to the first expected answer, so it includes the process start.
- */
+/** The servers under test, each in its own process group on a loopback port; start-up is timed from spawn to the first expected answer. */
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +11,8 @@ import { waitForHttp } from '../support/wait.js';
 import type { Scenario } from './scenarios.js';
 
 export type ServerId = 'mock' | 'prism' | 'bare' | 'floor' | 'proxy';
-/** `floor` and `proxy` run in front of the bare server, so they are started after it. */
-export const SERVER_IDS: readonly ServerId[] = ['mock', 'prism', 'bare', 'floor', 'proxy'];
+/** Each pair a ratio compares is adjacent (the rounds run them back to back); `floor` and `proxy` front bare, so start after it. */
+export const SERVER_IDS: readonly ServerId[] = ['prism', 'mock', 'bare', 'floor', 'proxy'];
 /** A server under test; `sidePid`: a process it depends on (Redis), whose CPU time is measured with the server's. */
 export type RunningServer = { id: ServerId; url: string; child: Child; sidePid?: number };
 

@@ -30,7 +30,7 @@ export function formatProxyCost({ load }: BenchReport): string | undefined {
 export function formatRegression(ratios: readonly ScenarioRatios[], previous?: PreviousRatios): string {
   const parts = ratios.map((r) => {
     const before = previous?.ratios.find((p) => p.scenario === r.scenario);
-    const cell = (name: string, key: keyof Omit<ScenarioRatios, 'scenario'>, goal: string, show = ratio): string =>
+    const cell = (name: string, key: keyof Omit<ScenarioRatios, 'scenario' | 'spread'>, goal: string, show = ratio): string =>
       `${name} ${show(r[key])}${before === undefined ? '' : ` (was ${show(before[key])})`} ${goal}`;
     const mock = cell('mock/bare', 'mockOverBare', `≥ ${isRead(r.scenario) ? MOCK_OVER_BARE.read : MOCK_OVER_BARE.create}`);
     const proxy = [
@@ -127,7 +127,7 @@ export function formatReport(report: BenchReport, previous?: PreviousRatios): st
   return [
     `Bench ${report.date} — ${m.cpus} × ${m.cpuModel}, Node ${m.node}, loopback, load generator on the same cores`,
     `Load: ${s.connections} connections, pipelining 1, warm-up ${s.warmupMs / 1000} s, then ${s.rounds} round(s) × ${s.durationMs / 1000} s ` +
-      "per server, servers alternating; median of rounds (a ratio: of its rounds' own).",
+      "per server, servers in turn (forward, then back); median of rounds (a ratio: of its rounds' own).",
     '',
     loadTable,
     '',

@@ -99,6 +99,29 @@ describe('bench/targets: evaluateTargets', () => {
     assert.match(judged(0.7)?.target ?? '', /≥ 0\.7 × bare node:http req\/s$/);
   });
 
+  it("names a goal's lowest and highest round, and says when they fall on both sides of the goal (the median decides)", () => {
+    const judged = (spread: Record<string, [number, number]>, ratios = { mockOverBare: 0.72, proxyOverFloor: 0.9, proxyAddedP99Ms: 1 }) => {
+      const scenario = 'create-lot-transfer' as const;
+      const rows = [row(scenario, 'proxy', 5000, 4), row(scenario, 'floor', 5500, 3)];
+      const results = evaluateTargets(inputs({ connections: 50, rows, ratios: [{ scenario, mockOverPrism: null, ...ratios, spread }] }));
+      return (goal: string) => results.find((r) => r.id === `${scenario}/${goal}`);
+    };
+    const settled = judged({ mockOverBare: [0.7, 0.75], proxyOverFloor: [0.86, 0.95], proxyAddedP99Ms: [0.5, 1.5] });
+    assert.deepEqual(settled('mock-over-bare'), {
+      ...{ id: 'create-lot-transfer/mock-over-bare', target: 'POST lot-transfer create: mock ≥ 0.7 × bare node:http req/s' },
+      ...{ measured: '0.72×', met: true, note: 'rounds 0.70× to 0.75×' },
+    });
+    assert.match(settled('proxy-over-floor')?.note ?? '', /^rounds 0\.86× to 0\.95×; CPU a request: proxy 1 µs, floor 1 µs$/);
+    assert.match(settled('proxy-added-p99')?.note ?? '', /^rounds 0\.50 ms to 1\.50 ms; CPU a request/);
+    const split = judged({ mockOverBare: [0.62, 0.75], proxyOverFloor: [0.8, 1], proxyAddedP99Ms: [-0.5, 2.5] });
+    for (const goal of ['mock-over-bare', 'proxy-over-floor', 'proxy-added-p99']) {
+      assert.equal(split(goal)?.met, true, `${goal}: the median meets the goal`);
+      assert.match(split(goal)?.note ?? '', /^rounds .+ to .+, on both sides of the goal: this run alone does not settle it/, goal);
+    }
+    const under = judged({ mockOverBare: [0.6, 0.69] }, { mockOverBare: 0.65, proxyOverFloor: 0.9, proxyAddedP99Ms: 1 });
+    assert.deepEqual([under('mock-over-bare')?.met, under('mock-over-bare')?.note], [false, 'rounds 0.60× to 0.69×']);
+  });
+
   it('a mock that answered errors cannot meet a speed target', () => {
     const results = evaluateTargets(
       inputs({

@@ -1,7 +1,4 @@
-/**
- * The bench's targets, judged (`met` null with the reason in `note` when a measurement is missing or too small).
- * Every speed target is a ratio against a reference measured in the same run: the machines are noisy.
- */
+/** The bench's targets, judged (`met` null: not measurable; why in `note`); each speed target is a ratio in one run (noisy machines). */
 import { killRate, type TimeToVerdictRun } from './conformance-run.js';
 import { wrongOf } from './load.js';
 import { ratio as times, type BenchReport, type LoadRow, type ScenarioRatios, type TargetResult } from './report.js';
@@ -30,10 +27,16 @@ const seconds = (v: number): string => `${(v / 1000).toFixed(1)} s`;
 const unmeasured = (who: string): string => `${who} not measured`;
 const notMet = (result: TargetResult, note: string): TargetResult => ({ ...result, met: false, note });
 
-/** `value` against a bound (`>=` or `<=`), shown with `format`; n/a with `why` when there is no value. */
-function judge(goal: Goal, value: number | null | undefined, [op, bound]: ['>=' | '<=', number], format: (v: number) => string, why = '') {
+type Bound = ['>=' | '<=', number];
+const meets = (value: number, [op, bound]: Bound): boolean => (op === '>=' ? value >= bound : value <= bound);
+const SPLIT = ', on both sides of the goal: this run alone does not settle it';
+
+/** `value` against a bound, shown with `format`; n/a with `why` without a value; a ratio's lowest and highest round (`spread`) noted. */
+function judge(goal: Goal, value: number | null | undefined, bound: Bound, format: (v: number) => string, why = '', spread?: number[]) {
   if (value == null || !Number.isFinite(value)) return missing(goal, why || 'no value was measured');
-  return { ...goal, measured: format(value), met: op === '>=' ? value >= bound : value <= bound };
+  const [low = value, high = value] = spread ?? [];
+  const note = spread && { note: `rounds ${format(low)} to ${format(high)}${meets(low, bound) === meets(high, bound) ? '' : SPLIT}` };
+  return { ...goal, measured: format(value), met: meets(value, bound), ...note };
 }
 
 /** A row that answered wrongly cannot meet a speed target. */
@@ -48,7 +51,7 @@ function proxyNote(result: TargetResult, rowOf: (server: ServerId) => LoadRow | 
   if (!proxy || result.met === null) return result;
   const [servers, { judging }] = [(['proxy', 'floor', 'bare'] as const).filter((s) => rowOf(s)), proxy];
   const cpu = `CPU a request: ${servers.map((s) => `${s} ${Math.round(rowOf(s)?.serverCpuUsPerAnswer ?? NaN)} µs`).join(', ')}`;
-  const notes = judging ? `${cpu}; ${judging.judged} exchanges judged, ${judging.notJudged} not` : cpu;
+  const notes = [result.note, cpu, judging && `${judging.judged} exchanges judged, ${judging.notJudged} not`].filter(Boolean).join('; ');
   const guarded = guardErrors(result, proxy, 'the proxy');
   if (guarded !== result) return { ...guarded, note: `${guarded.note ?? ''}; ${notes}` };
   if (result.met && judging && judging.notJudged > 0)
@@ -57,7 +60,7 @@ function proxyNote(result: TargetResult, rowOf: (server: ServerId) => LoadRow | 
 }
 
 function loadTargets(inputs: TargetInputs, ratio: ScenarioRatios): TargetResult[] {
-  const { scenario: s } = ratio;
+  const { scenario: s, spread } = ratio;
   const title = titleOf(s);
   const rowOf = (server: ServerId): LoadRow | undefined => inputs.rows.find((r) => r.scenario === s && r.server === server);
   const goal = isRead(s) ? MOCK_OVER_BARE.read : MOCK_OVER_BARE.create;
@@ -65,7 +68,7 @@ function loadTargets(inputs: TargetInputs, ratio: ScenarioRatios): TargetResult[
   const p99 = { id: `${s}/p99`, target: 'GET order info: mock p99 ≤ 5 ms at the bench connections' };
   const overPrism = { id: `${s}/mock-over-prism`, target: `${title}: mock ≥ 10 × Prism req/s` };
   const mock = [
-    judge(overBare, ratio.mockOverBare, ['>=', goal], times, unmeasured('the mock or the bare server was')),
+    judge(overBare, ratio.mockOverBare, ['>=', goal], times, unmeasured('the mock or the bare server was'), spread?.mockOverBare),
     ...(isRead(s) ? [judge(p99, rowOf('mock')?.p99Ms, ['<=', 5], ms, unmeasured('the mock was'))] : []),
     judge(overPrism, ratio.mockOverPrism, ['>=', 10], times, unmeasured('the mock or Prism was')),
   ].map((result) => guardErrors(result, rowOf('mock')));
@@ -78,8 +81,8 @@ function loadTargets(inputs: TargetInputs, ratio: ScenarioRatios): TargetResult[
   const addedResult =
     addedMs != null && inputs.connections !== PROXY_CONNECTIONS
       ? missing(added, `measured at ${inputs.connections ?? 'an unknown number of'} connections`, ms(addedMs))
-      : judge(added, addedMs, ['<=', PROXY_ADDED_P99_MS], ms, why);
-  const floorResult = judge(floor, ratio.proxyOverFloor, ['>=', PROXY_OVER_FLOOR], times, why);
+      : judge(added, addedMs, ['<=', PROXY_ADDED_P99_MS], ms, why, spread?.proxyAddedP99Ms);
+  const floorResult = judge(floor, ratio.proxyOverFloor, ['>=', PROXY_OVER_FLOOR], times, why, spread?.proxyOverFloor);
   return [...mock, proxyNote(floorResult, rowOf), proxyNote(addedResult, rowOf)];
 }
 

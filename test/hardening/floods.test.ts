@@ -19,21 +19,21 @@ import { until } from '../../support/wait.js';
 const TOKEN = 'flood-token';
 const MiB = 1024 * 1024;
 
-/** A normal client: order info (and with `createLot`, a small create) every 50 ms while a flood runs; answers the statuses it got. */
 /**
  * A kept-alive connection the mock closes as its keep-alive time-out ends (Node's, on a machine so loaded
  * that the client's next request came seconds late) fails the request sent on it at that moment with no
- * answer ("other side closed"): the race every HTTP/1.1 client has (RFC 9112 §9.3.1). A GET, idempotent,
- * is sent again once then, as browsers and undici's retry handler do; an answer, or a second failure, counts.
+ * answer ("other side closed"): the race every HTTP/1.1 client has (RFC 9112 §9.3.1). The mock had read none
+ * of that request, so it is sent again once, as browsers and undici's retry handler do for an idempotent one;
+ * an answer, or a second failure, counts.
  */
-async function getOnce(url: string): Promise<Response> {
-  const get = () => fetch(url, { headers: { Authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(10_000) });
-  return get().catch((error: unknown) => {
-    if (error instanceof Error && error.cause instanceof Error && /other side closed/.test(error.cause.message)) return get();
+function sentAgainOnce(send: () => Promise<Response>): Promise<Response> {
+  return send().catch((error: unknown) => {
+    if (error instanceof Error && error.cause instanceof Error && /other side closed/.test(error.cause.message)) return send();
     throw error;
   });
 }
 
+/** A normal client: order info (and with `createLot`, a small create) every 50 ms while a flood runs; answers the statuses it got. */
 function normalClient(mock: MockProcess, createLot?: number) {
   const statuses: (number | string)[] = [];
   let running = true;
@@ -41,16 +41,21 @@ function normalClient(mock: MockProcess, createLot?: number) {
     while (running) {
       const started = Date.now();
       try {
-        const answer = await getOnce(`${mock.url}${ORDER_PATH}ORD-2026-0001`);
+        const headers = { Authorization: `Bearer ${TOKEN}` };
+        const answer = await sentAgainOnce(() =>
+          fetch(`${mock.url}${ORDER_PATH}ORD-2026-0001`, { headers, signal: AbortSignal.timeout(10_000) }),
+        );
         await answer.arrayBuffer();
         statuses.push(answer.status);
         if (createLot !== undefined) {
-          const created = await fetch(`${mock.url}${CREATE_PATHS['lot-transfers']}`, {
-            method: 'POST',
-            headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json', 'X-Mock-Session': 'normal' },
-            body: JSON.stringify({ fk_lot_id: createLot, source_scancode: 'N', target_scancode: 'T', amount: 1 }),
-            signal: AbortSignal.timeout(10_000),
-          });
+          const created = await sentAgainOnce(() =>
+            fetch(`${mock.url}${CREATE_PATHS['lot-transfers']}`, {
+              method: 'POST',
+              headers: { ...headers, 'Content-Type': 'application/json', 'X-Mock-Session': 'normal' },
+              body: JSON.stringify({ fk_lot_id: createLot, source_scancode: 'N', target_scancode: 'T', amount: 1 }),
+              signal: AbortSignal.timeout(10_000),
+            }),
+          );
           await created.arrayBuffer();
           statuses.push(created.status);
         }

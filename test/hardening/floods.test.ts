@@ -22,13 +22,14 @@ const MiB = 1024 * 1024;
 /**
  * A kept-alive connection the mock closes as its keep-alive time-out ends (Node's, on a machine so loaded
  * that the client's next request came seconds late) fails the request sent on it at that moment with no
- * answer ("other side closed"): the race every HTTP/1.1 client has (RFC 9112 §9.3.1). The mock had read none
- * of that request, so it is sent again once, as browsers and undici's retry handler do for an idempotent one;
- * an answer, or a second failure, counts.
+ * answer ("other side closed", or "read ECONNRESET" when the request was already in the mock's socket): the
+ * race every HTTP/1.1 client has (RFC 9112 §9.3.1). The mock had read none of that request, so it is sent
+ * again once, as browsers and undici's retry handler do for an idempotent one; an answer, or a second
+ * failure, counts.
  */
 function sentAgainOnce(send: () => Promise<Response>): Promise<Response> {
   return send().catch((error: unknown) => {
-    if (error instanceof Error && error.cause instanceof Error && /other side closed/.test(error.cause.message)) return send();
+    if (error instanceof Error && error.cause instanceof Error && /other side closed|ECONNRESET/.test(error.cause.message)) return send();
     throw error;
   });
 }

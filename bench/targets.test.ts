@@ -97,6 +97,16 @@ describe('bench/targets: evaluateTargets', () => {
       );
     assert.deepEqual([judged(0.7)?.met, judged(0.69)?.met], [true, false]);
     assert.match(judged(0.7)?.target ?? '', /≥ 0\.7 × bare node:http req\/s$/);
+    // Printed with two decimals, 0.6963 would read as the goal itself beside NOT MET: its digits are shown.
+    assert.deepEqual(
+      [0.6963, 0.7, 0.7049, 0.71].map((r) => [judged(r)?.measured, judged(r)?.met]),
+      [
+        ['0.70× (0.6963)', false],
+        ['0.70×', true],
+        ['0.70× (0.7049)', true],
+        ['0.71×', true],
+      ],
+    );
   });
 
   it("names a goal's lowest and highest round, and says when they fall on both sides of the goal (the median decides)", () => {
@@ -118,6 +128,10 @@ describe('bench/targets: evaluateTargets', () => {
       assert.equal(split(goal)?.met, true, `${goal}: the median meets the goal`);
       assert.match(split(goal)?.note ?? '', /^rounds .+ to .+, on both sides of the goal: this run alone does not settle it/, goal);
     }
+    assert.match(
+      judged({ mockOverBare: [0.6963, 0.75] })('mock-over-bare')?.note ?? '',
+      /^rounds 0\.70× \(0\.6963\) to 0\.75×, on both sides of the goal/,
+    );
     const under = judged({ mockOverBare: [0.6, 0.69] }, { mockOverBare: 0.65, proxyOverFloor: 0.9, proxyAddedP99Ms: 1 });
     assert.deepEqual([under('mock-over-bare')?.met, under('mock-over-bare')?.note], [false, 'rounds 0.60× to 0.69×']);
   });

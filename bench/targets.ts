@@ -31,12 +31,13 @@ type Bound = ['>=' | '<=', number];
 const meets = (value: number, [op, bound]: Bound): boolean => (op === '>=' ? value >= bound : value <= bound);
 const SPLIT = ', on both sides of the goal: this run alone does not settle it';
 
-/** `value` against a bound, shown with `format`; n/a with `why` without a value; a ratio's lowest and highest round (`spread`) noted. */
+/** `value` against a bound, shown with `format` (and its digits when it prints as the bound: "0.85× (0.8493)"); n/a with `why` without a value; a ratio's lowest and highest round (`spread`) noted. */
 function judge(goal: Goal, value: number | null | undefined, bound: Bound, format: (v: number) => string, why = '', spread?: number[]) {
   if (value == null || !Number.isFinite(value)) return missing(goal, why || 'no value was measured');
   const [low = value, high = value] = spread ?? [];
-  const note = spread && { note: `rounds ${format(low)} to ${format(high)}${meets(low, bound) === meets(high, bound) ? '' : SPLIT}` };
-  return { ...goal, measured: format(value), met: meets(value, bound), ...note };
+  const shown = (v: number) => (format(v) !== format(bound[1]) || v === bound[1] ? format(v) : `${format(v)} (${v.toPrecision(4)})`);
+  const note = spread && { note: `rounds ${shown(low)} to ${shown(high)}${meets(low, bound) === meets(high, bound) ? '' : SPLIT}` };
+  return { ...goal, measured: shown(value), met: meets(value, bound), ...note };
 }
 
 /** A row that answered wrongly cannot meet a speed target. */

@@ -63,7 +63,6 @@ export function readBody(req: IncomingMessage, limit: number, admit?: () => Body
         req.off('data', onData);
         req.off('end', onEnd);
         req.off('error', onError);
-        req.off('aborted', onAborted);
         chunks.length = 0;
         reject(error);
       } else if (whole) resolve(size === whole.length ? whole : whole.subarray(0, size));
@@ -80,13 +79,15 @@ export function readBody(req: IncomingMessage, limit: number, admit?: () => Body
       size = next;
     };
     const onEnd = () => finish();
-    const onError = (error: Error) => finish(error);
-    // The client went away mid-body: a client problem (nobody is left to answer), not an internal error.
-    const onAborted = () => finish(problem('bodyIncomplete', 'The request body ended early: the client closed the connection.'));
+    // The client went away mid-body (Node destroys the request with ECONNRESET "aborted"): a client
+    // problem (nobody is left to answer), not an internal error.
+    const onError = (error: NodeJS.ErrnoException) =>
+      finish(
+        error.code === 'ECONNRESET' ? problem('bodyIncomplete', 'The request body ended early: the client closed the connection.') : error,
+      );
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
-    req.on('aborted', onAborted);
   });
 }
 

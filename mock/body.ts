@@ -79,12 +79,10 @@ export function readBody(req: IncomingMessage, limit: number, admit?: () => Body
       size = next;
     };
     const onEnd = () => finish();
-    // The client went away mid-body (Node destroys the request with ECONNRESET "aborted"): a client
-    // problem (nobody is left to answer), not an internal error.
-    const onError = (error: NodeJS.ErrnoException) =>
-      finish(
-        error.code === 'ECONNRESET' ? problem('bodyIncomplete', 'The request body ended early: the client closed the connection.') : error,
-      );
+    // An error before the body is complete is the connection going away mid-body (Node destroys the
+    // request with ECONNRESET "aborted"): a client problem (nobody is left to answer), not an internal error.
+    const onError = (error: Error) =>
+      finish(req.complete ? error : problem('bodyIncomplete', 'The request body ended early: the client closed the connection.'));
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);

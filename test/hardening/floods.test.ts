@@ -171,6 +171,8 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
     const answers: string[] = [];
     /** Connections that ended without an answer (refused by the kernel's accept backlog, or reset). */
     let unanswered = 0;
+    /** How those ended: the socket error's code, or "closed", and whether they had connected (a failure says why). */
+    const endings: string[] = [];
     const chunk = Buffer.alloc(ONE_MIB - 1024, 0x20);
     const head = (n: number) =>
       `POST ${CREATE_PATHS['test-samples']} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n` +
@@ -195,13 +197,18 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
                   resolve();
                 }
               });
-              const ended = (): void => {
-                if (!answered) unanswered++;
+              const ended = (error?: NodeJS.ErrnoException): void => {
+                if (!answered) {
+                  unanswered++;
+                  endings.push(
+                    `${socket.connecting ? 'before connecting' : 'connected'}: ${error ? (error.code ?? error.message) : 'closed'}`,
+                  );
+                }
                 answered = true;
                 resolve();
               };
               socket.on('error', ended);
-              socket.on('close', ended);
+              socket.on('close', () => ended());
               socket.once('connect', () => {
                 socket.write(head(n));
                 socket.write(chunk);
@@ -227,11 +234,14 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
       // Still open and unanswered: the connections whose bodies hold the in-flight budget (32 MiB of ~1 MiB bodies).
       const open = 2000 - answers.length - unanswered;
       process.stdout.write(
-        `      stalled bodies: ${JSON.stringify(byAnswer)}, ${open} holding the budget, ${unanswered} ended unanswered, peak RSS ${(rss / MiB).toFixed(0)} MiB\n`,
+        `      stalled bodies: ${JSON.stringify(byAnswer)}, ${open} holding the budget, ${unanswered} ended unanswered ${JSON.stringify(count(endings))}, peak RSS ${(rss / MiB).toFixed(0)} MiB\n`,
       );
       for (const answer of Object.keys(byAnswer)) assert.match(answer, /^503 https:\/\/goods\.example\/problems\/mock-busy$/);
       assert.ok(open <= 100, `${open} connections hold bodies: at most the in-flight budget's worth`);
-      assert.ok((byAnswer['503 https://goods.example/problems/mock-busy'] ?? 0) >= 1500, 'past the limits, answered 503');
+      assert.ok(
+        (byAnswer['503 https://goods.example/problems/mock-busy'] ?? 0) >= 1500,
+        `past the limits, answered 503 (unanswered: ${JSON.stringify(count(endings))})`,
+      );
       assert.ok(rss < RSS_CEILING, `peak RSS ${(rss / MiB).toFixed(0)} MiB under ${RSS_CEILING / MiB} MiB`);
       assert.ok(statuses.length > 0);
       const normalCounts = count(statuses);

@@ -169,10 +169,11 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
     const normal = normalClient(mock, lot);
     const sockets: Socket[] = [];
     const answers: string[] = [];
-    /** Connections that ended without an answer (refused by the kernel's accept backlog, or reset). */
-    let unanswered = 0;
-    /** How those ended: the socket error's code, or "closed", and whether they had connected (a failure says why). */
-    const endings: string[] = [];
+    /**
+     * The connections that ended without an answer (refused by the kernel's accept backlog, or reset), each as
+     * how it ended: the socket error's code, or "closed", and whether it had connected (a failure says why).
+     */
+    const unanswered: string[] = [];
     const chunk = Buffer.alloc(ONE_MIB - 1024, 0x20);
     const head = (n: number) =>
       `POST ${CREATE_PATHS['test-samples']} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n` +
@@ -198,12 +199,10 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
                 }
               });
               const ended = (error?: NodeJS.ErrnoException): void => {
-                if (!answered) {
-                  unanswered++;
-                  endings.push(
+                if (!answered)
+                  unanswered.push(
                     `${socket.connecting ? 'before connecting' : 'connected'}: ${error ? (error.code ?? error.message) : 'closed'}`,
                   );
-                }
                 answered = true;
                 resolve();
               };
@@ -224,7 +223,9 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
       // once every connection settled (15 s at most): no fixed wait for the ones that hold the budget.
       await Promise.race([
         settled,
-        until(() => 2000 - answers.length - unanswered <= 100, { what: 'the flood answered', timeoutMs: 16_000 }).catch(() => settled),
+        until(() => 2000 - answers.length - unanswered.length <= 100, { what: 'the flood answered', timeoutMs: 16_000 }).catch(
+          () => settled,
+        ),
       ]);
       // A second to see late answers too (each must still be a 503) and the memory after the flood.
       await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -232,15 +233,15 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
       const statuses = await normal.stop();
       const byAnswer = count(answers);
       // Still open and unanswered: the connections whose bodies hold the in-flight budget (32 MiB of ~1 MiB bodies).
-      const open = 2000 - answers.length - unanswered;
+      const open = 2000 - answers.length - unanswered.length;
       process.stdout.write(
-        `      stalled bodies: ${JSON.stringify(byAnswer)}, ${open} holding the budget, ${unanswered} ended unanswered ${JSON.stringify(count(endings))}, peak RSS ${(rss / MiB).toFixed(0)} MiB\n`,
+        `      stalled bodies: ${JSON.stringify(byAnswer)}, ${open} holding the budget, ${unanswered.length} ended unanswered ${JSON.stringify(count(unanswered))}, peak RSS ${(rss / MiB).toFixed(0)} MiB\n`,
       );
       for (const answer of Object.keys(byAnswer)) assert.match(answer, /^503 https:\/\/goods\.example\/problems\/mock-busy$/);
       assert.ok(open <= 100, `${open} connections hold bodies: at most the in-flight budget's worth`);
       assert.ok(
         (byAnswer['503 https://goods.example/problems/mock-busy'] ?? 0) >= 1500,
-        `past the limits, answered 503 (unanswered: ${JSON.stringify(count(endings))})`,
+        `past the limits, answered 503 (unanswered: ${JSON.stringify(count(unanswered))})`,
       );
       assert.ok(rss < RSS_CEILING, `peak RSS ${(rss / MiB).toFixed(0)} MiB under ${RSS_CEILING / MiB} MiB`);
       assert.ok(statuses.length > 0);

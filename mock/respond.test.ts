@@ -8,7 +8,16 @@ import { connect } from 'node:net';
 import { rawExchange, type RawAnswer } from '../test/hardening/support/raw-http.js';
 import { listen, type RunningServer } from '../test/support/http.js';
 import { problem } from './problems.js';
-import { deliverThrough, sendBody, sendEmpty, sendJson, sendProblem, whenUndelivered, type Delivery } from './respond.js';
+import {
+  BATCHED_BODY_BYTES,
+  deliverThrough,
+  sendBody,
+  sendEmpty,
+  sendJson,
+  sendProblem,
+  whenUndelivered,
+  type Delivery,
+} from './respond.js';
 
 describe('mock/respond: writing answers', () => {
   let server: RunningServer;
@@ -76,6 +85,78 @@ describe('mock/respond: writing answers', () => {
       });
       assert.equal(got.status, 200);
       assert.equal(got.body.toString(), 'first');
+    });
+
+    it('sets the header at once; writes a small body at the end of the turn, a large one at once', async () => {
+      const seen: string[] = [];
+      const look = (res: ServerResponse, when: string) => seen.push(`${when}: headersSent ${res.headersSent}, ended ${res.writableEnded}`);
+      const small = await answer((res) => {
+        sendBody(res, 200, 'text/plain', 'x'.repeat(BATCHED_BODY_BYTES));
+        look(res, 'small, at once');
+        setImmediate(() => look(res, 'small, next turn'));
+      });
+      const large = await answer((res) => {
+        sendBody(res, 200, 'text/plain', 'x'.repeat(BATCHED_BODY_BYTES + 1));
+        look(res, 'large, at once');
+      });
+      assert.deepEqual(seen, [
+        'small, at once: headersSent true, ended false',
+        'small, next turn: headersSent true, ended true',
+        'large, at once: headersSent true, ended true',
+      ]);
+      assert.equal(small.body.length, BATCHED_BODY_BYTES);
+      assert.equal(large.body.length, BATCHED_BODY_BYTES + 1);
+    });
+
+    it('writes the bodies sent in one turn in the order they were sent', async () => {
+      const held: ServerResponse[] = [];
+      const finished: string[] = [];
+      let both!: () => void;
+      const ready = new Promise<void>((resolve) => (both = resolve));
+      write = (res) => {
+        held.push(res);
+        if (held.length === 2) both();
+      };
+      // The clients keep their sending side open: one that closes it while its answer is held is not this case.
+      const data = Buffer.from('GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n');
+      const exchange = () => rawExchange({ host: '127.0.0.1', port, data, timeoutMs: 5000, after: 'keep' });
+      const outcomes = Promise.all([exchange(), exchange()]);
+      await ready;
+      const [first, second] = held;
+      assert.ok(first && second);
+      second.on('finish', () => finished.push('sent first'));
+      first.on('finish', () => finished.push('sent second'));
+      sendBody(second, 200, 'text/plain', 'one');
+      sendBody(first, 200, 'text/plain', 'two');
+      const bodies = (await outcomes).map((o) => o.answer?.body.toString()).sort();
+      assert.deepEqual(bodies, ['one', 'two']);
+      assert.deepEqual(finished, ['sent first', 'sent second']);
+    });
+
+    it('ends the connection of an answer whose write throws; the others of its turn still go out', async () => {
+      const held: ServerResponse[] = [];
+      let both!: () => void;
+      const ready = new Promise<void>((resolve) => (both = resolve));
+      write = (res) => {
+        held.push(res);
+        if (held.length === 2) both();
+      };
+      const data = Buffer.from('GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n');
+      const exchange = () => rawExchange({ host: '127.0.0.1', port, data, timeoutMs: 5000, after: 'keep' });
+      const outcomes = Promise.all([exchange(), exchange()]);
+      await ready;
+      const [refused, fine] = held;
+      assert.ok(refused && fine);
+      let undelivered = 0;
+      sendBody(refused, 200, 'text/plain', 'refused');
+      refused.end = () => {
+        throw new Error('the write is refused');
+      };
+      whenUndelivered(refused, () => undelivered++);
+      sendBody(fine, 200, 'text/plain', 'fine');
+      const got = (await outcomes).map((o) => o.answer?.body.toString() ?? o.ended).sort();
+      assert.deepEqual(got, ['closed', 'fine']);
+      assert.equal(undelivered, 1);
     });
 
     it('does nothing on a destroyed answer', async () => {
@@ -209,6 +290,30 @@ describe('mock/respond: writing answers', () => {
       await rawExchange({ host: '127.0.0.1', port, data: Buffer.from('GET / HTTP/1.1\r\nHost: h\r\n\r\n'), timeoutMs: 5000 });
       assert.equal(called, 1);
       assert.equal(delivered, 0);
+    });
+
+    it('calls back once, after the turn, when the connection goes before a small body is written', async () => {
+      let called = 0;
+      let atOnce = -1;
+      let turned!: () => void;
+      const turn = new Promise<void>((resolve) => (turned = resolve));
+      write = (res) => {
+        sendBody(res, 200, 'text/plain', 'never written');
+        res.destroy();
+        whenUndelivered(res, () => called++);
+        atOnce = called;
+        setImmediate(turned);
+      };
+      const outcome = await rawExchange({
+        host: '127.0.0.1',
+        port,
+        data: Buffer.from('GET / HTTP/1.1\r\nHost: h\r\n\r\n'),
+        timeoutMs: 5000,
+      });
+      await turn;
+      assert.equal(outcome.answer, undefined, 'nothing written on the destroyed connection');
+      assert.equal(atOnce, 0, 'judged when the batch is written, not before');
+      assert.equal(called, 1);
     });
 
     it('calls back at once when no answer was sent yet', async () => {

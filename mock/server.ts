@@ -9,6 +9,7 @@ import { resolveConfig, type MockConfig } from './config.js';
 import { Lingering } from './linger.js';
 import type { ProxyConfig } from './proxy/config.js';
 import { problemBody, PROBLEMS, type ProblemKind } from './problems.js';
+import { writeBatch } from './respond.js';
 import { codeOf, messageOf } from '../util/errors.js';
 
 export interface MockServer extends ServedContent {
@@ -151,6 +152,8 @@ export async function createMockServer(partial: Partial<ServerConfig> = {}): Pro
     open++;
     socket.once('close', () => open--);
     lingering.watch(socket);
+    // Before Node's own listener, which ends the connection when the client closed its sending side.
+    socket.prependListener('end', writeBatch);
   });
   // A CONNECT request has its own event; without a listener Node drops the connection unanswered. It
   // is never forwarded, in proxy mode neither: the proxy forwards only to its --proxy URL.

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { connect } from 'node:net';
-import { rawExchange, type RawAnswer } from '../test/hardening/support/raw-http.js';
+import { rawExchange, type RawAnswer, type RawOutcome } from '../test/hardening/support/raw-http.js';
 import { listen, type RunningServer } from '../test/support/http.js';
 import { problem } from './problems.js';
 import {
@@ -108,22 +108,34 @@ describe('mock/respond: writing answers', () => {
       assert.equal(large.body.length, BATCHED_BODY_BYTES + 1);
     });
 
-    it('writes the bodies sent in one turn in the order they were sent', async () => {
+    /**
+     * Two requests on two connections, their answers held unsent: `outcomes` settles once both are
+     * answered. The clients keep their sending side open: one that closes it while its answer is held
+     * is not what these cases are about.
+     */
+    async function twoHeld(): Promise<{ held: [ServerResponse, ServerResponse]; outcomes: Promise<RawOutcome[]> }> {
       const held: ServerResponse[] = [];
-      const finished: string[] = [];
       let both!: () => void;
       const ready = new Promise<void>((resolve) => (both = resolve));
       write = (res) => {
         held.push(res);
         if (held.length === 2) both();
       };
-      // The clients keep their sending side open: one that closes it while its answer is held is not this case.
       const data = Buffer.from('GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n');
       const exchange = () => rawExchange({ host: '127.0.0.1', port, data, timeoutMs: 5000, after: 'keep' });
       const outcomes = Promise.all([exchange(), exchange()]);
       await ready;
       const [first, second] = held;
       assert.ok(first && second);
+      return { held: [first, second], outcomes };
+    }
+
+    it('writes the bodies sent in one turn in the order they were sent', async () => {
+      const finished: string[] = [];
+      const {
+        held: [first, second],
+        outcomes,
+      } = await twoHeld();
       second.on('finish', () => finished.push('sent first'));
       first.on('finish', () => finished.push('sent second'));
       sendBody(second, 200, 'text/plain', 'one');
@@ -134,19 +146,10 @@ describe('mock/respond: writing answers', () => {
     });
 
     it('ends the connection of an answer whose write throws; the others of its turn still go out', async () => {
-      const held: ServerResponse[] = [];
-      let both!: () => void;
-      const ready = new Promise<void>((resolve) => (both = resolve));
-      write = (res) => {
-        held.push(res);
-        if (held.length === 2) both();
-      };
-      const data = Buffer.from('GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n');
-      const exchange = () => rawExchange({ host: '127.0.0.1', port, data, timeoutMs: 5000, after: 'keep' });
-      const outcomes = Promise.all([exchange(), exchange()]);
-      await ready;
-      const [refused, fine] = held;
-      assert.ok(refused && fine);
+      const {
+        held: [refused, fine],
+        outcomes,
+      } = await twoHeld();
       let undelivered = 0;
       sendBody(refused, 200, 'text/plain', 'refused');
       refused.end = () => {

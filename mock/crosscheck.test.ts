@@ -8,10 +8,16 @@
  * VIOLATIONS answer), one without for every request (each violation is reported in the
  * `sl-violations` header, prefixed `response` for the mock's answer). Malformed JSON is not in the
  * battery: Prism parses a JSON body before forwarding and refuses it itself.
+ *
+ * Prism forwards through Node's global agent, which keeps an idle connection for 5 s, as long as a
+ * server's default keep-alive timeout: a request sent as the server closes that connection fails
+ * ("socket hang up", a 500 of Prism's own). Both upstreams here keep idle connections for a minute,
+ * so Prism's pool always drops a connection first.
  */
 import assert from 'node:assert/strict';
 import { CONTRACT_YAML_PATH } from '../contract/paths.js';
-import { listen, type Loopback } from '../support/loopback.js';
+import { createServer } from 'node:http';
+import { listenOn, type Loopback } from '../support/loopback.js';
 import { startPrism, type PrismProcess } from '../test/support/prism.js';
 import type { MockServer } from './server.js';
 import { ORDER_PATH, SAMPLES_PATH, startMock, TRANSFERS_PATH } from './testing.js';
@@ -135,6 +141,9 @@ for (const [resource, path, valid, full, broken] of [
   );
 }
 
+/** Longer than the 5 s for which Prism's client keeps an idle connection. */
+const UPSTREAM_KEEP_ALIVE_MS = 60_000;
+
 function send(base: string, c: Case): Promise<Response> {
   return fetch(`${base}${c.path}`, { method: c.method, headers: c.headers, ...(c.body !== undefined ? { body: c.body } : {}) });
 }
@@ -148,12 +157,14 @@ describe('cross-check: Prism validates the mock (prism proxy in front of it)', f
   let broken: Loopback;
 
   before(async () => {
-    mock = await startMock();
+    mock = await startMock({ keepAliveTimeoutMs: UPSTREAM_KEEP_ALIVE_MS });
     // A server that breaks the contract, to show the check can fail.
-    broken = await listen((_req, res) => {
+    const server = createServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end('{"order":{"id":"not a number"}}');
     });
+    server.keepAliveTimeout = UPSTREAM_KEEP_ALIVE_MS;
+    broken = await listenOn(server);
     [checking, strict, canary] = await Promise.all([
       startProxy(mock.url, false),
       startProxy(mock.url, true),
@@ -169,9 +180,9 @@ describe('cross-check: Prism validates the mock (prism proxy in front of it)', f
   it('the check can fail: prism proxy reports response violations of a server that breaks the contract', async () => {
     assert.ok(canary);
     const response = await fetch(`${canary.url}${ORDER_PATH}ORD-2026-0001`, { headers: TOKEN });
-    await response.arrayBuffer();
+    const text = await response.text();
     const violations = JSON.parse(response.headers.get('sl-violations') ?? '[]') as { location: string[] }[];
-    assert.ok(violations.filter((v) => v.location[0] === 'response').length >= 3, JSON.stringify(violations));
+    assert.ok(violations.filter((v) => v.location[0] === 'response').length >= 3, `${response.status} ${text.slice(0, 300)}`);
   });
 
   it('the battery covers all three operations with valid and invalid requests', () => {

@@ -224,4 +224,26 @@ describe('mock/linger: Lingering bounds (a plain Node server)', function () {
     assert.match(slow.received(), /^HTTP\/1\.1 413 /);
     slow.socket.destroy();
   });
+
+  it('after a stall past the idle limit, reads what arrived meanwhile before closing (no reset of a client still sending)', async () => {
+    // A busy or descheduled process runs its due timers before it reads its sockets: the idle limit then
+    // passes with bytes already waiting, and closing on them resets the connection.
+    const target = await refusing({ idleMs: 100, totalMs: 60_000 });
+    const closed = target.closed();
+    const stalled = await client(target.port, true);
+    await write(stalled.socket, head);
+    while (!stalled.received().includes('\r\n\r\n')) await sleep(5);
+    await write(stalled.socket, Buffer.alloc(8 * KiB, 'x'));
+    // This process (server and client) stalls for three idle limits, with those 8 KiB unread.
+    const until = Date.now() + 300;
+    while (Date.now() < until);
+    // The client sends on: a reset connection fails this write (EPIPE).
+    await sleep(30);
+    await write(stalled.socket, Buffer.alloc(8 * KiB, 'x'));
+    await closed;
+    stalled.socket.end();
+    await once(stalled.socket, 'close');
+    assert.equal(stalled.error(), undefined, 'still read after the stall, closed once quiet, never reset');
+    assert.match(stalled.received(), /^HTTP\/1\.1 413 /);
+  });
 });

@@ -73,11 +73,29 @@ export class Lingering {
     socket.resume();
     // Reading continues (Node's parser drops the rest of a body nobody reads); each byte restarts the idle
     // timer (Node restarts it as its parser reads, too: that parser reads the stream itself, past 'data').
-    socket.setTimeout(this.limits.idleMs, done);
+    // Node's HTTP server listens for the same timeout and would destroy the socket at once: the decision is
+    // this one's now.
+    socket.removeAllListeners('timeout');
+    socket.on('timeout', () => this.closeIfQuiet(socket, done));
+    socket.setTimeout(this.limits.idleMs);
     const cap = setTimeout(done, this.limits.totalMs);
     cap.unref();
     socket.once('close', () => clearTimeout(cap));
     // The client closed its half too.
     socket.once('end', doneWhenWritten);
+  }
+
+  /**
+   * Runs `done` unless bytes arrived. The event loop runs its due timers before it reads its sockets, so
+   * after a stall (a busy or descheduled process) the idle limit passes with bytes already waiting, and
+   * closing on unread bytes resets the connection. The check waits for the loop's next read of its
+   * sockets; when bytes came, the idle timer restarts and the connection lingers on.
+   */
+  private closeIfQuiet(socket: Socket, done: () => void): void {
+    const read = socket.bytesRead;
+    setImmediate(() => {
+      if (socket.bytesRead === read) done();
+      else socket.setTimeout(this.limits.idleMs);
+    });
   }
 }

@@ -7,15 +7,22 @@ import { parseJsonText } from '../util/json.js';
 
 export const is2xx = (status: number): boolean => status >= 200 && status <= 299;
 
+/** The last `Content-Type` read and its media type: judging one answer reads it several times, and most answers share one. */
+let lastMediaType: { header: string; type: string | undefined } | undefined;
+
 /** The answer's media type (without parameters), lower case; undefined when absent or unparsable. */
 export function mediaTypeOf(answer: JudgedAnswer): string | undefined {
   const header = answer.headers['content-type'];
   if (header === undefined) return undefined;
+  if (lastMediaType?.header === header) return lastMediaType.type;
+  let type: string | undefined;
   try {
-    return contentType.parse(header).type.toLowerCase();
+    type = contentType.parse(header).type.toLowerCase();
   } catch {
-    return undefined;
+    type = undefined;
   }
+  lastMediaType = { header, type };
+  return type;
 }
 
 export function noAnswer(exchange: JudgedExchange, rule: string, expected: string): Violation[] {

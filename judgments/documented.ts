@@ -88,16 +88,16 @@ export function judgeDocumentedAnswer(exchange: JudgedExchange, jc: JudgeContext
             ? RECORDS.answers
             : SPEC.operations;
   const type = mediaTypeOf(answer);
-  const wanted = [...response.content.keys()].join(' or ');
   const schema = type !== undefined ? response.content.get(type) : undefined;
+  const wanted = (): string => [...response.content.keys()].join(' or ');
   if (!schema)
     return [
       {
         rule,
         in: 'header',
         header: 'content-type',
-        expected: `Content-Type ${wanted}`,
-        reason: `${answer.headers['content-type'] ?? 'no Content-Type'}, not ${wanted}`,
+        expected: `Content-Type ${wanted()}`,
+        reason: `${answer.headers['content-type'] ?? 'no Content-Type'}, not ${wanted()}`,
       },
     ];
   if (answer.text === '') return [{ rule, in: 'body', pointer: '', expected: `a ${type} body`, reason: 'the body is empty' }];

@@ -1,5 +1,6 @@
 /** The client-side judgments: a request judged on its own, one violation per JSON pointer of its body. */
 import assert from 'node:assert/strict';
+import { BEARER_CREDENTIALS } from '../util/bearer.js';
 import { readContract } from '../contract/document.js';
 import { operationsModel } from '../contract/operations-model.js';
 import { compileContract } from '../contract/schemas.js';
@@ -51,6 +52,27 @@ describe('judgments of a client request', () => {
     assert.deepEqual(presentedBearer('Basic dTpw'), { kind: 'other-scheme', scheme: 'Basic' });
     assert.equal(judgeCredentialsSent(request({}), strict, op)[0]?.header, 'authorization');
     assert.deepEqual(judgeCredentialsSent(request({ authorization: 'Bearer abc' }), strict, op), []);
+  });
+
+  it('a bearer header is read as RFC 6750 §2.1 reads it (the regular expression, match groups and all), on 20,000 seeded headers', () => {
+    const parts = ['Bearer', 'bearer', 'BEARER', 'Basic', 'Bearer2', ' ', '  ', '\t', 'abc', 'A-._~+/', '==', '=', 'x y', ',', 'ü', ''];
+    let seed = 11;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const byTheRule = (header: string): ReturnType<typeof presentedBearer> => {
+      if (header.trim() === '') return { kind: 'missing' };
+      const scheme = /^\S+/.exec(header)?.[0] ?? '';
+      if (scheme.toLowerCase() !== 'bearer') return { kind: 'other-scheme', scheme };
+      const token = BEARER_CREDENTIALS.exec(header)?.[1];
+      return token === undefined ? { kind: 'malformed' } : { kind: 'credential', credential: token };
+    };
+    for (let i = 0; i < 20_000; i++) {
+      let header = '';
+      for (let n = next(6); n >= 0; n--) header += parts[next(parts.length)] ?? '';
+      assert.deepEqual(presentedBearer(header), byTheRule(header), JSON.stringify(header));
+    }
   });
 
   it('an operation of the contract: a wrong method names the allowed ones, an unknown path says so', () => {

@@ -50,15 +50,22 @@ const MALFORMED: PresentedCredential = { kind: 'malformed' };
 const firstOf = (value: string | readonly string[] | undefined): string | undefined => (typeof value === 'string' ? value : value?.[0]);
 
 /** The auth-scheme of an Authorization header (RFC 9110 §11.4: up to the first white space), as sent. */
-const schemeOf = (header: string): string => /^\S+/.exec(header)?.[0] ?? '';
+const WHITE_SPACE = /\s/;
+const schemeOf = (header: string): string => {
+  const end = header.search(WHITE_SPACE);
+  return end < 0 ? header : header.slice(0, end);
+};
 
-/** RFC 6750 §2.1: what an Authorization header presents for a bearer scheme (`Bearer 1*SP b64token`, the name in any case). */
+/**
+ * RFC 6750 §2.1: what an Authorization header presents for a bearer scheme (`Bearer 1*SP b64token`, the
+ * name in any case). Judging one exchange asks this several times: it makes no match arrays.
+ */
 export function presentedBearer(header: string | undefined): PresentedCredential {
   if (header === undefined || header.trim() === '') return MISSING;
   const scheme = schemeOf(header);
   if (scheme.toLowerCase() !== 'bearer') return { kind: 'other-scheme', scheme };
-  const token = BEARER_CREDENTIALS.exec(header)?.[1];
-  return token === undefined ? MALFORMED : { kind: 'credential', credential: token };
+  // A match has no space in its token: the token is what follows the last space.
+  return BEARER_CREDENTIALS.test(header) ? { kind: 'credential', credential: header.slice(header.lastIndexOf(' ') + 1) } : MALFORMED;
 }
 
 /** The value of a cookie in a `Cookie` header (`a=1; b=2`). */

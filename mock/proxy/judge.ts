@@ -43,11 +43,14 @@ function decoded(body: Buffer, encoding: string | undefined): Buffer | undefined
 /**
  * An answer body parsed once and remembered (the last one of each operation, up to this many UTF-16
  * code units): a read answered with the same text again (the same order read again, the recorder's
- * second judging of an exchange) is not parsed again. Parsing was most of judging a read.
+ * second judging of an exchange) is not parsed again, and the same bytes are not decoded again. Parsing
+ * was most of judging a read.
  */
 const MAX_REMEMBERED_ANSWER = 256 * 1024;
 
 interface ParsedAnswer {
+  /** The bytes the text was decoded from (a copy): the same bytes again are not decoded again. */
+  bytes: Buffer;
   text: string;
   /** Frozen (every object in it) once it is handed out a second time: judgments only read what they judge. */
   json: ReturnType<typeof jsonOf>;
@@ -75,15 +78,20 @@ export function createJudge(source: OpenApiDocument, level: Level, checks?: read
   const router = createRouter(listOperations(contracts.strict.document));
   const lotNumbers = new Map<number, string>();
   const lastAnswers = new Map<string, ParsedAnswer>();
-  /** What `jsonOf` makes of `answer`, remembered per operation (see MAX_REMEMBERED_ANSWER). */
-  const parsedAnswer = (operation: string, answer: NonNullable<JudgedExchange['answer']>): ParsedAnswer['json'] => {
+  /** The text of an answer's `bytes`: the remembered answer's own string when they are its bytes. */
+  const answerText = (operation: string, bytes: Buffer): string => {
+    const last = lastAnswers.get(operation);
+    return last !== undefined && last.bytes.equals(bytes) ? last.text : bytes.toString('utf8');
+  };
+  /** What `jsonOf` makes of `answer` (decoded from `bytes`), remembered per operation (see MAX_REMEMBERED_ANSWER). */
+  const parsedAnswer = (operation: string, answer: NonNullable<JudgedExchange['answer']>, bytes: Buffer): ParsedAnswer['json'] => {
     const last = lastAnswers.get(operation);
     if (last !== undefined && last.text === answer.text) {
       deepFreeze(last.json);
       return last.json;
     }
     const json = jsonOf(answer, '');
-    if (answer.text.length <= MAX_REMEMBERED_ANSWER) lastAnswers.set(operation, { text: answer.text, json });
+    if (answer.text.length <= MAX_REMEMBERED_ANSWER) lastAnswers.set(operation, { bytes: Buffer.from(bytes), text: answer.text, json });
     return json;
   };
 
@@ -126,7 +134,9 @@ export function createJudge(source: OpenApiDocument, level: Level, checks?: read
     const requestBytes = decoded(exchange.request.body, exchange.request.headers['content-encoding']);
     const answerBytes = exchange.answer.complete ? decoded(exchange.answer.body, exchange.answer.headers['content-encoding']) : undefined;
     // An answer whose Content-Encoding cannot be read is judged on its raw bytes (not JSON: the schema judgment says so).
-    const answerText = (answerBytes ?? (exchange.answer.complete ? exchange.answer.body : Buffer.alloc(0))).toString('utf8');
+    const textBytes = answerBytes ?? (exchange.answer.complete ? exchange.answer.body : Buffer.alloc(0));
+    const name = op ?? UNKNOWN_OPERATION;
+    const text = exchange.answer.complete ? answerText(name, textBytes) : textBytes.toString('utf8');
     // Built as literals with optional members assigned after (not spread in): spreading conditional objects
     // made these the costliest lines of judging.
     const request: JudgedExchange['request'] = { method: exchange.method, path: exchange.target, headers: exchange.request.headers };
@@ -136,12 +146,12 @@ export function createJudge(source: OpenApiDocument, level: Level, checks?: read
     const answer: NonNullable<JudgedExchange['answer']> = {
       status: exchange.answer.status,
       headers: exchange.answer.headers,
-      text: answerText,
+      text,
     };
     // Each body is parsed once, here, with the judgments' own parsers; the judgments read the parsed value.
     const sentJson = exchange.request.complete ? requestJson(request) : undefined;
     if (sentJson && 'value' in sentJson) request.json = sentJson;
-    const answerJson = exchange.answer.complete ? parsedAnswer(op ?? UNKNOWN_OPERATION, answer) : undefined;
+    const answerJson = exchange.answer.complete ? parsedAnswer(name, answer, textBytes) : undefined;
     if (answerJson && 'value' in answerJson) answer.json = answerJson;
     const judged: JudgedExchange = { request, answer };
     const sent = sentJson && 'value' in sentJson && isObject(sentJson.value) ? sentJson.value : undefined;
@@ -167,7 +177,6 @@ export function createJudge(source: OpenApiDocument, level: Level, checks?: read
     if (answerBody !== undefined) input.answerBody = answerBody;
     if (lot !== undefined) input.lot = lot;
     const violations: Violation[] = [];
-    const name = op ?? UNKNOWN_OPERATION;
     for (const judgment of judgments) {
       if (judgment.level === 'strict' && at === 'spec') continue;
       for (const finding of judgment.judge(input)) {

@@ -73,9 +73,11 @@ export interface Decoded {
  */
 export function decodeContent(body: Buffer, contentEncoding: string | undefined, maxBytes: number): Decoded {
   const codings = codingsOf(contentEncoding);
+  // Most bodies name no coding: nothing to undo, nothing to copy.
+  if (codings.length === 0) return { bytes: body };
   let bytes = body;
   let error: string | undefined;
-  for (const coding of [...codings].reverse()) {
+  for (const coding of codings.reverse()) {
     const limit = { maxOutputLength: maxBytes };
     try {
       if (coding === 'gzip' || coding === 'x-gzip') bytes = gunzipSync(bytes, limit);

@@ -26,6 +26,12 @@ export const SERVER_LIMITS = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   maxHeaderSize: 16 * 1024,
+  /**
+   * Connections the kernel completes and queues while the mock has not accepted them yet (the OS caps it:
+   * `net.core.somaxconn` on Linux). With Node's default (511), a burst of 2,000 connections overflowed the
+   * queue thousands of times: handshakes dropped and retried a second or more later, and reset under load.
+   */
+  listenBacklog: 4096,
 };
 
 /** A raw problem+json answer for a request Node could not parse (no request or response object exists). */
@@ -79,7 +85,7 @@ class PendingAnswers {
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: SERVER_LIMITS.listenBacklog }, () => {
       server.off('error', reject);
       resolve();
     });

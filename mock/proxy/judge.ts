@@ -49,8 +49,11 @@ function decoded(body: Buffer, encoding: string | undefined): Buffer | undefined
 const MAX_REMEMBERED_ANSWER = 256 * 1024;
 
 interface ParsedAnswer {
-  /** The bytes the text was decoded from (a copy): the same bytes again are not decoded again. */
-  bytes: Buffer;
+  /**
+   * The bytes the text was decoded from (a copy), kept once the same text came a second time: the same
+   * bytes again are then not decoded again. An answer that never repeats (a create's) costs no copy.
+   */
+  bytes?: Buffer;
   text: string;
   /** Frozen (every object in it) once it is handed out a second time: judgments only read what they judge. */
   json: ReturnType<typeof jsonOf>;
@@ -81,17 +84,18 @@ export function createJudge(source: OpenApiDocument, level: Level, checks?: read
   /** The text of an answer's `bytes`: the remembered answer's own string when they are its bytes. */
   const answerText = (operation: string, bytes: Buffer): string => {
     const last = lastAnswers.get(operation);
-    return last !== undefined && last.bytes.equals(bytes) ? last.text : bytes.toString('utf8');
+    return last?.bytes !== undefined && last.bytes.equals(bytes) ? last.text : bytes.toString('utf8');
   };
   /** What `jsonOf` makes of `answer` (decoded from `bytes`), remembered per operation (see MAX_REMEMBERED_ANSWER). */
   const parsedAnswer = (operation: string, answer: NonNullable<JudgedExchange['answer']>, bytes: Buffer): ParsedAnswer['json'] => {
     const last = lastAnswers.get(operation);
     if (last !== undefined && last.text === answer.text) {
+      last.bytes ??= Buffer.from(bytes);
       deepFreeze(last.json);
       return last.json;
     }
     const json = jsonOf(answer, '');
-    if (answer.text.length <= MAX_REMEMBERED_ANSWER) lastAnswers.set(operation, { bytes: Buffer.from(bytes), text: answer.text, json });
+    if (answer.text.length <= MAX_REMEMBERED_ANSWER) lastAnswers.set(operation, { text: answer.text, json });
     return json;
   };
 

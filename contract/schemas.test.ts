@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { isObject, readContract } from './document.js';
 import { compileContract, toFieldErrors } from './schemas.js';
+import { deepFreeze } from '../util/frozen.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -64,6 +65,30 @@ describe('contract schemas (contract/schemas.ts)', () => {
           { pointer: '/target_scancode', detail: 'is required' },
         ],
       );
+    });
+
+    it('remembers its verdict on a value frozen whole, and judges any other value afresh', () => {
+      const validate = strict.validator(ref('LotTransferCreate'));
+      const frozen = { fk_lot_id: 2001, source_scancode: 'S', amount: 'a lot' };
+      deepFreeze(frozen);
+      const first = validate(frozen);
+      assert.deepEqual(first.map((problem) => problem.pointer).sort(), ['/amount', '/target_scancode']);
+      assert.equal(validate(frozen), first, 'the same verdict, not judged again');
+      assert.ok(Object.isFrozen(first) && Object.isFrozen(first[0]), 'a remembered verdict cannot be changed by a reader');
+      // A value that is not frozen whole may change between two calls: each call judges it.
+      const open = { fk_lot_id: 2001, source_scancode: 'S', amount: 'a lot', target_scancode: 'T' };
+      assert.equal(validate(open).length, 1);
+      open.amount = 'still not a number';
+      assert.equal(validate(open).length, 1);
+      const fixed: Record<string, unknown> = open;
+      fixed['amount'] = 5;
+      assert.deepEqual(validate(open), []);
+      // Frozen at its top only, its members could still change: judged afresh too.
+      const changing: Record<string, unknown> = { fk_lot_id: 2001, source_scancode: 'S', target_scancode: 'T', amount: 1 };
+      const top = Object.freeze({ transfer: changing });
+      assert.deepEqual(validate(top.transfer), []);
+      changing['amount'] = 'x';
+      assert.equal(validate(top.transfer).length, 1);
     });
 
     it('accepts the server-assigned members in a request body (the mock ignores them)', () => {

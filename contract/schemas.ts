@@ -11,6 +11,7 @@ import { deriveLevel, type Level } from './levels.js';
 import { linearRegExp } from './patterns.js';
 import { assertSound } from './soundness.js';
 import { childPointer } from '../util/json-pointer.js';
+import { deepFreeze, isFrozenWhole } from '../util/frozen.js';
 
 const addFormats = addFormatsModule.default;
 
@@ -20,8 +21,12 @@ export interface FieldError {
   detail: string;
 }
 
-/** A compiled validator: the problems found in `value` (none when it is valid). */
-export type Validator = (value: unknown) => FieldError[];
+/**
+ * A compiled validator: the problems found in `value` (none when it is valid). The verdict on a value
+ * frozen whole (`util/frozen.ts`: the proxy's parsed answer read again) is remembered and handed out
+ * again, so it is read-only.
+ */
+export type Validator = (value: unknown) => readonly FieldError[];
 
 /** A problem with the JSON Schema keyword that found it (`type`, `maxLength`, `required`, ...): what the suite's case derivation reads. */
 export interface KeywordError extends FieldError {
@@ -30,6 +35,9 @@ export interface KeywordError extends FieldError {
 
 /** A validator that also names each problem's keyword (never used on the mock's request path: answers carry `FieldError`s only). */
 export type KeywordValidator = (value: unknown) => KeywordError[];
+
+/** The verdict on a valid value (shared: frozen). */
+const NO_ERRORS: readonly FieldError[] = Object.freeze([]);
 
 /** OpenAPI's own keywords, allowed beside JSON Schema keywords (they carry no validation). */
 const OPENAPI_KEYWORDS = [
@@ -168,7 +176,16 @@ export function compileContract(source: OpenApiDocument, level: Level): Compiled
     const cached = cache.get(pointer);
     if (cached) return cached;
     const compiled: ValidateFunction = ajv.compile({ $ref: `${CONTRACT_ID}${pointer}` });
-    const run: Validator = (value) => (compiled(value) ? [] : toFieldErrors(compiled.errors));
+    const verdicts = new WeakMap<object, readonly FieldError[]>();
+    const run: Validator = (value) => {
+      if (!isFrozenWhole(value)) return compiled(value) ? NO_ERRORS : toFieldErrors(compiled.errors);
+      const known = verdicts.get(value);
+      if (known !== undefined) return known;
+      const errors: readonly FieldError[] = compiled(value) ? NO_ERRORS : toFieldErrors(compiled.errors);
+      deepFreeze(errors);
+      verdicts.set(value, errors);
+      return errors;
+    };
     const entry = { run, compiled };
     cache.set(pointer, entry);
     return entry;

@@ -59,7 +59,7 @@ export function recordCheck(rules: readonly RecordRules[]): RecordCheck {
         problems: [{ pointer: '', detail: `the contract in force has no create that records "${resource}" (it records ${known})` }],
       };
     }
-    const problems = rule.validate(record);
+    const problems = [...rule.validate(record)];
     if (!isObject(record)) return { problems };
     const reported = (pointer: string) => problems.some((problem) => problem.pointer === pointer);
     for (const name of Object.keys(record)) {

@@ -12,6 +12,7 @@ import { decodeContent, judgeContexts, jsonOf, requestJson, type JudgedExchange 
 import { createRouter, type RouteResult } from '../router.js';
 import { MAX_JUDGED_BYTES, UNKNOWN_OPERATION, type Place, type ProxyExchange, type Violation } from './exchange.js';
 import type { CheckModule } from '../../checks/define.js';
+import { deepFreeze } from '../../util/frozen.js';
 import { JUDGMENTS, observationsOf, type Finding, type ProxyJudgeInput } from './judgments.js';
 
 export interface Judge {
@@ -57,13 +58,6 @@ interface ParsedAnswer {
   text: string;
   /** Frozen (every object in it) once it is handed out a second time: judgments only read what they judge. */
   json: ReturnType<typeof jsonOf>;
-}
-
-/** Freezes `value` and every object in it; a frozen value is left as it is (frozen whole by an earlier call). */
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const member of Object.values(value)) deepFreeze(member);
 }
 
 /** Where a shared judgment's violation is, in the proxy's terms. */

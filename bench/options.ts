@@ -5,7 +5,7 @@ import { numberValue, parseArgv } from '../util/argv.js';
 import type { BenchSettings } from './report.js';
 import { SERVER_IDS } from './servers.js';
 
-const LOAD = { connections: 50, durationMs: 2000, warmupMs: 1000, rounds: 5, transfers: 100_000, startupRuns: 3 };
+const LOAD = { connections: 50, durationMs: 2000, warmupMs: 1000, rounds: 7, transfers: 100_000, startupRuns: 3 };
 const PHASES = { servers: [...SERVER_IDS], conformance: true, selfTest: true, verdictLatenciesMs: [0, 100, 1000] };
 export const DEFAULT_SETTINGS: BenchSettings = { ...LOAD, ...PHASES };
 /** `--quick`: one short round per server and scenario, fewer records and start-ups; the self-test stays. */

@@ -52,6 +52,23 @@ const SINGLE = new Set([
 ]);
 
 /**
+ * Header names as sent → lower case, for the names seen first (at most `LOWER_NAMES`, each at most
+ * `LOWER_NAME_LENGTH` long): the same few names come in every exchange, and lowering each of them
+ * again (a new string, then made a property key) was half of building the record.
+ */
+const lowerNames = new Map<string, string>();
+const LOWER_NAMES = 256;
+const LOWER_NAME_LENGTH = 64;
+
+function lowerName(name: string): string {
+  const known = lowerNames.get(name);
+  if (known !== undefined) return known;
+  const lower = name.toLowerCase();
+  if (lowerNames.size < LOWER_NAMES && name.length <= LOWER_NAME_LENGTH) lowerNames.set(name, lower);
+  return lower;
+}
+
+/**
  * Raw headers (`[name, value, name, value, ...]`) as one record: names lower case, a repeat of a
  * single-valued header dropped, `Cookie` repeats joined with "; ", others with ", " (as the
  * judgments read headers: Node's rules, `Set-Cookie` joined too).
@@ -59,7 +76,7 @@ const SINGLE = new Set([
 export function headerRecord(raw: readonly string[]): Record<string, string> {
   const record: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = (raw[i] ?? '').toLowerCase();
+    const name = lowerName(raw[i] ?? '');
     const value = raw[i + 1] ?? '';
     const seen = record[name];
     if (seen === undefined) record[name] = value;

@@ -1,7 +1,8 @@
 /**
  * A connection the mock closes after its answer lingers: the client still uploading reads the answer
  * instead of a broken pipe, what it still sends is dropped, a request parsed meanwhile is never handled,
- * and the lingering ends when the client closes, goes quiet, or the time limit passes.
+ * and the lingering ends when the client closes, goes quiet, or the time limit passes. The same check
+ * before closing keeps a kept-alive connection whose idle limit passed in a stall (util/idle-close.ts).
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -130,6 +131,35 @@ describe('mock/linger: a connection closed after its answer lingers (RFC 9112 §
     assert.equal(pipelined.received().match(/HTTP\/1\.1 /g)?.length, 1, 'one answer: the 503');
     const samples = (await (await fetch(`${server.url}/__mock/test-samples`)).json()) as { notes?: string }[];
     assert.ok(!samples.some((sample) => sample.notes === 'sent after the connection was closing'), 'the pipelined create was not recorded');
+  });
+
+  it('a create sent on a kept-alive connection just as its idle limit passed in a stall is answered, not reset', async () => {
+    const server = (mock = await startMock({ keepAliveTimeoutMs: 200 }));
+    const lot = server.lotIds[0] ?? 0;
+    const create = (notes: string): string => {
+      const body = JSON.stringify({ fk_lot_id: lot, fk_user_id: 1, notes });
+      return (
+        `POST ${SAMPLES_PATH} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: ${AUTH.Authorization}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+      );
+    };
+    const kept = await client(server.port);
+    await write(kept.socket, create('first'));
+    while (!/^HTTP\/1\.1 201 [^]*\r\n\r\n\{[^]*\}$/.test(kept.received())) await sleep(5);
+    // The process stalls past the idle limit (a busy process; Node's timer allows about a second more),
+    // and the client sends its next create on the kept-alive connection at once: the idle timer is due
+    // before the loop reads it.
+    const until = performance.now() + 1_500;
+    while (performance.now() < until);
+    await write(kept.socket, create('after the stall'));
+    await Promise.race([kept.ended, sleep(2_000)]);
+    assert.equal(kept.error(), undefined, 'not reset (ECONNRESET without the check)');
+    assert.equal(kept.received().match(/HTTP\/1\.1 201 /g)?.length, 2, `both creates answered: ${kept.received().slice(0, 300)}`);
+    const samples = (await (await fetch(`${server.url}/__mock/test-samples`)).json()) as { notes?: string }[];
+    assert.ok(samples.some((sample) => sample.notes === 'after the stall'));
+    // A connection that stays quiet is still closed at its idle limit.
+    await Promise.race([kept.ended, sleep(3_000).then(() => assert.fail('the idle connection was not closed'))]);
+    kept.socket.destroy();
   });
 });
 

@@ -12,6 +12,7 @@
  * handled: the mock said it would answer no more.
  */
 import type { Socket } from 'node:net';
+import { ifQuiet } from '../util/idle-close.js';
 
 /** How long a closing connection keeps reading what its client still sends. */
 export interface LingerLimits {
@@ -92,10 +93,6 @@ export class Lingering {
    * sockets; when bytes came, the idle timer restarts and the connection lingers on.
    */
   private closeIfQuiet(socket: Socket, done: () => void): void {
-    const read = socket.bytesRead;
-    setImmediate(() => {
-      if (socket.bytesRead === read) done();
-      else socket.setTimeout(this.limits.idleMs);
-    });
+    ifQuiet(socket, done, () => socket.setTimeout(this.limits.idleMs));
   }
 }

@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createMockApp, type ServedContent } from './app.js';
 import { resolveConfig, type MockConfig } from './config.js';
 import { Lingering } from './linger.js';
+import { closeIdleWhenQuiet } from '../util/idle-close.js';
 import type { ProxyConfig } from './proxy/config.js';
 import { problemBody, PROBLEMS, type ProblemKind } from './problems.js';
 import { writeBatch } from './respond.js';
@@ -139,6 +140,9 @@ export async function createMockServer(partial: Partial<ServerConfig> = {}): Pro
     },
   );
   server.keepAliveTimeout = keepAliveTimeout;
+  // A request that came on a kept-alive connection just as its idle limit passed in a stall is answered, not reset.
+  closeIdleWhenQuiet(server);
+
   // Open connections (--max-connections): one past the limit gets a 503 problem and is closed, so
   // floods of idle or stalled connections cannot exhaust memory or file descriptors.
   let open = 0;

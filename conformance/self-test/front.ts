@@ -8,6 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeIdleWhenQuiet } from '../../util/idle-close.js';
 import { isObject, type JsonValue } from '../../contract/document.js';
 import type { OperationModel, OperationsModel } from '../../contract/operations-model.js';
 
@@ -184,6 +185,8 @@ export async function startFront(
       );
     });
   });
+  // The suite's request that came just as a kept-alive connection's idle limit passed in a stall is answered, not reset.
+  closeIdleWhenQuiet(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

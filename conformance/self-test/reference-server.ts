@@ -26,6 +26,7 @@ import { judgeContexts } from '../../judgments/context.js';
 import { MOCK_ORDER_NUMBER, resolveConformanceConfig, type ConformanceConfig } from '../config.js';
 import { orderNumberOf as numberIn } from '../../judgments/order-info.js';
 import { unescapeToken } from '../../util/json-pointer.js';
+import { closeIdleWhenQuiet } from '../../util/idle-close.js';
 import { answerSchemaOf, brokenAnswer, type AnswerSchema } from './schema-faults.js';
 
 export const REFERENCE_TOKEN = 'reference-token';
@@ -551,6 +552,8 @@ export async function startReferenceServer(faults: readonly string[] = [], optio
     });
   };
   const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler) : http.createServer(handler);
+  // It runs in the suite's process: a request that came just as a kept-alive connection's idle limit passed in a stall is answered, not reset.
+  closeIdleWhenQuiet(server);
   const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, chunks: Buffer[], size: number, limit: number): void => {
     {
       // Faults of decoding: the target decoded before its query is cut off (`%3F` taken for `?`, `%23`

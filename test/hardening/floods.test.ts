@@ -34,22 +34,41 @@ function sentAgainOnce(send: () => Promise<Response>): Promise<Response> {
   });
 }
 
-/** A normal client: order info (and with `createLot`, a small create) every 50 ms while a flood runs; answers the statuses it got. */
+/** The 503 of a connection past --max-connections (the mock full of flooding connections). */
+const AT_CONNECTION_LIMIT = /connections open, its most \(--max-connections\)/;
+
+/**
+ * A normal client: order info (and with `createLot`, a small create) every 50 ms while a flood runs;
+ * answers the statuses it got. It keeps its connection, but a stall of this process past the mock's
+ * 5-s keep-alive limit loses it, and a new connection while the flood holds every one the mock allows
+ * is refused (503 with Retry-After, by design): the client then waits as told and sends again, as a
+ * client should, and counts it (`atLimit`).
+ */
 function normalClient(mock: MockProcess, createLot?: number) {
   const statuses: (number | string)[] = [];
+  let atLimit = 0;
   let running = true;
+  /** Sends until answered other than a refusal at the connection limit (a network error on a reused connection: once more). */
+  const served = async (send: () => Promise<Response>): Promise<Response> => {
+    for (;;) {
+      const answer = await sentAgainOnce(send);
+      if (answer.status !== 503 || !running) return answer;
+      const text = await answer.text();
+      if (!AT_CONNECTION_LIMIT.test(text)) return new Response(text, { status: answer.status, headers: answer.headers });
+      atLimit++;
+      await new Promise((resolve) => setTimeout(resolve, Number(answer.headers.get('retry-after') ?? '1') * 1000));
+    }
+  };
   const loop = (async () => {
     while (running) {
       const started = Date.now();
       try {
         const headers = { Authorization: `Bearer ${TOKEN}` };
-        const answer = await sentAgainOnce(() =>
-          fetch(`${mock.url}${ORDER_PATH}ORD-2026-0001`, { headers, signal: AbortSignal.timeout(10_000) }),
-        );
-        await answer.arrayBuffer();
-        statuses.push(answer.status);
+        const answer = await served(() => fetch(`${mock.url}${ORDER_PATH}ORD-2026-0001`, { headers, signal: AbortSignal.timeout(10_000) }));
+        const text = await answer.text();
+        statuses.push(answer.status === 503 ? `503 ${text.slice(0, 200)}` : answer.status);
         if (createLot !== undefined) {
-          const created = await sentAgainOnce(() =>
+          const created = await served(() =>
             fetch(`${mock.url}${CREATE_PATHS['lot-transfers']}`, {
               method: 'POST',
               headers: { ...headers, 'Content-Type': 'application/json', 'X-Mock-Session': 'normal' },
@@ -57,8 +76,8 @@ function normalClient(mock: MockProcess, createLot?: number) {
               signal: AbortSignal.timeout(10_000),
             }),
           );
-          await created.arrayBuffer();
-          statuses.push(created.status);
+          const createdText = await created.text();
+          statuses.push(created.status === 503 ? `503 ${createdText.slice(0, 200)}` : created.status);
         }
       } catch (error) {
         statuses.push(error instanceof Error && error.cause instanceof Error ? `${String(error)}: ${error.cause.message}` : String(error));
@@ -67,10 +86,10 @@ function normalClient(mock: MockProcess, createLot?: number) {
     }
   })();
   return {
-    async stop(): Promise<(number | string)[]> {
+    async stop(): Promise<{ statuses: (number | string)[]; atLimit: number }> {
       running = false;
       await loop;
-      return statuses;
+      return { statuses, atLimit };
     },
   };
 }
@@ -153,7 +172,8 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
     } finally {
       agent.destroy();
     }
-    const statuses = await normal.stop();
+    const { statuses, atLimit } = await normal.stop();
+    assert.equal(atLimit, 0, 'this flood leaves room for another connection: never refused at the limit');
     const byStatus = count(answers.map((a) => `${a.status} ${a.type ?? ''}`.trim()));
     const created = answers.filter((a) => a.status === 201).length;
     assert.deepEqual(Object.keys(byStatus).sort(), ['201', '507 https://goods.example/problems/mock-full'], JSON.stringify(byStatus));
@@ -230,12 +250,12 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
       // A second to see late answers too (each must still be a 503) and the memory after the flood.
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const rss = peak();
-      const statuses = await normal.stop();
+      const { statuses, atLimit } = await normal.stop();
       const byAnswer = count(answers);
       // Still open and unanswered: the connections whose bodies hold the in-flight budget (32 MiB of ~1 MiB bodies).
       const open = 2000 - answers.length - unanswered.length;
       process.stdout.write(
-        `      stalled bodies: ${JSON.stringify(byAnswer)}, ${open} holding the budget, ${unanswered.length} ended unanswered ${JSON.stringify(count(unanswered))}, peak RSS ${(rss / MiB).toFixed(0)} MiB\n`,
+        `      stalled bodies: ${JSON.stringify(byAnswer)}, ${open} holding the budget, ${unanswered.length} ended unanswered ${JSON.stringify(count(unanswered))}, peak RSS ${(rss / MiB).toFixed(0)} MiB; the normal client refused at the connection limit ${atLimit} time(s)\n`,
       );
       for (const answer of Object.keys(byAnswer)) assert.match(answer, /^503 https:\/\/goods\.example\/problems\/mock-busy$/);
       assert.ok(open <= 100, `${open} connections hold bodies: at most the in-flight budget's worth`);
@@ -276,7 +296,8 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
       timeoutMs: 60_000,
     });
     const rss = peak();
-    const statuses = await normal.stop();
+    const { statuses, atLimit } = await normal.stop();
+    assert.equal(atLimit, 0, 'this flood leaves room for another connection: never refused at the limit');
     const counts = tally(answers);
     process.stdout.write(`      ${label}: ${JSON.stringify(counts)}, peak RSS ${(rss / MiB).toFixed(0)} MiB\n`);
     for (const key of Object.keys(counts)) assert.match(key, allowed, JSON.stringify(counts));
@@ -340,7 +361,8 @@ describe('hardening: floods against the default limits (RSS ceiling 512 MiB)', f
       pages++;
       next = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
     }
-    const statuses = await normal.stop();
+    const { statuses, atLimit } = await normal.stop();
+    assert.equal(atLimit, 0, 'this flood leaves room for another connection: never refused at the limit');
     const rss = peak();
     process.stdout.write(`      huge session: ${created} records of 1 MiB in ${pages} pages, peak RSS ${(rss / MiB).toFixed(0)} MiB\n`);
     assert.equal(listed, created, 'every record listed once over the pages');

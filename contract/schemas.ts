@@ -169,25 +169,34 @@ export function compileContract(source: OpenApiDocument, level: Level): Compiled
   addRfcFormats(ajv);
   for (const keyword of [...OPENAPI_KEYWORDS, ...extensions]) ajv.addKeyword({ keyword });
   ajv.addSchema(document, CONTRACT_ID);
-  const cache = new Map<string, { run: Validator; compiled: ValidateFunction }>();
-  const compiledOf = (schema: JsonValue): { run: Validator; compiled: ValidateFunction } => {
-    const pointer = isObject(schema) && typeof schema['$ref'] === 'string' ? schema['$ref'] : schemaPointer(document, schema);
+  type Compiled = { run: Validator; compiled: ValidateFunction };
+  const cache = new Map<string, Compiled>();
+  // An inline schema (an object of the document) by itself: finding its pointer walks the whole document.
+  const byObject = new WeakMap<object, Compiled>();
+  const compiledOf = (schema: JsonValue): Compiled => {
+    const ref = isObject(schema) && typeof schema['$ref'] === 'string' ? schema['$ref'] : undefined;
+    const inline = ref === undefined && typeof schema === 'object' && schema !== null ? schema : undefined;
+    const known = inline === undefined ? undefined : byObject.get(inline);
+    if (known) return known;
+    const pointer = ref ?? schemaPointer(document, schema);
     if (pointer === undefined) throw new Error('the schema is not part of the contract document');
-    const cached = cache.get(pointer);
-    if (cached) return cached;
-    const compiled: ValidateFunction = ajv.compile({ $ref: `${CONTRACT_ID}${pointer}` });
-    const verdicts = new WeakMap<object, readonly FieldError[]>();
-    const run: Validator = (value) => {
-      if (!isFrozenWhole(value)) return compiled(value) ? NO_ERRORS : toFieldErrors(compiled.errors);
-      const known = verdicts.get(value);
-      if (known !== undefined) return known;
-      const errors: readonly FieldError[] = compiled(value) ? NO_ERRORS : toFieldErrors(compiled.errors);
-      deepFreeze(errors);
-      verdicts.set(value, errors);
-      return errors;
-    };
-    const entry = { run, compiled };
-    cache.set(pointer, entry);
+    let entry = cache.get(pointer);
+    if (!entry) {
+      const compiled: ValidateFunction = ajv.compile({ $ref: `${CONTRACT_ID}${pointer}` });
+      const verdicts = new WeakMap<object, readonly FieldError[]>();
+      const run: Validator = (value) => {
+        if (!isFrozenWhole(value)) return compiled(value) ? NO_ERRORS : toFieldErrors(compiled.errors);
+        const remembered = verdicts.get(value);
+        if (remembered !== undefined) return remembered;
+        const errors: readonly FieldError[] = compiled(value) ? NO_ERRORS : toFieldErrors(compiled.errors);
+        deepFreeze(errors);
+        verdicts.set(value, errors);
+        return errors;
+      };
+      entry = { run, compiled };
+      cache.set(pointer, entry);
+    }
+    if (inline !== undefined) byObject.set(inline, entry);
     return entry;
   };
   const validator = (schema: JsonValue): Validator => compiledOf(schema).run;

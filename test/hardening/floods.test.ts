@@ -56,35 +56,33 @@ function normalClient(mock: MockProcess, createLot?: number) {
   let atLimit = 0;
   let slowestMs = 0;
   let running = true;
-  /** Sends until answered other than a refusal at the connection limit (a network error on a reused connection: once more). */
-  const served = async (send: () => Promise<Response>): Promise<Response> => {
+  /**
+   * Sends until answered other than a refusal at the connection limit (a network error on a reused
+   * connection: once more), then records the status (a 503 with its detail) and how long it all took.
+   */
+  const ask = async (send: () => Promise<Response>): Promise<void> => {
+    const sent = performance.now();
     for (;;) {
       const answer = await sentAgainOnce(send);
-      if (answer.status !== 503 || !running) return answer;
       const text = await answer.text();
-      if (!AT_CONNECTION_LIMIT.test(text)) return new Response(text, { status: answer.status, headers: answer.headers });
-      atLimit++;
-      await new Promise((resolve) => setTimeout(resolve, Number(answer.headers.get('retry-after') ?? '1') * 1000));
+      if (answer.status === 503 && running && AT_CONNECTION_LIMIT.test(text)) {
+        atLimit++;
+        await new Promise((resolve) => setTimeout(resolve, Number(answer.headers.get('retry-after') ?? '1') * 1000));
+        continue;
+      }
+      slowestMs = Math.max(slowestMs, performance.now() - sent);
+      statuses.push(answer.status === 503 ? `503 ${text.slice(0, 200)}` : answer.status);
+      return;
     }
   };
   const loop = (async () => {
     while (running) {
       const started = Date.now();
-      const timed = async (send: () => Promise<Response>): Promise<Response> => {
-        const sent = performance.now();
-        const answer = await served(send);
-        slowestMs = Math.max(slowestMs, performance.now() - sent);
-        return answer;
-      };
       try {
         const headers = { Authorization: `Bearer ${TOKEN}` };
-        const answer = await timed(() =>
-          fetch(`${mock.url}${ORDER_PATH}ORD-2026-0001`, { headers, signal: AbortSignal.timeout(NORMAL_PATIENCE_MS) }),
-        );
-        const text = await answer.text();
-        statuses.push(answer.status === 503 ? `503 ${text.slice(0, 200)}` : answer.status);
+        await ask(() => fetch(`${mock.url}${ORDER_PATH}ORD-2026-0001`, { headers, signal: AbortSignal.timeout(NORMAL_PATIENCE_MS) }));
         if (createLot !== undefined) {
-          const created = await timed(() =>
+          await ask(() =>
             fetch(`${mock.url}${CREATE_PATHS['lot-transfers']}`, {
               method: 'POST',
               headers: { ...headers, 'Content-Type': 'application/json', 'X-Mock-Session': 'normal' },
@@ -92,8 +90,6 @@ function normalClient(mock: MockProcess, createLot?: number) {
               signal: AbortSignal.timeout(NORMAL_PATIENCE_MS),
             }),
           );
-          const createdText = await created.text();
-          statuses.push(created.status === 503 ? `503 ${createdText.slice(0, 200)}` : created.status);
         }
       } catch (error) {
         statuses.push(error instanceof Error && error.cause instanceof Error ? `${String(error)}: ${error.cause.message}` : String(error));

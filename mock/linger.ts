@@ -77,22 +77,14 @@ export class Lingering {
     // Node's HTTP server listens for the same timeout and would destroy the socket at once: the decision is
     // this one's now.
     socket.removeAllListeners('timeout');
-    socket.on('timeout', () => this.closeIfQuiet(socket, done));
+    // When the idle limit passes, bytes may already wait unread after a stall (util/idle-close.ts): the
+    // connection closes only if none came, else the idle timer restarts and it lingers on.
+    socket.on('timeout', () => ifQuiet(socket, done, () => socket.setTimeout(this.limits.idleMs)));
     socket.setTimeout(this.limits.idleMs);
     const cap = setTimeout(done, this.limits.totalMs);
     cap.unref();
     socket.once('close', () => clearTimeout(cap));
     // The client closed its half too.
     socket.once('end', doneWhenWritten);
-  }
-
-  /**
-   * Runs `done` unless bytes arrived. The event loop runs its due timers before it reads its sockets, so
-   * after a stall (a busy or descheduled process) the idle limit passes with bytes already waiting, and
-   * closing on unread bytes resets the connection. The check waits for the loop's next read of its
-   * sockets; when bytes came, the idle timer restarts and the connection lingers on.
-   */
-  private closeIfQuiet(socket: Socket, done: () => void): void {
-    ifQuiet(socket, done, () => socket.setTimeout(this.limits.idleMs));
   }
 }

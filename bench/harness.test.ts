@@ -95,7 +95,7 @@ describe('bench/harness: runBench smoke run (node servers, tiny load)', function
 
   before(async () => {
     dirsBefore = proxyDirs();
-    report = await runBench({ ...TINY_LOAD, warmupMs: 0, transfers: 0, startupRuns: 0, servers: SERVERS });
+    report = await runBench({ ...TINY_LOAD, warmupMs: 100, transfers: 0, startupRuns: 0, servers: SERVERS });
   });
 
   it("removes the proxy's report directory when the proxy stops", () => {
@@ -134,6 +134,12 @@ describe('bench/harness: runBench smoke run (node servers, tiny load)', function
       const proxy = report.load.rows.find((r) => r.scenario === ratio.scenario && r.server === 'proxy');
       assert.ok(proxy?.judging && proxy.judging.judged > 0, `${ratio.scenario}: ${JSON.stringify(proxy?.judging)}`);
       assert.equal(proxy.judging.notJudged, 0, `${ratio.scenario}: the proxy kept up with judging a tiny load`);
+      // more than the requests still in flight when a measured run stopped (one a connection): the unmeasured warm-up's
+      const beyond = proxy.judging.judged - proxy.answers;
+      assert.ok(
+        beyond > TINY_LOAD.connections,
+        `${ratio.scenario}: its round was not warmed up first (${beyond} beyond the round's answers)`,
+      );
       assert.notEqual(report.targets.find((t) => t.id === `${ratio.scenario}/proxy-over-floor`)?.met, null, ratio.scenario);
       const p99 = report.targets.find((t) => t.id === `${ratio.scenario}/proxy-added-p99`);
       assert.equal(p99?.met, null, 'a 2-connection run cannot judge the 50-connection p99 target');

@@ -43,9 +43,12 @@ async function emptied(server: RunningServer, scenario: Scenario): Promise<void>
   if (answer.status >= 300) throw new Error(`the mock's reset answered ${answer.status}: ${answer.body.slice(0, 200)}`);
 }
 
-/** One load run with the CPU time used by the server's process tree and by this process (the load generator). */
+const warmUp = ({ url }: RunningServer, scenario: Scenario, { connections, warmupMs }: BenchSettings) =>
+  runLoad(url, scenario, { connections, durationMs: warmupMs });
+/** One load run after an unmeasured warm-up (the round order idles servers unequally; a run after a long idle starts slow), with the CPU time of the server's tree and of this process (the load generator). */
 async function measuredRun(server: RunningServer, scenario: Scenario, settings: BenchSettings): Promise<RoundRun> {
   await emptied(server, scenario);
+  if (settings.warmupMs > 0) await warmUp(server, scenario, settings);
   const cpu = (): number[] => [treeCpuMs(server.child.pid), server.sidePid ? treeCpuMs(server.sidePid) : 0];
   const [serverBefore = 0, sideBefore = 0] = cpu();
   const selfBefore = process.cpuUsage();
@@ -70,18 +73,15 @@ function rowOf(scenario: Scenario, server: RunningServer, rounds: RoundRun[]): L
   return { scenario: scenario.id, server: server.id, ...medians, ...counts, ...cpu, ...cores, rounds };
 }
 
-/** Per scenario a warm-up and `settings.rounds` rounds on every server (`roundOrder`: the servers a ratio pairs, back to back): a row per server. */
+/** Per scenario `settings.rounds` rounds on every server (`roundOrder`: the servers a ratio pairs, back to back), each run warmed up: a row per server. */
 function loadPhase(starts: Starter<RunningServer>[], scenarios: Scenario[], settings: BenchSettings, log: Log): Promise<LoadRow[]> {
-  const load = (server: RunningServer, scenario: Scenario) =>
-    runLoad(server.url, scenario, { connections: settings.connections, durationMs: settings.warmupMs });
   return withServers(starts, async (servers) => {
     const proxy = servers.find((s) => s.id === 'proxy');
     // the load generator's own warm-up (its JIT and buffers), so that the first server measured is not penalized
-    if (servers[0] && scenarios[0] && settings.warmupMs > 0) await load(servers[0], scenarios[0]);
+    if (servers[0] && scenarios[0] && settings.warmupMs > 0) await warmUp(servers[0], scenarios[0], settings);
     const rows: LoadRow[] = [];
     for (const scenario of scenarios) {
       const before = proxy && (await judgingOf(proxy.url));
-      for (const server of servers) await load(server, scenario);
       const runs = new Map<RunningServer, RoundRun[]>(servers.map((s) => [s, []]));
       for (let round = 0; round < settings.rounds; round++)
         for (const server of roundOrder(servers, round)) {

@@ -5,7 +5,7 @@ import { numberValue, parseArgv } from '../util/argv.js';
 import type { BenchSettings } from './report.js';
 import { SERVER_IDS } from './servers.js';
 
-const LOAD = { connections: 50, durationMs: 2000, warmupMs: 1000, rounds: 7, transfers: 100_000, startupRuns: 3 };
+const LOAD = { connections: 50, durationMs: 2000, warmupMs: 500, rounds: 7, transfers: 100_000, startupRuns: 3 };
 const PHASES = { servers: [...SERVER_IDS], conformance: true, selfTest: true, verdictLatenciesMs: [0, 100, 1000] };
 export const DEFAULT_SETTINGS: BenchSettings = { ...LOAD, ...PHASES };
 /** `--quick`: one short round per server and scenario, fewer records and start-ups; the self-test stays. */
@@ -21,7 +21,7 @@ replay, and runs the suite's self-test for its kill rate.
 
   --quick               a smaller run (1 round of 1 s per server and scenario, 20,000 records, 1 start-up each)
   --duration SECONDS    length of each measured round (default ${d.durationMs / 1000})
-  --warmup SECONDS      warm-up per server and scenario (default ${d.warmupMs / 1000})
+  --warmup SECONDS      unmeasured load on a server right before each of its rounds (default ${d.warmupMs / 1000})
   --rounds N            measured rounds per scenario and server (default ${d.rounds})
   --connections N       concurrent connections (default ${d.connections})
   --transfers N         transfers to record for the memory/replay measurement (default ${d.transfers}; 0 skips)

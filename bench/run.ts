@@ -32,7 +32,7 @@ async function main(): Promise<number> {
   };
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
   const s = args.settings;
-  const loadSeconds = (s.servers.length * 3 * (s.warmupMs + s.rounds * s.durationMs)) / 1000;
+  const loadSeconds = (s.servers.length * 3 * s.rounds * (s.warmupMs + s.durationMs)) / 1000;
   process.stderr.write(`bench: ~${Math.round(loadSeconds)} s of load, then start-up, conformance, self-test and record measurements\n`);
   const report = await runBench(s, (line) => process.stderr.write(`bench: ${line}\n`));
   const previous = previousRatios(existsSync(args.output) ? readFileSync(args.output, 'utf8') : undefined);

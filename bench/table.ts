@@ -126,8 +126,8 @@ export function formatReport(report: BenchReport, previous?: PreviousRatios): st
   const targets = report.targets.map((t) => [t.target, t.measured, `${verdict(t.met)}${t.note ? ` (${t.note})` : ''}`]);
   return [
     `Bench ${report.date} — ${m.cpus} × ${m.cpuModel}, Node ${m.node}, loopback, load generator on the same cores`,
-    `Load: ${s.connections} connections, pipelining 1, warm-up ${s.warmupMs / 1000} s, then ${s.rounds} round(s) × ${s.durationMs / 1000} s ` +
-      "per server, servers in turn (forward, then back); median of rounds (a ratio: of its rounds' own).",
+    `Load: ${s.connections} connections, pipelining 1, ${s.rounds} round(s) × ${s.durationMs / 1000} s per server, each after a ` +
+      `${s.warmupMs / 1000}-s warm-up, servers in turn (forward, then back); median of rounds (a ratio: of its rounds' own).`,
     '',
     loadTable,
     '',

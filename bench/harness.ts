@@ -48,7 +48,7 @@ const warmUp = ({ url }: RunningServer, scenario: Scenario, { connections, warmu
 /** One load run after an unmeasured warm-up (the round order idles servers unequally; a run after a long idle starts slow), with the CPU time of the server's tree and of this process (the load generator). */
 async function measuredRun(server: RunningServer, scenario: Scenario, settings: BenchSettings): Promise<RoundRun> {
   await emptied(server, scenario);
-  if (settings.warmupMs > 0) await warmUp(server, scenario, settings);
+  const warm = settings.warmupMs > 0 ? { warmupAnswers: (await warmUp(server, scenario, settings)).answers } : {};
   const cpu = (): number[] => [treeCpuMs(server.child.pid), server.sidePid ? treeCpuMs(server.sidePid) : 0];
   const [serverBefore = 0, sideBefore = 0] = cpu();
   const selfBefore = process.cpuUsage();
@@ -56,7 +56,7 @@ async function measuredRun(server: RunningServer, scenario: Scenario, settings: 
   const self = process.cpuUsage(selfBefore);
   const [serverAfter = 0, sideAfter = 0] = cpu();
   const side = server.sidePid ? { sideCpuMs: sideAfter - sideBefore } : {};
-  return { ...run, serverCpuMs: serverAfter - serverBefore, loadGenCpuMs: (self.user + self.system) / 1000, ...side };
+  return { ...run, serverCpuMs: serverAfter - serverBefore, loadGenCpuMs: (self.user + self.system) / 1000, ...side, ...warm };
 }
 
 function rowOf(scenario: Scenario, server: RunningServer, rounds: RoundRun[]): LoadRow {

@@ -11,7 +11,7 @@ import type { ServerId } from './servers.js';
 export type TargetResult = { id: string; target: string; measured: string; met: boolean | null; note?: string };
 export type Measured<T> = { status: 'measured'; value: T } | { status: 'not available' | 'failed' | 'skipped'; reason: string };
 /** One measured round, with the CPU time (ms) of the server's process tree, of a process it depends on (Redis), of this process. */
-export type RoundRun = LoadRun & { serverCpuMs: number; sideCpuMs?: number; loadGenCpuMs: number };
+export type RoundRun = LoadRun & { serverCpuMs: number; sideCpuMs?: number; loadGenCpuMs: number; warmupAnswers?: number };
 
 /**
  * One scenario against one server: medians of the rounds (answers, errors and codes: totals), peak RSS (VmHWM),

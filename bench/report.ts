@@ -10,7 +10,7 @@ import type { ServerId } from './servers.js';
 /** One target, judged: `met` is null when it could not be (the reason in `note`); `measured` has its unit. */
 export type TargetResult = { id: string; target: string; measured: string; met: boolean | null; note?: string };
 export type Measured<T> = { status: 'measured'; value: T } | { status: 'not available' | 'failed' | 'skipped'; reason: string };
-/** One measured round, with the CPU time (ms) of the server's process tree, of a process it depends on (Redis), of this process. */
+/** One measured round, with the CPU time (ms) of the server's process tree, of a process it depends on (Redis), of this process; the answers of its warm-up. */
 export type RoundRun = LoadRun & { serverCpuMs: number; sideCpuMs?: number; loadGenCpuMs: number; warmupAnswers?: number };
 
 /**

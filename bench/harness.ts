@@ -45,7 +45,7 @@ async function emptied(server: RunningServer, scenario: Scenario): Promise<void>
 
 const warmUp = ({ url }: RunningServer, scenario: Scenario, { connections, warmupMs }: BenchSettings) =>
   runLoad(url, scenario, { connections, durationMs: warmupMs });
-/** One load run after an unmeasured warm-up (the round order idles servers unequally; a run after a long idle starts slow), with the CPU time of the server's tree and of this process (the load generator). */
+/** One load run after an unmeasured warm-up (the round order idles servers unequally, a run after a long idle starts slow; the first also warms this process, the load generator), with the CPU time of the server's tree and of this process. */
 async function measuredRun(server: RunningServer, scenario: Scenario, settings: BenchSettings): Promise<RoundRun> {
   await emptied(server, scenario);
   const warm = settings.warmupMs > 0 ? { warmupAnswers: (await warmUp(server, scenario, settings)).answers } : {};
@@ -77,8 +77,6 @@ function rowOf(scenario: Scenario, server: RunningServer, rounds: RoundRun[]): L
 function loadPhase(starts: Starter<RunningServer>[], scenarios: Scenario[], settings: BenchSettings, log: Log): Promise<LoadRow[]> {
   return withServers(starts, async (servers) => {
     const proxy = servers.find((s) => s.id === 'proxy');
-    // the load generator's own warm-up (its JIT and buffers), so that the first server measured is not penalized
-    if (servers[0] && scenarios[0] && settings.warmupMs > 0) await warmUp(servers[0], scenarios[0], settings);
     const rows: LoadRow[] = [];
     for (const scenario of scenarios) {
       const before = proxy && (await judgingOf(proxy.url));

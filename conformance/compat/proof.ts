@@ -142,7 +142,8 @@ async function oneRun(
       ...base,
       exitCode: result.exitCode,
       checks: result.verdict.counts.total,
-      requests: result.requests.length,
+      // The count the verdict holds: `result.requests` decodes every body sent (megabytes a run) to count them.
+      requests: result.verdict.requests ?? result.requests.length,
       durationMs: Date.now() - started,
       failures,
       ...(outcome

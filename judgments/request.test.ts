@@ -137,6 +137,20 @@ describe('judgments of a client request', () => {
     assert.match(judgeRequestJson(request({}, Buffer.from([0x7b, 0xc3])), strict, op)[0]?.reason ?? '', /not UTF-8/);
   });
 
+  it("a reader's depth limit: a body nested deeper is too-deep before it is parsed; at the limit, or without a limit, it is parsed", () => {
+    const nested = (depth: number) => `${'{"a":['.repeat(depth / 2)}1${']}'.repeat(depth / 2)}`;
+    const kind = (body: string, maxDepth?: number) => {
+      const parsed = parseJsonBody(body, maxDepth);
+      return parsed instanceof JsonBodyFault ? parsed.kind : 'parsed';
+    };
+    assert.equal(kind(nested(8), 8), 'parsed');
+    assert.equal(kind(nested(10), 8), 'too-deep');
+    assert.equal(kind(nested(10)), 'parsed');
+    // Brackets in strings do not nest; a broken text past the limit is refused for its depth, unparsed.
+    assert.equal(kind(`{"a":"${'['.repeat(50)}"}`, 8), 'parsed');
+    assert.equal(kind(`${'['.repeat(50)}`, 8), 'too-deep');
+  });
+
   describe('credentials of every kind of scheme', () => {
     const scheme = (name: string, carrier: SecurityScheme['carrier']): SecurityScheme => ({
       name,

@@ -11,6 +11,7 @@ import type { JsonObject } from '../contract/document.js';
 import { listen, type RunningServer } from '../test/support/http.js';
 import { AnswerBudget } from './answer-budget.js';
 import { BodyBudget } from './body-budget.js';
+import { MAX_BODY_DEPTH } from './body.js';
 import { orderBodies, orderInfo, type CreateContext } from './handlers.js';
 import { ProblemError, PROBLEMS, type ProblemBody } from './problems.js';
 import { sendProblem } from './respond.js';
@@ -173,6 +174,20 @@ describe('mock/steps', () => {
         const body = problemOf(await post(text ?? ''), 400, PROBLEMS.malformedJson);
         assert.deepEqual(body.errors, [{ pointer: '', detail }]);
       }
+    });
+
+    it(`400 invalid-body for a body nested deeper than ${MAX_BODY_DEPTH} levels, unparsed, with pointer ""; at the limit it is checked as usual`, async () => {
+      // One member holding arrays nested `depth - 1` deep inside the body object: the body nests `depth` levels.
+      const nested = (depth: number) => `${VALID.slice(0, -1)},"deep":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+      const deep = problemOf(await post(nested(MAX_BODY_DEPTH + 1)), 400, PROBLEMS.invalidBody);
+      assert.deepEqual(deep.errors, [{ pointer: '', detail: `nests deeper than ${MAX_BODY_DEPTH} levels` }]);
+      assert.match(deep.detail, new RegExp(`send a body nested at most ${MAX_BODY_DEPTH} levels`));
+      const atLimit = problemOf(await post(nested(MAX_BODY_DEPTH)), 400, PROBLEMS.invalidBody);
+      assert.deepEqual(
+        atLimit.errors?.map((e) => e.pointer),
+        ['/deep'],
+        'parsed and refused by the schema: an unknown member',
+      );
     });
 
     it('400 invalid-body naming each wrong member in errors[].pointer', async () => {

@@ -44,7 +44,8 @@ function fewOpenings(text: string, most: number): boolean {
  * over them cost as much as `JSON.parse` itself.
  */
 export function nestsDeeperThan(text: string, maxDepth: number): boolean {
-  if (fewOpenings(text, maxDepth)) return false;
+  // A text no longer than `maxDepth` cannot hold more openings than that (a small request body: nothing read).
+  if (text.length <= maxDepth || fewOpenings(text, maxDepth)) return false;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

@@ -7,7 +7,10 @@
 import type { Side } from '../../checks/define.js';
 import type { Level } from '../../contract/levels.js';
 
-/** Bytes of a request or answer body kept for judging; a longer body is forwarded whole but not judged. */
+/**
+ * Bytes of a request or answer body kept for judging; a longer body is forwarded whole but not judged
+ * (and so is a request body nesting deeper than `ANSWER_LIMITS.maxDepth`: `judge.ts`).
+ */
 export const MAX_JUDGED_BYTES = 1024 * 1024;
 
 export interface SeenMessage {

@@ -323,7 +323,6 @@ export class JsonBodyFault {
 
 const EMPTY_BODY = new JsonBodyFault('empty');
 const NOT_UTF8 = new JsonBodyFault('not-utf8');
-
 const TOO_DEEP = new JsonBodyFault('too-deep');
 
 /**

@@ -9,7 +9,7 @@ import type { Level } from '../../contract/levels.js';
 
 /**
  * Bytes of a request or answer body kept for judging; a longer body is forwarded whole but not judged
- * (and so is a request body nesting deeper than `ANSWER_LIMITS.maxDepth`: `judge.ts`).
+ * (and so is a request body nesting deeper than `MAX_BODY_DEPTH` of `../body.ts`: `judge.ts`).
  */
 export const MAX_JUDGED_BYTES = 1024 * 1024;
 

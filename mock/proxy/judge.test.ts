@@ -8,18 +8,11 @@ import { join } from 'node:path';
 import { readContract } from '../../contract/document.js';
 import { withOrder } from '../../contract/operations-model.js';
 import { PROJECT_ROOT } from '../../contract/paths.js';
-import {
-  ANSWER_LIMITS,
-  judgeContexts,
-  judgeDefaults,
-  judgeEcho,
-  judgeExactOrder,
-  judgeRequestSchema,
-  type JudgeContext,
-} from '../../judgments/index.js';
+import { judgeContexts, judgeDefaults, judgeEcho, judgeExactOrder, judgeRequestSchema, type JudgeContext } from '../../judgments/index.js';
 import type { ProxyExchange } from './exchange.js';
 import { schemesOf } from '../../contract/security.js';
 import { grownContract } from '../../support/grown-contracts.js';
+import { MAX_BODY_DEPTH } from '../body.js';
 import { createJudge } from './judge.js';
 import { JUDGMENTS } from './judgments.js';
 
@@ -137,7 +130,7 @@ describe('validating proxy: judge.ts applies the shared judgments', () => {
     );
   });
 
-  it(`a request body nesting deeper than ${ANSWER_LIMITS.maxDepth} levels is not parsed, so its body is not judged (as one over 1 MiB); at the limit it is`, () => {
+  it(`a request body nesting deeper than ${MAX_BODY_DEPTH} levels is not parsed, so its body is not judged (as one over 1 MiB); at the limit it is`, () => {
     const judge = createJudge(document, 'strict');
     const bodyOf = (depth: number) =>
       JSON.stringify({ colour: 'red' }).replace('"red"', `${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}`);
@@ -146,8 +139,8 @@ describe('validating proxy: judge.ts applies the shared judgments', () => {
         .judge(exchange('POST', model.pathOf(transfer), 400, '{}', bodyOf(depth)))
         .filter((v) => v.side === 'client' && v.in === 'body')
         .map((v) => v.rule);
-    assert.ok(clientBody(ANSWER_LIMITS.maxDepth).includes('request.body-schema'), 'at the limit: parsed and judged');
-    assert.deepEqual(clientBody(ANSWER_LIMITS.maxDepth + 1), []);
+    assert.ok(clientBody(MAX_BODY_DEPTH).includes('request.body-schema'), 'at the limit: parsed and judged');
+    assert.deepEqual(clientBody(MAX_BODY_DEPTH + 1), []);
   });
 
   it('a charset other than UTF-8: the client at fault; the server is not blamed for accepting it, as it is for another media type', () => {

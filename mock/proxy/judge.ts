@@ -8,16 +8,8 @@
 import { isObject, listOperations, type JsonObject, type OpenApiDocument } from '../../contract/document.js';
 import type { Level } from '../../contract/levels.js';
 import type { OperationsModel } from '../../contract/operations-model.js';
-import {
-  ANSWER_LIMITS,
-  decodeContent,
-  judgeContexts,
-  jsonOf,
-  JsonBodyFault,
-  parseJsonBody,
-  requestJson,
-  type JudgedExchange,
-} from '../../judgments/index.js';
+import { decodeContent, judgeContexts, jsonOf, JsonBodyFault, parseJsonBody, type JudgedExchange } from '../../judgments/index.js';
+import { MAX_BODY_DEPTH } from '../body.js';
 import { createRouter, type RouteResult } from '../router.js';
 import { MAX_JUDGED_BYTES, UNKNOWN_OPERATION, type Place, type ProxyExchange, type Violation } from './exchange.js';
 import type { CheckModule } from '../../checks/define.js';
@@ -155,21 +147,20 @@ export function createJudge(source: OpenApiDocument, level: Level, checks?: read
       headers: exchange.answer.headers,
       text,
     };
-    // Each body is parsed once, here, with the judgments' own parsers; the judgments read the parsed value.
-    // A request body nesting deeper than the answers the suite parses is not parsed, and so not judged,
+    // Each body is parsed once, here, with the judgments' own parsers; the judgments read the parsed value
+    // (a request body that is no JSON text they find again, and word).
+    // A request body nesting deeper than the mock parses one (MAX_BODY_DEPTH) is not parsed, and so not judged,
     // as one longer than MAX_JUDGED_BYTES: parsing a megabyte of nested `[` held the event loop 0.3 s.
     let requestComplete = exchange.request.complete;
     if (requestComplete && requestBody !== undefined && requestBody.length > 0) {
-      const parsed = parseJsonBody(requestBody, ANSWER_LIMITS.maxDepth);
+      const parsed = parseJsonBody(requestBody, MAX_BODY_DEPTH);
       if (!(parsed instanceof JsonBodyFault)) request.json = { value: parsed };
       else if (parsed.kind === 'too-deep') requestComplete = false;
     }
-    const sentJson = requestComplete ? requestJson(request) : undefined;
-    if (sentJson && 'value' in sentJson) request.json = sentJson;
     const answerJson = exchange.answer.complete ? parsedAnswer(name, answer, textBytes) : undefined;
     if (answerJson && 'value' in answerJson) answer.json = answerJson;
     const judged: JudgedExchange = { request, answer };
-    const sent = sentJson && 'value' in sentJson && isObject(sentJson.value) ? sentJson.value : undefined;
+    const sent = request.json !== undefined && isObject(request.json.value) ? request.json.value : undefined;
     const answerBody = answerJson && 'value' in answerJson ? answerJson.value : undefined;
     let lot: JsonObject | undefined;
     const lotMember = op !== undefined && model.isCreate(op) ? model.create(op).recordModel?.lotMember : undefined;

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createGoodsClient, isValidationProblem, type Problem } from './index.js';
+import { closedPort } from '../support/loopback.js';
 import { listen, readBody, sendJson, type RunningServer } from '../test/support/http.js';
 
 interface Seen {
@@ -141,8 +142,7 @@ describe('typed client: requests and answers (recording server)', () => {
   });
 
   it('throws when no answer arrives (nothing listens)', async () => {
-    const gone = await listen((_req, res) => res.end());
-    await gone.close();
-    await assert.rejects(createGoodsClient({ baseUrl: gone.url, token: 't' }).getOrderInfo('1'), TypeError);
+    const port = await closedPort();
+    await assert.rejects(createGoodsClient({ baseUrl: `http://127.0.0.1:${port}`, token: 't' }).getOrderInfo('1'), TypeError);
   });
 });

@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import getPort from 'get-port';
 import { CONTRACT_JSON_PATH, PROJECT_ROOT, shownPath } from '../contract/paths.js';
+import { closedPort } from '../support/loopback.js';
 import { runToExit } from '../support/processes.js';
 import { requireSystemTool } from '../support/system-tools.js';
 import { projectCli } from '../support/project-cli.js';
@@ -34,9 +34,6 @@ async function cli(args: string[], env: Record<string, string> = {}): Promise<Ou
 }
 
 const TESTING = join(import.meta.dirname, 'testing');
-
-/** A loopback port nothing listens on. */
-const closedPort = (): Promise<number> => getPort({ host: '127.0.0.1' });
 
 describe('goods-conformance CLI', function () {
   this.timeout(60_000);

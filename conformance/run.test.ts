@@ -11,10 +11,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import getPort from 'get-port';
 import { readContract } from '../contract/document.js';
 import { operationsModel, resourceOf, withOrder } from '../contract/operations-model.js';
-import { listen, type Loopback } from '../support/loopback.js';
+import { closedPort, listen, type Loopback } from '../support/loopback.js';
 import type { Check } from './checks/types.js';
 import { resolveConformanceConfig, type ConformanceConfigInput } from './config.js';
 import { CheckFailure, CheckNotRun } from './failure.js';
@@ -290,7 +289,7 @@ describe('conformance/run: runConformance', function () {
   });
 
   it('stops with a StartError naming the URL (without userinfo) when nothing listens there; sends nothing', async () => {
-    const port = await getPort({ host: '127.0.0.1' });
+    const port = await closedPort();
     let ran = false;
     const never = check('order.never', 'rule N', () => {
       ran = true;

@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express, { type ErrorRequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { closedPort } from '../support/loopback.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { deref, isObject, readContract, type JsonObject, type OpenApiDocument } from '../contract/document.js';
 import { CONTROL_CONTRACT_PATH } from './dashboard.js';
@@ -212,15 +213,6 @@ describe('every answer of the mock is documented (express-openapi-validator)', f
   let proxySlow: MockServer;
   let silent: TcpServer;
   let dir: string;
-
-  /** A loopback port nothing listens on. */
-  async function closedPort(): Promise<number> {
-    const server = createTcpServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    return typeof address === 'object' && address ? address.port : 0;
-  }
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'documented-answers-'));

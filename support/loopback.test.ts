@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, get } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../contract/paths.js';
 import { send } from './http-probe.js';
-import { listen, listenOn } from './loopback.js';
+import { closedPort, ephemeralLow, listen, listenOn } from './loopback.js';
 
 describe('support/loopback: loopback servers', () => {
   it('listen: serves the handler at http://127.0.0.1:port (a free port), and close stops it', async () => {
@@ -63,5 +64,36 @@ describe('support/loopback: loopback servers', () => {
     const server = await listen((_req, res) => res.end());
     await server.close();
     await assert.rejects(server.close(), { code: 'ERR_SERVER_NOT_RUNNING' });
+  });
+
+  it('closedPort: a port that refuses connections, below the range listen(0) hands out', async () => {
+    const low = await ephemeralLow();
+    const ports = await Promise.all([closedPort(), closedPort(), closedPort()]);
+    for (const port of ports) {
+      assert.ok(port >= 1024 && port < low, `${port} lies below ${low}`);
+      await assert.rejects(send(`http://127.0.0.1:${port}`, { method: 'GET', headers: {} }), { code: 'ECONNREFUSED' });
+    }
+    const handedOut = await listen((_req, res) => res.end());
+    try {
+      assert.ok(handedOut.port >= low, `listen(0) gave ${handedOut.port}, within the range from ${low}`);
+    } finally {
+      await handedOut.close();
+    }
+  });
+
+  it('ephemeralLow: the first number of the range file; 32768 when the file is missing or says no port', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopback-range-'));
+    try {
+      const file = join(dir, 'range');
+      writeFileSync(file, '40000\t50000\n');
+      assert.equal(await ephemeralLow(file), 40000);
+      for (const text of ['', 'x y', '80 1000', '70000 70001']) {
+        writeFileSync(file, text);
+        assert.equal(await ephemeralLow(file), 32768, JSON.stringify(text));
+      }
+      assert.equal(await ephemeralLow(join(dir, 'missing')), 32768);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

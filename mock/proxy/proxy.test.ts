@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect as createNetConnection, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { closedPort } from '../../support/loopback.js';
 import { until } from '../../support/wait.js';
 import { readBody } from '../../test/support/http.js';
 import { startMock, AUTH, ORDER_PATH, rawRequest, TRANSFERS_PATH } from '../testing.js';
@@ -147,9 +148,7 @@ describe('validating proxy: the wire', () => {
   });
 
   it('an upstream that is down is answered 502 problem+json, the proxy keeps running and forwards again once it is back', async () => {
-    const first = await startMock();
-    const port = first.port;
-    await first.close();
+    const port = await closedPort(); // below the free-port range: no server started meanwhile takes it
     const lines: string[] = [];
     const proxy = await proxyTo(`http://127.0.0.1:${port}`, {}, lines);
     try {

@@ -1,5 +1,5 @@
 /**
- * A real redis-server (Debian's `redis-server`, the one on PATH the prerequisite check finds) for the tests and the bench: on a free loopback port, in its own
+ * A real redis-server (Debian's `redis-server`, the one on PATH the prerequisite check finds) for the tests and the bench: on a loopback port outside the free-port range (`closedPort`), in its own
  * temporary directory, append-only file on (`appendfsync` as asked), no RDB snapshots. `kill()` is a
  * `kill -9`; `start()` again runs a new server on the same port and directory (so it loads the AOF);
  * `freeze()`/`thaw()` are SIGSTOP/SIGCONT (a Redis that stops answering without closing a connection).
@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import getPort from 'get-port';
+import { closedPort } from './loopback.js';
 import { startChild, waitForLine, type Child } from './processes.js';
 import { requireSystemTool, systemTool } from './system-tools.js';
 
@@ -40,7 +40,8 @@ export function redisAvailable(): boolean {
 export async function startRedis(options: { appendfsync?: 'always' | 'everysec' } = {}): Promise<TestRedis> {
   const command = requireSystemTool('redis-server');
   const dir = await mkdtemp(join(tmpdir(), 'test-redis-'));
-  const port = await getPort({ host: '127.0.0.1' });
+  // Below the free-port range: no connection or listen(0) takes it while the server is down between restarts.
+  const port = await closedPort();
   let child: Child | undefined;
 
   const start = async (): Promise<void> => {

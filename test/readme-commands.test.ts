@@ -13,7 +13,7 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../contract/paths.js';
-import getPort from 'get-port';
+import { closedPort } from '../support/loopback.js';
 import { startChild, waitForLine } from '../support/processes.js';
 import { documentationPages, shellCommands as readmeCommands, type ShellCommand } from './markdown.js';
 
@@ -182,7 +182,7 @@ async function runAll(commands: ShellCommand[], folder: string): Promise<string[
         `no decision for the documented command "${written}": run it here (npm start, npm run, or curl --fail-with-body to ${MOCK_URL}) or add it to SKIPPED`,
       );
       const server = /^npm start(?!.*--help)/.test(written);
-      const port = String(await getPort({ host: '127.0.0.1' }));
+      const port = String(await closedPort());
       let command = written.replace(/--port \d+/, `--port ${port}`);
       if (!server && written.includes(MOCK_URL)) {
         assert.ok(serving, `"${written}" addresses ${MOCK_URL}: a server must be started earlier in its block`);

@@ -6,7 +6,7 @@
  * reloaded, the URL is shown without credentials, and health says whether Redis answers.
  */
 import assert from 'node:assert/strict';
-import getPort from 'get-port';
+import { closedPort } from '../../support/loopback.js';
 import { Redis } from 'ioredis';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 import { until } from '../../support/wait.js';
@@ -166,7 +166,7 @@ describe('mock/store/redis', function () {
   });
 
   it('opens with a Redis that is not there: logs it (without credentials), answers 503 store-unavailable with Retry-After, health down', async () => {
-    const port = await getPort({ host: '127.0.0.1' });
+    const port = await closedPort();
     const logged: string[] = [];
     const store = await open({ url: `redis://me:secret@127.0.0.1:${port}/0`, log: (line) => logged.push(line) }, 300);
     assert.ok(

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../contract/paths.js';
-import getPort from 'get-port';
+import { closedPort } from '../../support/loopback.js';
 import { startChild, type Child } from '../../support/processes.js';
 import { waitForHttp } from '../../support/wait.js';
 
@@ -24,7 +24,7 @@ export interface PrismProcess {
  * `readyPath` (any status) or `readyWithinMs` passes (then it is stopped and this rejects with its output).
  */
 export async function startPrism(args: string[], readyPath = '/', readyWithinMs = 60_000): Promise<PrismProcess> {
-  const port = await getPort({ host: '127.0.0.1' });
+  const port = await closedPort();
   const url = `http://127.0.0.1:${port}`;
   const child = startChild(`prism ${args[0] ?? ''}`, { command: PRISM, args: [...args, '-h', '127.0.0.1', '-p', String(port)] });
   try {

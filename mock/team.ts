@@ -12,6 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { messageOf } from '../util/errors.js';
 import type { TeamConfig } from './team-args.js';
@@ -29,7 +30,12 @@ export interface TeamOptions {
   readyTimeoutMs?: number;
   /** Aborted (Ctrl-C during the start): what started is stopped and the start rejects. */
   signal?: AbortSignal;
+  /** Picks the port for Redis when the configuration names none (default: a free loopback port). */
+  pickPort?: () => Promise<number>;
 }
+
+/** How many ports the team tries for Redis when one it picked is taken before Redis listens on it. */
+export const PORT_TRIES = 3;
 
 export interface TeamMember {
   name: string;
@@ -64,6 +70,8 @@ interface Member extends TeamMember {
   /** Lines it wrote (stdout and stderr), passed on with its name. */
   lines: number;
   exit: Promise<Exit>;
+  /** Resolves once it exited and every line it wrote was read (its output closed). */
+  closed: Promise<void>;
   exited: boolean;
   /** Set when it had to be killed with SIGKILL. */
   killed: boolean;
@@ -111,7 +119,18 @@ function launch(name: string, command: string, args: string[], io: TeamIo, stdou
     return how;
   });
   // No pid: the program could not be started (its 'error' event follows, with the reason).
-  const member: Member = { name, pid: child.pid ?? -1, process: child, exit, exited: false, killed: false, readers: new Set(), lines: 0 };
+  const closed = new Promise<void>((done) => child.once('close', () => done()));
+  const member: Member = {
+    name,
+    pid: child.pid ?? -1,
+    process: child,
+    exit,
+    closed,
+    exited: false,
+    killed: false,
+    readers: new Set(),
+    lines: 0,
+  };
   if (child.stdout) {
     createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => {
       member.lines += 1;
@@ -228,21 +247,45 @@ export async function startTeam(config: TeamConfig, io: TeamIo, options: TeamOpt
   };
 
   try {
-    const redisPort = config.redisPort ?? (await freePort());
+    const pickPort = options.pickPort ?? freePort;
+    let redisPort = 0;
+    let redis: Member | undefined;
+    // A port the team picked may be taken between the pick and Redis's bind (a connection or a server
+    // elsewhere): Redis then exits saying so, and the team tries another port, at most PORT_TRIES times.
+    for (let attempt = 1; redis === undefined; attempt++) {
+      redisPort = config.redisPort ?? (await pickPort());
+      // prettier-ignore
+      const redisArgs = ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--logfile', ''];
+      const started = launch('redis', config.redisServer, redisArgs, io, 'err');
+      members.push(started);
+      if (started.process.pid === undefined) throw new TeamStartError(notStarted(config.redisServer, (await started.exit).error));
+      io.err(`${PREFIX} starting Redis on redis://127.0.0.1:${redisPort}/0 (pid ${started.pid}), folder ${dir}`);
+      let portTaken = false;
+      const takenReader = (line: string): void => {
+        if (/Address already in use/i.test(line)) portTaken = true;
+      };
+      started.readers.add(takenReader);
+      try {
+        await ready(started, /Ready to accept connections/, readyTimeoutMs, options.signal);
+        redis = started;
+      } catch (error) {
+        // Its last lines (the reason it exited) are read once its output closed.
+        if (started.exited) await Promise.race([started.closed, delay(1000)]);
+        if (portTaken && config.redisPort === undefined && attempt < PORT_TRIES && !options.signal?.aborted) {
+          members.splice(members.indexOf(started), 1);
+          io.err(`${PREFIX} port ${redisPort} was taken before Redis could listen on it; trying another free port`);
+          continue;
+        }
+        throw new TeamStartError(
+          `Redis (${config.redisServer}) did not start: ${messageOf(error)}. ${
+            config.redisPort !== undefined || portTaken ? `Is port ${redisPort} free? ` : ''
+          }Pass --redis-server PATH to use another redis-server.`,
+        );
+      } finally {
+        started.readers.delete(takenReader);
+      }
+    }
     const redisUrl = `redis://127.0.0.1:${redisPort}/0`;
-    // prettier-ignore
-    const redisArgs = ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--logfile', ''];
-    const redis = launch('redis', config.redisServer, redisArgs, io, 'err');
-    members.push(redis);
-    if (redis.process.pid === undefined) throw new TeamStartError(notStarted(config.redisServer, (await redis.exit).error));
-    io.err(`${PREFIX} starting Redis on ${redisUrl} (pid ${redis.pid}), folder ${dir}`);
-    await ready(redis, /Ready to accept connections/, readyTimeoutMs, options.signal).catch((error: unknown) => {
-      throw new TeamStartError(
-        `Redis (${config.redisServer}) did not start: ${messageOf(error)}. ${
-          config.redisPort !== undefined ? `Is port ${config.redisPort} free? ` : ''
-        }Pass --redis-server PATH to use another redis-server.`,
-      );
-    });
     const replicas = config.ports.map((port, i) =>
       launch(
         `replica ${i + 1}`,

@@ -60,6 +60,7 @@ const QUICK_LEAVES_OUT = [
   'mock/crosscheck.test.ts',
   'mock/cli.test.ts',
   'mock/proxy/cli.test.ts',
+  'mock/team.test.ts',
   'mock/journal.test.ts',
   'mock/store/',
   'contract/prism.test.ts',

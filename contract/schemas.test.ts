@@ -36,6 +36,21 @@ describe('contract schemas (contract/schemas.ts)', () => {
       assert.deepEqual(toFieldErrors([error('type', '/amount', { type: 'number' }, 'must be number')]), [
         { pointer: '/amount', detail: 'must be of type number' },
       ]);
+      assert.deepEqual(
+        toFieldErrors([error('type', '/lots/1/amount', { type: 'number' }, 'must be number')], {
+          lots: [{}, { amount: Number.POSITIVE_INFINITY }],
+        }),
+        [
+          {
+            pointer: '/lots/1/amount',
+            detail:
+              'is a number beyond the range of a 64-bit float (it reads as Infinity); send a number between -1.7976931348623157e308 and 1.7976931348623157e308',
+          },
+        ],
+      );
+      assert.deepEqual(toFieldErrors([error('type', '/amount', { type: 'integer' }, 'must be integer')], { amount: 2.5 }), [
+        { pointer: '/amount', detail: 'must be of type integer' },
+      ]);
       assert.deepEqual(toFieldErrors([error('format', '/created', { format: 'date-time' })]), [
         { pointer: '/created', detail: 'must be a date-time string' },
       ]);

@@ -10,7 +10,7 @@ import { addRfcFormats } from './formats.js';
 import { deriveLevel, type Level } from './levels.js';
 import { linearRegExp } from './patterns.js';
 import { assertSound } from './soundness.js';
-import { childPointer } from '../util/json-pointer.js';
+import { childPointer, valueAt } from '../util/json-pointer.js';
 import { deepFreeze, isFrozenWhole } from '../util/frozen.js';
 
 const addFormats = addFormatsModule.default;
@@ -70,13 +70,25 @@ function collectExtensionKeywords(node: JsonValue, into: Set<string>): void {
   }
 }
 
-/** Turns ajv's errors into field errors whose pointer names the offending member itself. */
-export function toFieldErrors(errors: readonly ErrorObject[] | null | undefined): FieldError[] {
-  return toKeywordErrors(errors).map(({ pointer, detail }) => ({ pointer, detail }));
+/**
+ * Turns ajv's errors into field errors whose pointer names the offending member itself. `data`, the
+ * value validated, lets a detail say what the value is where ajv's message would mislead.
+ */
+export function toFieldErrors(errors: readonly ErrorObject[] | null | undefined, data?: unknown): FieldError[] {
+  return toKeywordErrors(errors, data).map(({ pointer, detail }) => ({ pointer, detail }));
+}
+
+/**
+ * A number JSON can write but a double cannot hold (`1e400` parses to Infinity): "must be of type
+ * number" would deny that it is a number.
+ */
+function outOfRange(value: unknown): string | undefined {
+  if (typeof value !== 'number' || Number.isFinite(value)) return undefined;
+  return `is a number beyond the range of a 64-bit float (it reads as ${String(value)}); send a number between -1.7976931348623157e308 and 1.7976931348623157e308`;
 }
 
 /** `toFieldErrors`, keeping the keyword of each problem. */
-export function toKeywordErrors(errors: readonly ErrorObject[] | null | undefined): KeywordError[] {
+export function toKeywordErrors(errors: readonly ErrorObject[] | null | undefined, data?: unknown): KeywordError[] {
   const seen = new Set<string>();
   const result: KeywordError[] = [];
   for (const error of errors ?? []) {
@@ -93,7 +105,7 @@ export function toKeywordErrors(errors: readonly ErrorObject[] | null | undefine
       pointer = childPointer(pointer, params['additionalProperty']);
       detail = 'is not a member of this object; remove it';
     } else if (error.keyword === 'type' && typeof params['type'] === 'string') {
-      detail = `must be of type ${params['type']}`;
+      detail = outOfRange(valueAt(data, pointer)) ?? `must be of type ${params['type']}`;
     } else if (error.keyword === 'format' && typeof params['format'] === 'string') {
       detail = `must be a ${params['format']} string`;
     }
@@ -185,10 +197,10 @@ export function compileContract(source: OpenApiDocument, level: Level): Compiled
       const compiled: ValidateFunction = ajv.compile({ $ref: `${CONTRACT_ID}${pointer}` });
       const verdicts = new WeakMap<object, readonly FieldError[]>();
       const run: Validator = (value) => {
-        if (!isFrozenWhole(value)) return compiled(value) ? NO_ERRORS : toFieldErrors(compiled.errors);
+        if (!isFrozenWhole(value)) return compiled(value) ? NO_ERRORS : toFieldErrors(compiled.errors, value);
         const remembered = verdicts.get(value);
         if (remembered !== undefined) return remembered;
-        const errors: readonly FieldError[] = compiled(value) ? NO_ERRORS : toFieldErrors(compiled.errors);
+        const errors: readonly FieldError[] = compiled(value) ? NO_ERRORS : toFieldErrors(compiled.errors, value);
         deepFreeze(errors);
         verdicts.set(value, errors);
         return errors;
@@ -206,7 +218,7 @@ export function compileContract(source: OpenApiDocument, level: Level): Compiled
     validator,
     keywordValidator(schema) {
       const { compiled } = compiledOf(schema);
-      return (value) => (compiled(value) ? [] : toKeywordErrors(compiled.errors));
+      return (value) => (compiled(value) ? [] : toKeywordErrors(compiled.errors, value));
     },
     precompile(schemas) {
       for (const schema of schemas) validator(schema);

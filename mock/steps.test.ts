@@ -190,6 +190,20 @@ describe('mock/steps', () => {
       );
     });
 
+    it('400 invalid-body for a number beyond a double (1e400 parses to Infinity): the detail says so, not "must be of type number"', async () => {
+      const numeric = createModel.members.filter((m) => m.type === 'number' || m.type === 'integer').map((m) => m.name);
+      assert.ok(numeric.length > 0, 'the create has a number member');
+      const sent = JSON.stringify({ ...(JSON.parse(VALID) as JsonObject), ...Object.fromEntries(numeric.map((name) => [name, 'HUGE'])) });
+      const body = problemOf(await post(sent.replaceAll('"HUGE"', '-1e400')), 400, PROBLEMS.invalidBody);
+      for (const name of numeric)
+        assert.ok(
+          body.errors?.some(
+            (e) => e.pointer === `/${name}` && /^is a number beyond the range of a 64-bit float \(it reads as -Infinity\)/.test(e.detail),
+          ),
+          JSON.stringify(body.errors),
+        );
+    });
+
     it('400 invalid-body naming each wrong member in errors[].pointer', async () => {
       const wrong = createModel.members.filter((m) => m.required && m.type === 'string').map((m) => m.name);
       const sent = { ...(JSON.parse(VALID) as JsonObject), ...Object.fromEntries(wrong.map((name) => [name, 12])) };

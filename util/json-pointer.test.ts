@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { childPointer, escapeToken, unescapeToken } from './json-pointer.js';
+import { childPointer, escapeToken, unescapeToken, valueAt } from './json-pointer.js';
 
 describe('util/json-pointer (RFC 6901)', () => {
   it('escapes ~ before / and unescapes in the reverse order', () => {
@@ -14,5 +14,16 @@ describe('util/json-pointer (RFC 6901)', () => {
     assert.equal(childPointer('', 'lots'), '/lots');
     assert.equal(childPointer('/lots', 0), '/lots/0');
     assert.equal(childPointer('#/paths', '/orders/{id}'), '#/paths/~1orders~1{id}');
+  });
+
+  it('finds the value a pointer names, or undefined when it names nothing', () => {
+    const root = { 'a/b': { '~k': [10, { x: null }] }, list: [1, 2] };
+    assert.equal(valueAt(root, ''), root);
+    assert.deepEqual(valueAt(root, '/a~1b/~0k'), [10, { x: null }]);
+    assert.equal(valueAt(root, '/a~1b/~0k/0'), 10);
+    assert.equal(valueAt(root, '/a~1b/~0k/1/x'), null);
+    for (const pointer of ['/missing', '/list/2', '/list/01', '/list/-', '/list/0/deeper', 'list', '/toString'])
+      assert.equal(valueAt(root, pointer), undefined, pointer);
+    assert.equal(valueAt(42, '/x'), undefined);
   });
 });

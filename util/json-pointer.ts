@@ -14,3 +14,19 @@ export function unescapeToken(token: string): string {
 export function childPointer(base: string, token: string | number): string {
   return `${base}/${escapeToken(token)}`;
 }
+
+/**
+ * What `pointer` (e.g. `/items/0/name`; `''`: the whole value) names in `root`: undefined when it names
+ * nothing (a member not there, an index out of range or not a decimal index, a step into a scalar).
+ */
+export function valueAt(root: unknown, pointer: string): unknown {
+  if (pointer === '') return root;
+  if (!pointer.startsWith('/')) return undefined;
+  let node = root;
+  for (const token of pointer.slice(1).split('/').map(unescapeToken)) {
+    if (Array.isArray(node)) node = /^(0|[1-9]\d*)$/.test(token) ? node[Number(token)] : undefined;
+    else if (typeof node === 'object' && node !== null && Object.hasOwn(node, token)) node = Reflect.get(node, token);
+    else return undefined;
+  }
+  return node;
+}

@@ -48,6 +48,9 @@ describe('contract schemas (contract/schemas.ts)', () => {
           },
         ],
       );
+      assert.deepEqual(toFieldErrors([error('type', '/name', { type: 'string' }, 'must be string')], { name: Number.NEGATIVE_INFINITY }), [
+        { pointer: '/name', detail: 'must be of type string' },
+      ]);
       assert.deepEqual(toFieldErrors([error('type', '/amount', { type: 'integer' }, 'must be integer')], { amount: 2.5 }), [
         { pointer: '/amount', detail: 'must be of type integer' },
       ]);

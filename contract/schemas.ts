@@ -105,7 +105,8 @@ export function toKeywordErrors(errors: readonly ErrorObject[] | null | undefine
       pointer = childPointer(pointer, params['additionalProperty']);
       detail = 'is not a member of this object; remove it';
     } else if (error.keyword === 'type' && typeof params['type'] === 'string') {
-      detail = outOfRange(valueAt(data, pointer)) ?? `must be of type ${params['type']}`;
+      const numeric = /\b(number|integer)\b/.test(params['type']);
+      detail = (numeric ? outOfRange(valueAt(data, pointer)) : undefined) ?? `must be of type ${params['type']}`;
     } else if (error.keyword === 'format' && typeof params['format'] === 'string') {
       detail = `must be a ${params['format']} string`;
     }

@@ -270,7 +270,7 @@ export async function startTeam(config: TeamConfig, io: TeamIo, options: TeamOpt
         redis = started;
       } catch (error) {
         // Its last lines (the reason it exited) are read once its output closed.
-        if (started.exited) await Promise.race([started.closed, delay(1000)]);
+        if (started.exited) await Promise.race([started.closed, delay(1000, undefined, { ref: false })]);
         if (portTaken && config.redisPort === undefined && attempt < PORT_TRIES && !options.signal?.aborted) {
           members.splice(members.indexOf(started), 1);
           io.err(`${PREFIX} port ${redisPort} was taken before Redis could listen on it; trying another free port`);

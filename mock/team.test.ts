@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { closedPort } from '../support/loopback.js';
+import { pidExists } from '../support/processes.js';
 import { redisAvailable } from '../support/redis.js';
 import { PORT_TRIES, startTeam, TeamStartError } from './team.js';
 
@@ -16,16 +17,6 @@ function lines(): { out: string[]; err: string[]; io: { out: (l: string) => void
   const out: string[] = [];
   const err: string[] = [];
   return { out, err, io: { out: (l) => out.push(l), err: (l) => err.push(l) } };
-}
-
-/** True while a process with this pid runs. */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('mock/team: Redis on a port the team picks', function () {
@@ -46,7 +37,7 @@ describe('mock/team: Redis on a port the team picks', function () {
     });
     try {
       assert.equal(team.redis.url, `redis://127.0.0.1:${free}/0`);
-      assert.ok(running(team.redis.pid));
+      assert.ok(pidExists(team.redis.pid));
       assert.ok(
         err.includes(`goods-team-mock: port ${taken?.port} was taken before Redis could listen on it; trying another free port`),
         err.join('\n'),
@@ -55,7 +46,7 @@ describe('mock/team: Redis on a port the team picks', function () {
     } finally {
       assert.equal(await team.stop('test over'), 0);
     }
-    assert.equal(running(team.redis.pid), false);
+    assert.equal(pidExists(team.redis.pid), false);
     assert.match(err.at(-1) ?? '', new RegExp(`^goods-team-mock: stopped redis \\(pid ${team.redis.pid}\\); removed `));
   });
 
@@ -75,7 +66,7 @@ describe('mock/team: Redis on a port the team picks', function () {
     assert.equal(picked, PORT_TRIES);
     const pids = err.flatMap((l) => /starting Redis on \S+ \(pid (\d+)\)/.exec(l)?.[1] ?? []).map(Number);
     assert.equal(pids.length, PORT_TRIES, err.join('\n'));
-    for (const pid of pids) assert.equal(running(pid), false, `redis pid ${pid} ended`);
+    for (const pid of pids) assert.equal(pidExists(pid), false, `redis pid ${pid} ended`);
   });
 
   it('a port the configuration names is tried once: taken, the start fails naming it', async () => {

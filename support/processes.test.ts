@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { runningCount, runToExit, startChild, stopAll, waitForLine } from './processes.js';
+import { pidExists, runningCount, runToExit, startChild, stopAll, waitForLine } from './processes.js';
 import { until } from './wait.js';
 
 /** A node process that starts a grandchild, prints both pids, then ignores SIGTERM (so SIGKILL must follow). */
@@ -10,15 +10,6 @@ process.on('SIGTERM', () => {});
 console.log('pids ' + process.pid + ' ' + grandchild.pid);
 setInterval(() => {}, 1000);
 `;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const node = (script: string) => ({ command: process.execPath, args: ['-e', script] });
 
@@ -35,8 +26,8 @@ describe('support/processes: the child-process helper', () => {
     assert.equal(runningCount(), 1);
     await child.stop(300);
     assert.equal(runningCount(), 0);
-    assert.equal(alive(child.pid), false, 'the child survived');
-    await until(() => !alive(grandchildPid), { what: 'the grandchild to end', timeoutMs: 1000 });
+    assert.equal(pidExists(child.pid), false, 'the child survived');
+    await until(() => !pidExists(grandchildPid), { what: 'the grandchild to end', timeoutMs: 1000 });
   });
 
   it('waitForLine rejects with the output when the child exits first', async () => {

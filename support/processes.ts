@@ -74,6 +74,16 @@ export async function stopAll(): Promise<void> {
   await Promise.all([...running].map((child) => child.stop()));
 }
 
+/** True while a process with this pid exists (signal 0: nothing is sent; a zombie nobody waited for counts). */
+export function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The number of registered (not yet stopped) children. */
 export function runningCount(): number {
   return running.size;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGoodsClient } from '../../client/index.js';
 import { REDIS_INSTALL } from '../../mock/team.js';
-import { runToExit, startChild, waitForLine, type Child } from '../../support/processes.js';
+import { pidExists, runToExit, startChild, waitForLine, type Child } from '../../support/processes.js';
 import { projectCli } from '../../support/project-cli.js';
 import { redisAvailable } from '../../support/redis.js';
 import { until } from '../../support/wait.js';
@@ -46,11 +46,6 @@ function descendants(root: number): Map<number, string> {
     }
   }
   return found;
-}
-
-/** True while a process with this pid exists (a zombie counts: nobody waited for it). */
-function exists(pid: number): boolean {
-  return existsSync(`/proc/${pid}`);
 }
 
 /** True when nothing listens on the loopback port (a listener can take it). */
@@ -136,10 +131,10 @@ describe('hardening: the team mock recipe (goods-team-mock) starts two replicas 
         await until(() => team.child.hasExited(), { what: 'the team exited', timeoutMs: 60_000, intervalMs: 50 });
         assert.deepEqual(await team.child.exited, { code: 0, signal: null }, team.child.output());
         // The team waited for its members: none is left, not even as a zombie.
-        assert.deepEqual(members.filter(exists), [], `members left running after the team exited:\n${team.child.output()}`);
+        assert.deepEqual(members.filter(pidExists), [], `members left running after the team exited:\n${team.child.output()}`);
         // Helpers below the members (e.g. tsx's esbuild when the CLIs run from source) end with their parents.
-        await until(() => [...started.keys()].every((pid) => !exists(pid)), {
-          what: `every process the team started gone: ${JSON.stringify([...started].filter(([pid]) => exists(pid)))}`,
+        await until(() => [...started.keys()].every((pid) => !pidExists(pid)), {
+          what: `every process the team started gone: ${JSON.stringify([...started].filter(([pid]) => pidExists(pid)))}`,
           timeoutMs: 15_000,
           intervalMs: 100,
         });
@@ -167,12 +162,12 @@ describe('hardening: the team mock recipe (goods-team-mock) starts two replicas 
       const team = Number(/SIGTERM to pid (\d+)\)/.exec(out)?.[1]);
       const members = [...out.matchAll(/^goods-team-mock: (?:Redis|replica \d+) \S+ \(pid (\d+)\)/gm)].map((m) => Number(m[1]));
       assert.ok(team > 0 && members.length === 3, out);
-      assert.ok(exists(team) && members.every(exists));
+      assert.ok(pidExists(team) && members.every(pidExists));
       shell.process.kill('SIGTERM'); // the shell alone: it ends without passing it on
       assert.deepEqual(await shell.exited, { code: null, signal: 'SIGTERM' });
       const stopped = /^goods-team-mock: stopped replica 1 \(pid \d+\), replica 2 \(pid \d+\), redis \(pid \d+\); removed /m;
-      await until(() => !exists(team) && !members.some(exists) && stopped.test(shell.stderr()), {
-        what: `the team (pid ${team}) and its members gone after its parent ended: ${JSON.stringify([team, ...members].filter(exists))}`,
+      await until(() => !pidExists(team) && !members.some(pidExists) && stopped.test(shell.stderr()), {
+        what: `the team (pid ${team}) and its members gone after its parent ended: ${JSON.stringify([team, ...members].filter(pidExists))}`,
         timeoutMs: 30_000,
         intervalMs: 100,
       });
@@ -204,7 +199,7 @@ describe('hardening: the team mock recipe (goods-team-mock) starts two replicas 
       const folder = /starting Redis on \S+ \(pid \d+\), folder (\S+)/.exec(run.stderr)?.[1] ?? '';
       const replicaPid = Number(/replica 1 \(pid (\d+), port 0\)/.exec(run.stderr)?.[1]);
       assert.ok(redisPid > 0 && replicaPid > 0 && folder !== '', run.stderr);
-      assert.deepEqual([redisPid, replicaPid].filter(exists), [], 'Redis and replica 1 were stopped');
+      assert.deepEqual([redisPid, replicaPid].filter(pidExists), [], 'Redis and replica 1 were stopped');
       assert.ok(!existsSync(folder), 'the temporary folder is removed');
     } finally {
       taken.close();

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { decodeLine, encodeCreateLine, encodeLine, type JournalEntry } from './journal-line.js';
+import {
+  createPrefix,
+  decodeCreateLine,
+  decodeLine,
+  encodeCreateLine,
+  encodeLine,
+  encodeUnreadableCreateLine,
+  type JournalEntry,
+} from './journal-line.js';
 
 const entry: JournalEntry = {
   op: 'create',
@@ -82,5 +90,44 @@ describe('journal line (CRC-32 per line)', () => {
     assert.deepEqual(decodeLine(line(JSON.stringify(entry))), { kind: 'entry', entry, checked: false });
     assert.deepEqual(decodeLine(line('not json')), { kind: 'damaged', reason: 'invalid line', create: false });
     assert.deepEqual(decodeLine(line('  \r')), { kind: 'blank' });
+  });
+  it('reads a create laid out as encodeCreateLine writes it by its layout: the entry decodeLine reads, and the record as written', () => {
+    if (entry.op !== 'create') throw new Error('a create entry');
+    const prefix = createPrefix(entry.session, entry.resource);
+    const written = line(encodeCreateLine(entry.session, entry.resource, JSON.stringify(entry.record)).slice(0, -1));
+    assert.deepEqual(decodeCreateLine(written, prefix), { entry, recordJson: JSON.stringify(entry.record) });
+    assert.deepEqual(decodeLine(written), { kind: 'entry', entry, checked: true });
+    // Every other line is left to decodeLine: another session, a member after the record, another kind, no checksum.
+    assert.equal(decodeCreateLine(written, createPrefix('other', entry.resource)), undefined);
+    assert.equal(
+      decodeCreateLine(line(encodeUnreadableCreateLine(entry.session, entry.resource, 'not json').slice(0, -1)), prefix),
+      undefined,
+    );
+    assert.equal(decodeCreateLine(line(encodeLine({ ...entry, at: '2026-01-01T00:00:00Z' }).slice(0, -1)), prefix), undefined);
+    assert.equal(decodeCreateLine(line(encodeLine({ op: 'reset', session: entry.session }).slice(0, -1)), prefix), undefined);
+    assert.equal(decodeCreateLine(line(JSON.stringify(entry)), prefix), undefined);
+    assert.equal(decodeCreateLine(line('[]'), prefix), undefined);
+  });
+
+  it('reads no changed create by its layout: any byte changed is left to decodeLine, which tells the damage', () => {
+    if (entry.op !== 'create') throw new Error('a create entry');
+    const prefix = createPrefix(entry.session, entry.resource);
+    const written = line(encodeCreateLine(entry.session, entry.resource, JSON.stringify(entry.record)).slice(0, -1));
+    for (let i = 0; i < written.length; i++) {
+      const changed = Buffer.from(written);
+      changed[i] = (changed[i] ?? 0) ^ 0x01;
+      assert.equal(decodeCreateLine(changed, prefix), undefined, `byte ${i} changed`);
+    }
+    // Under a valid checksum: a record that is not an object, and an object member after the record
+    // (the text between the prefix and the checksum is then not the record's).
+    const written2 = (json: string) => line(encodeCreateLine(entry.session, entry.resource, json).slice(0, -1));
+    assert.equal(decodeCreateLine(written2('[1]'), prefix), undefined);
+    assert.equal(decodeCreateLine(written2('{},"x":{"id":2}'), prefix), undefined);
+    const full = decodeLine(written2('{},"x":{"id":2}'));
+    assert.deepEqual(
+      full.kind === 'entry' && full.entry.op === 'create' ? full.entry.record : undefined,
+      {},
+      'the record is the empty object',
+    );
   });
 });

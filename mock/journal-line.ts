@@ -45,6 +45,8 @@ export interface EntryLine {
   text: Buffer;
   /** The line lies in the journal's vouched prefix (`Journal.vouch`, under the same stamp): it was checked before. */
   trusted: boolean;
+  /** A create's record as the line has it, JSON text (set for a vouched create read by `decodeCreateLine`). */
+  recordJson?: string;
 }
 
 /** What replay does with each kind of entry: one method per kind. */
@@ -168,6 +170,54 @@ function damaged(reason: string, text: string, written: boolean): DecodedLine {
   return { kind: 'damaged', reason, create, ...(salvaged ? { salvage: salvaged } : {}) };
 }
 
+/** The line's checksum (`hex`, after the entry's JSON up to `head`) is the CRC-32 of that JSON without it. */
+function checksumMatches(line: Buffer, head: number, hex: string): boolean {
+  return crc32(CLOSE, crc32(line.subarray(0, head))) === Number.parseInt(hex, 16);
+}
+
+/** The start of a create's line as `encodeCreateLine` writes it, up to its record, for one session and resource. */
+export interface CreatePrefix {
+  session: string;
+  resource: string;
+  bytes: Buffer;
+}
+
+export function createPrefix(session: string, resource: string): CreatePrefix {
+  return {
+    session,
+    resource,
+    bytes: Buffer.from(`{"op":"create","session":${JSON.stringify(session)},"resource":${JSON.stringify(resource)},"record":`),
+  };
+}
+
+/**
+ * A create's line (without its newline) laid out as `encodeCreateLine` writes it, starting with
+ * `prefix`: its entry and its record's JSON text, read without decoding and parsing the envelope and
+ * without serializing the record again (a journal's bulk at start). Undefined for any other line,
+ * also a damaged one: `decodeLine` then reads it (and tells the damage). The text is the record's as
+ * written: `JSON.stringify`'s for every line a mock wrote, so this is for vouched lines (`EntryLine.trusted`).
+ */
+export function decodeCreateLine(line: Buffer, prefix: CreatePrefix): { entry: EntryOf<'create'>; recordJson: string } | undefined {
+  const start = prefix.bytes.length;
+  const head = line.length - SUFFIX_LENGTH;
+  if (head <= start || line[start] !== 0x7b || line[head - 1] !== 0x7d) return undefined;
+  if (line.compare(prefix.bytes, 0, start, 0, start) !== 0) return undefined;
+  if (line.compare(SUFFIX_HEAD, 0, SUFFIX_HEAD.length, head, head + SUFFIX_HEAD.length) !== 0) return undefined;
+  if (line[line.length - 2] !== 0x22 || line[line.length - 1] !== 0x7d) return undefined;
+  const hex = line.toString('latin1', head + SUFFIX_HEAD.length, head + SUFFIX_HEAD.length + 8);
+  if (!HEX.test(hex) || !checksumMatches(line, head, hex)) return undefined;
+  const recordJson = line.toString('utf8', start, head);
+  let record: unknown;
+  try {
+    // Members after the record (`"unreadable"`) leave text that is not one JSON value: not this layout.
+    record = JSON.parse(recordJson);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(record)) return undefined;
+  return { entry: { op: 'create', session: prefix.session, resource: prefix.resource, record }, recordJson };
+}
+
 /** Decodes one line (without its newline). */
 export function decodeLine(line: Buffer): DecodedLine {
   const text = line.toString('utf8');
@@ -176,7 +226,7 @@ export function decodeLine(line: Buffer): DecodedLine {
   const hex = head > 0 ? line.toString('latin1', head + SUFFIX_HEAD.length, head + SUFFIX_HEAD.length + 8) : '';
   const hasSuffix =
     head > 0 &&
-    line.subarray(head, head + SUFFIX_HEAD.length).equals(SUFFIX_HEAD) &&
+    line.compare(SUFFIX_HEAD, 0, SUFFIX_HEAD.length, head, head + SUFFIX_HEAD.length) === 0 &&
     HEX.test(hex) &&
     line[line.length - 2] === 0x22 &&
     line[line.length - 1] === 0x7d;
@@ -189,8 +239,7 @@ export function decodeLine(line: Buffer): DecodedLine {
     if (unknown !== undefined) return damaged(`unexpected member "${unknown}" (the line was changed after it was written?)`, text, true);
     return { kind: 'entry', entry, checked: false };
   }
-  const body = line.subarray(0, head);
-  if (crc32(CLOSE, crc32(body)).toString(16).padStart(8, '0') !== hex) {
+  if (!checksumMatches(line, head, hex)) {
     return damaged('checksum mismatch (the line was changed after it was written)', text, true);
   }
   const entry = parse(text);

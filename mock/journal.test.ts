@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { encodeLine } from './journal-line.js';
+import { encodeLine, encodeUnreadableCreateLine } from './journal-line.js';
 import { openJournal, type DamagedLine, type JournalEntry } from './journal.js';
 import type { MockServer } from './server.js';
 import { postJson, SAMPLES_PATH, startMock, TRANSFERS_PATH } from './testing.js';
@@ -672,6 +672,57 @@ describe('mock journal: what was vouched for is remembered (<file>.checked)', ()
     appendFileSync(stateFile, encodeLine(entry(4)));
     assert.deepEqual(await open('contract A', false), [true, true, true, false]);
     assert.deepEqual(await open('contract B', false), [false, false, false, false], 'another stamp trusts nothing');
+  });
+
+  it('replays vouched lines as it replays the same lines unvouched: the same entries, the record text as written, damage still damage', async () => {
+    const entries: JournalEntry[] = [
+      entry(1),
+      { op: 'create', session: 'qa', resource: 'lot-transfers', record: { id: 1, note: 'ünï "q"' } },
+      entry(2),
+      { op: 'create', session: 'default', resource: 'test-samples', record: { id: 1 } },
+      entry(3),
+      { op: 'reset', session: 'qa' },
+      entry(4),
+      entry(5),
+      entry(6),
+    ];
+    const lines = entries.map(encodeLine);
+    // A line changed in place (checksum mismatch) among them, and one with a member after its record.
+    lines.splice(3, 0, encodeLine(entry(9)).replace('"id":9', '"id":8'));
+    lines.push(encodeUnreadableCreateLine('default', 'lot-transfers', '{"id":'));
+    writeFileSync(stateFile, lines.join(''));
+    const replayed = async (vouch: boolean) => {
+      const seen: { entry: JournalEntry; trusted: boolean; recordJson: string | undefined }[] = [];
+      const damaged: number[] = [];
+      const opened = await openJournal(
+        stateFile,
+        () => undefined,
+        (e, at) => seen.push({ entry: e, trusted: at.trusted, recordJson: at.recordJson }),
+        {
+          stamp: 'contract A',
+          snapshot: () => [],
+          onDamaged: (d) => damaged.push(d.line),
+        },
+      );
+      if (vouch) opened.journal.vouch();
+      await opened.journal.close();
+      return { seen, damaged };
+    };
+    const first = await replayed(true);
+    const second = await replayed(false);
+    assert.ok(
+      first.seen.every((s) => !s.trusted) && second.seen.every((s) => s.trusted),
+      'vouched at the first open, trusted at the second',
+    );
+    assert.deepEqual(
+      second.seen.map((s) => s.entry),
+      first.seen.map((s) => s.entry),
+    );
+    assert.deepEqual(second.damaged, first.damaged);
+    assert.deepEqual(first.damaged, [4], 'the changed line');
+    for (const { entry: e, recordJson } of second.seen)
+      if (recordJson !== undefined) assert.equal(recordJson, e.op === 'create' ? JSON.stringify(e.record) : undefined);
+    assert.ok(second.seen.filter((s) => s.recordJson !== undefined).length >= 3, 'the bulk read by its layout');
   });
 
   it('trusts nothing without a vouch, nor once the vouched bytes changed (a line rewritten with a valid checksum)', async () => {

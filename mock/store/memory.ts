@@ -330,7 +330,7 @@ export class MemoryStore implements Store {
       ]);
       return;
     }
-    const data = JSON.stringify(record);
+    const data = at.recordJson ?? JSON.stringify(record);
     const bytes = Buffer.byteLength(data);
     session.count++;
     session.bytes += bytes;

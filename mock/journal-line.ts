@@ -109,7 +109,12 @@ function checkedLine(json: string): string {
  * `JSON.stringify`'s): the same line as `encodeLine`, without parsing and serializing the record again.
  */
 export function encodeCreateLine(session: string, resource: string, recordJson: string): string {
-  return checkedLine(`{"op":"create","session":${JSON.stringify(session)},"resource":${JSON.stringify(resource)},"record":${recordJson}}`);
+  return checkedLine(`${createStart(session, resource)}${recordJson}}`);
+}
+
+/** A create's line up to its record: `{"op":"create","session":…,"resource":…,"record":`. */
+function createStart(session: string, resource: string): string {
+  return `{"op":"create","session":${JSON.stringify(session)},"resource":${JSON.stringify(resource)},"record":`;
 }
 
 /** The line of a change whose record is already JSON text (as `encodeCreateLine`). */
@@ -124,9 +129,7 @@ export function encodeUpdateLine(session: string, resource: string, key: string,
  * empty, the text kept whole as a string in `unreadable`.
  */
 export function encodeUnreadableCreateLine(session: string, resource: string, text: string): string {
-  return checkedLine(
-    `{"op":"create","session":${JSON.stringify(session)},"resource":${JSON.stringify(resource)},"record":{},"unreadable":${JSON.stringify(text)}}`,
-  );
+  return checkedLine(`${createStart(session, resource)}{},"unreadable":${JSON.stringify(text)}}`);
 }
 
 function parse(text: string, strip = true): JournalEntry | undefined {
@@ -175,7 +178,7 @@ function checksumMatches(line: Buffer, head: number, hex: string): boolean {
   return crc32(CLOSE, crc32(line.subarray(0, head))) === Number.parseInt(hex, 16);
 }
 
-/** The start of a create's line as `encodeCreateLine` writes it, up to its record, for one session and resource. */
+/** The start of a create's line as `encodeCreateLine` writes it, up to its record, for one session and resource (`createPrefix`). */
 export interface CreatePrefix {
   session: string;
   resource: string;
@@ -183,11 +186,7 @@ export interface CreatePrefix {
 }
 
 export function createPrefix(session: string, resource: string): CreatePrefix {
-  return {
-    session,
-    resource,
-    bytes: Buffer.from(`{"op":"create","session":${JSON.stringify(session)},"resource":${JSON.stringify(resource)},"record":`),
-  };
+  return { session, resource, bytes: Buffer.from(createStart(session, resource)) };
 }
 
 /**

@@ -107,11 +107,16 @@ export async function settleRewrite(path: string, real: string, log: (line: stri
   }
 }
 
-/** What `<file>.checked` says: the journal's first `bytes` (CRC-32 `crc32`) were vouched for under `stamp`. */
+/**
+ * What `<file>.checked` says: the journal's first `bytes` (CRC-32 `crc32`) were vouched for under `stamp`;
+ * `clean`: every line in them was a valid entry (no damaged, torn or over-long line), so a line within
+ * them needs no checksum check of its own once the bytes' CRC-32 matched (absent in older files: false).
+ */
 export interface CheckedPrefix {
   stamp: string;
   bytes: number;
   crc32: string;
+  clean: boolean;
 }
 
 /** `<file>.checked`, next to the journal's real path. */
@@ -133,18 +138,22 @@ export async function crcOfPrefix(handle: FileHandle, bytes: number): Promise<st
   return value.toString(16).padStart(8, '0');
 }
 
+/** Nothing vouched for. */
+const NONE = { bytes: 0, clean: false };
+
 /**
- * How many of the journal's first bytes were vouched for under `stamp`: what `<file>.checked` says, when
- * its stamp is `stamp` and those bytes are still exactly the ones vouched for (their CRC-32); else 0.
+ * How many of the journal's first bytes were vouched for under `stamp`, and whether they were clean:
+ * what `<file>.checked` says, when its stamp is `stamp` and those bytes are still exactly the ones
+ * vouched for (their CRC-32); else none.
  */
-export async function vouchedBytes(real: string, handle: FileHandle, stamp: string): Promise<number> {
+export async function vouchedBytes(real: string, handle: FileHandle, stamp: string): Promise<{ bytes: number; clean: boolean }> {
   const text = await readFile(checkedFile(real), 'utf8').catch(() => '');
   const said = parseJsonText(text);
-  if (!said.ok || !isObject(said.value)) return 0;
-  const { stamp: was, bytes, crc32: sum } = said.value;
-  if (was !== stamp || typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes <= 0 || typeof sum !== 'string') return 0;
-  if ((await handle.stat()).size < bytes) return 0;
-  return (await crcOfPrefix(handle, bytes)) === sum ? bytes : 0;
+  if (!said.ok || !isObject(said.value)) return NONE;
+  const { stamp: was, bytes, crc32: sum, clean } = said.value;
+  if (was !== stamp || typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes <= 0 || typeof sum !== 'string') return NONE;
+  if ((await handle.stat()).size < bytes) return NONE;
+  return (await crcOfPrefix(handle, bytes)) === sum ? { bytes, clean: clean === true } : NONE;
 }
 
 /** Writes `<file>.checked` (a temporary file renamed onto it: never half written). */

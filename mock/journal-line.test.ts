@@ -118,6 +118,12 @@ describe('journal line (CRC-32 per line)', () => {
       changed[i] = (changed[i] ?? 0) ^ 0x01;
       assert.equal(decodeCreateLine(changed, prefix), undefined, `byte ${i} changed`);
     }
+    // Told not to verify (bytes whose CRC-32 was checked as a whole): a changed checksum is not read.
+    const rechecked = Buffer.from(written);
+    const hexAt = rechecked.length - 10;
+    rechecked[hexAt] = rechecked[hexAt] === 0x30 ? 0x31 : 0x30;
+    assert.equal(decodeCreateLine(rechecked, prefix), undefined, 'verified: the checksum no longer matches');
+    assert.deepEqual(decodeCreateLine(rechecked, prefix, false), { entry, recordJson: JSON.stringify(entry.record) });
     // Under a valid checksum: a record that is not an object, and an object member after the record
     // (the text between the prefix and the checksum is then not the record's).
     const written2 = (json: string) => line(encodeCreateLine(entry.session, entry.resource, json).slice(0, -1));

@@ -28,6 +28,11 @@ export interface ReplayOptions {
   maxLineBytes: number;
   /** The file's first bytes that were vouched for (`EntryLine.trusted` for the lines within them; default 0). */
   trustedBytes?: number;
+  /**
+   * Those bytes held only valid lines when they were vouched for, and their CRC-32 matched as a whole:
+   * a create within them read by its layout is not checked against its own checksum again.
+   */
+  trustedClean?: boolean;
 }
 
 export interface Replayed {
@@ -37,6 +42,8 @@ export interface Replayed {
   tornFrom?: number;
   /** The last line is a complete entry without its newline. */
   unterminated?: boolean;
+  /** Lines reported and skipped: damaged, over-long or torn. */
+  damaged: number;
 }
 
 const REPLAY_CHUNK = 1024 * 1024;
@@ -56,6 +63,7 @@ class Replay {
   /** Entries without checksum accepted (before the first checksummed one). */
   private unchecked = 0;
   private checkedSeen = false;
+  private damaged = 0;
   /** How the last vouched create's line began (the next ones, of the same session and resource, most likely alike). */
   private createStart: CreatePrefix | undefined;
 
@@ -69,7 +77,7 @@ class Replay {
   async run(handle: FileHandle): Promise<Replayed> {
     const stats = await handle.stat();
     // A device (/dev/null, /dev/full) has nothing to replay.
-    if (!stats.isFile()) return { replayed: 0, size: 0 };
+    if (!stats.isFile()) return { replayed: 0, size: 0, damaged: 0 };
     const chunk = Buffer.alloc(REPLAY_CHUNK);
     let position = 0;
     for (;;) {
@@ -138,10 +146,11 @@ class Replay {
       this.log(
         `state file ${this.path}: ${this.unchecked} entries without a checksum (written by an older mock, or by hand) accepted unverified; new entries carry a CRC-32`,
       );
-    return { replayed: this.replayed, size };
+    return { replayed: this.replayed, size, damaged: this.damaged };
   }
 
   private report(reason: string): void {
+    this.damaged++;
     this.log(`state file ${this.path} line ${this.lineNumber}: ${reason} skipped`);
   }
 
@@ -158,7 +167,8 @@ class Replay {
     this.lineNumber++;
     const trusted = end !== undefined && end <= (this.options.trustedBytes ?? 0);
     // The bulk of a vouched journal: creates of one session and resource, read by their layout.
-    const create = trusted && this.createStart !== undefined ? decodeCreateLine(line, this.createStart) : undefined;
+    const create =
+      trusted && this.createStart !== undefined ? decodeCreateLine(line, this.createStart, this.options.trustedClean !== true) : undefined;
     if (create !== undefined) {
       this.checkedSeen = true;
       this.onEntry(create.entry, { line: this.lineNumber, text: line, trusted, recordJson: create.recordJson });

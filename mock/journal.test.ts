@@ -14,7 +14,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { open as openFile } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
+import { isObject, type JsonObject } from '../contract/document.js';
+import { crcOfPrefix } from './journal-files.js';
 import { encodeLine, encodeUnreadableCreateLine } from './journal-line.js';
 import { openJournal, type DamagedLine, type JournalEntry } from './journal.js';
 import type { MockServer } from './server.js';
@@ -723,6 +726,51 @@ describe('mock journal: what was vouched for is remembered (<file>.checked)', ()
     for (const { entry: e, recordJson } of second.seen)
       if (recordJson !== undefined) assert.equal(recordJson, e.op === 'create' ? JSON.stringify(e.record) : undefined);
     assert.ok(second.seen.filter((s) => s.recordJson !== undefined).length >= 3, 'the bulk read by its layout');
+  });
+
+  it("records whether the vouched bytes held only valid lines; only then does a trusted start skip the lines' own checksums", async () => {
+    const checked = (): JsonObject => {
+      const value: unknown = JSON.parse(readFileSync(`${stateFile}.checked`, 'utf8'));
+      assert.ok(isObject(value), '<file>.checked holds a JSON object');
+      return value;
+    };
+    writeFileSync(stateFile, [1, 2, 3, 4].map((n) => encodeLine(entry(n))).join(''));
+    await open('contract A', true);
+    assert.equal(checked()['clean'], true, 'four valid lines');
+    // A checksum changed in place, and the vouched bytes' CRC-32 recorded anew (as a hand edit could
+    // make it): the bytes match as a whole, and a clean record vouches for every line in them.
+    const lines = readFileSync(stateFile, 'utf8').split('\n');
+    const third = lines[2] ?? '';
+    lines[2] = `${third.slice(0, -3)}${third.at(-3) === '0' ? '1' : '0'}"}`;
+    writeFileSync(stateFile, lines.join('\n'));
+    const handle = await openFile(stateFile, 'r');
+    const crc = await crcOfPrefix(handle, Number(checked()['bytes']));
+    await handle.close();
+    const record = (clean: boolean) => writeFileSync(`${stateFile}.checked`, `${JSON.stringify({ ...checked(), crc32: crc, clean })}\n`);
+    const replay = async () => {
+      const ids: number[] = [];
+      const damaged: number[] = [];
+      const opened = await openJournal(
+        stateFile,
+        () => undefined,
+        (e) => void (e.op === 'create' && ids.push(Number(e.record['id']))),
+        { stamp: 'contract A', snapshot: () => [], onDamaged: (d) => damaged.push(d.line) },
+      );
+      await opened.journal.close();
+      return { ids, damaged };
+    };
+    record(true);
+    assert.deepEqual(await replay(), { ids: [1, 2, 3, 4], damaged: [] }, 'clean: the line is not checked on its own');
+    // An older `.checked` (no `clean`) or a record of damage: every line's checksum is checked.
+    record(false);
+    assert.deepEqual(await replay(), { ids: [1, 2, 4], damaged: [3] });
+    const older = { ...checked(), crc32: crc };
+    Reflect.deleteProperty(older, 'clean');
+    writeFileSync(`${stateFile}.checked`, `${JSON.stringify(older)}\n`);
+    assert.deepEqual(await replay(), { ids: [1, 2, 4], damaged: [3] });
+    // A start that met a damaged line vouches for its bytes as not clean.
+    await open('contract A', true);
+    assert.equal(checked()['clean'], false);
   });
 
   it('trusts nothing without a vouch, nor once the vouched bytes changed (a line rewritten with a valid checksum)', async () => {

@@ -131,6 +131,10 @@ export class Journal {
   private readonly watcher: NodeJS.Timeout | undefined;
   /** The caller vouched for what the journal holds (`vouch`): a clean close records it. */
   private vouched = false;
+  /** The file ends without a newline: the next write starts with one. */
+  private needsNewline: boolean;
+  /** Replay found no damaged line: what this mock vouches for at close holds valid lines only (`CheckedPrefix.clean`). */
+  private readonly clean: boolean;
 
   private constructor(
     readonly path: string,
@@ -141,11 +145,11 @@ export class Journal {
     private lock: StateLock | undefined,
     private handle: FileHandle,
     private identity: Identity,
-    replayedSize: number,
-    /** The file ends without a newline: the next write starts with one. */
-    private needsNewline: boolean,
+    replayed: Replayed,
   ) {
-    this.durableSize = replayedSize;
+    this.durableSize = replayed.size;
+    this.needsNewline = replayed.unterminated === true;
+    this.clean = replayed.damaged === 0;
     this.watcher = this.watch();
   }
 
@@ -189,9 +193,9 @@ export class Journal {
     try {
       const opened = await handle.stat();
       const identity = { dev: opened.dev, ino: opened.ino, regular: opened.isFile() };
-      const trustedBytes = options.stamp !== undefined && identity.regular ? await vouchedBytes(real, handle, options.stamp) : 0;
-      const replayed = await Journal.replay(handle, path, log, onEntry, options, trustedBytes);
-      const journal = new Journal(path, log, options, real, lock, handle, identity, replayed.size, replayed.unterminated === true);
+      const trusted = options.stamp !== undefined && identity.regular ? await vouchedBytes(real, handle, options.stamp) : undefined;
+      const replayed = await Journal.replay(handle, path, log, onEntry, options, trusted);
+      const journal = new Journal(path, log, options, real, lock, handle, identity, replayed);
       return { journal, replayed: replayed.replayed };
     } catch (error) {
       await handle.close();
@@ -207,11 +211,12 @@ export class Journal {
     log: (line: string) => void,
     onEntry: (entry: JournalEntry, at: EntryLine) => void,
     options: JournalOptions,
-    trustedBytes: number,
+    trusted: { bytes: number; clean: boolean } | undefined,
   ): Promise<Replayed> {
     const result = await replayJournal(handle, path, log, onEntry, {
       maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
-      trustedBytes,
+      trustedBytes: trusted?.bytes ?? 0,
+      trustedClean: trusted?.clean === true,
       ...(options.onDamaged ? { onDamaged: options.onDamaged } : {}),
     });
     if (result.tornFrom === undefined) return result;
@@ -290,7 +295,8 @@ export class Journal {
     if (!this.vouched || stamp === undefined || !this.identity.regular || !this.sizeKnown || this.durableSize === 0) return;
     try {
       if ((await this.drift()) !== undefined) return;
-      await writeChecked(this.real, { stamp, bytes: this.durableSize, crc32: await crcOfPrefix(this.handle, this.durableSize) });
+      const crc32 = await crcOfPrefix(this.handle, this.durableSize);
+      await writeChecked(this.real, { stamp, bytes: this.durableSize, crc32, clean: this.clean });
     } catch (error) {
       this.log(`state file ${this.path}: could not record that it was checked (${messageOf(error)}); the next start checks it again`);
     }

@@ -173,6 +173,17 @@ function damaged(reason: string, text: string, written: boolean): DecodedLine {
   return { kind: 'damaged', reason, create, ...(salvaged ? { salvage: salvaged } : {}) };
 }
 
+/**
+ * The 8 hex digits of the line's checksum member when the line (without its newline) ends with one
+ * (`,"crc32":"…"}` from `head` on, `head` = line length − `SUFFIX_LENGTH`); else undefined.
+ */
+function checksumHex(line: Buffer, head: number): string | undefined {
+  if (head <= 0 || line.compare(SUFFIX_HEAD, 0, SUFFIX_HEAD.length, head, head + SUFFIX_HEAD.length) !== 0) return undefined;
+  if (line[line.length - 2] !== 0x22 || line[line.length - 1] !== 0x7d) return undefined;
+  const hex = line.toString('latin1', head + SUFFIX_HEAD.length, head + SUFFIX_HEAD.length + 8);
+  return HEX.test(hex) ? hex : undefined;
+}
+
 /** The line's checksum (`hex`, after the entry's JSON up to `head`) is the CRC-32 of that JSON without it. */
 function checksumMatches(line: Buffer, head: number, hex: string): boolean {
   return crc32(CLOSE, crc32(line.subarray(0, head))) === Number.parseInt(hex, 16);
@@ -205,12 +216,8 @@ export function decodeCreateLine(
   const head = line.length - SUFFIX_LENGTH;
   if (head <= start || line[start] !== 0x7b || line[head - 1] !== 0x7d) return undefined;
   if (line.compare(prefix.bytes, 0, start, 0, start) !== 0) return undefined;
-  if (line.compare(SUFFIX_HEAD, 0, SUFFIX_HEAD.length, head, head + SUFFIX_HEAD.length) !== 0) return undefined;
-  if (line[line.length - 2] !== 0x22 || line[line.length - 1] !== 0x7d) return undefined;
-  if (verify) {
-    const hex = line.toString('latin1', head + SUFFIX_HEAD.length, head + SUFFIX_HEAD.length + 8);
-    if (!HEX.test(hex) || !checksumMatches(line, head, hex)) return undefined;
-  }
+  const hex = checksumHex(line, head);
+  if (hex === undefined || (verify && !checksumMatches(line, head, hex))) return undefined;
   const recordJson = line.toString('utf8', start, head);
   let record: unknown;
   try {
@@ -228,14 +235,8 @@ export function decodeLine(line: Buffer): DecodedLine {
   const text = line.toString('utf8');
   if (text.trim() === '') return { kind: 'blank' };
   const head = line.length - SUFFIX_LENGTH;
-  const hex = head > 0 ? line.toString('latin1', head + SUFFIX_HEAD.length, head + SUFFIX_HEAD.length + 8) : '';
-  const hasSuffix =
-    head > 0 &&
-    line.compare(SUFFIX_HEAD, 0, SUFFIX_HEAD.length, head, head + SUFFIX_HEAD.length) === 0 &&
-    HEX.test(hex) &&
-    line[line.length - 2] === 0x22 &&
-    line[line.length - 1] === 0x7d;
-  if (!hasSuffix) {
+  const hex = checksumHex(line, head);
+  if (hex === undefined) {
     const entry = parse(text, false);
     if (!entry) return damaged('invalid line', text, false);
     // An unchecked entry has only the members of the format before checksums: a checksum member that

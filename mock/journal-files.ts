@@ -138,15 +138,18 @@ export async function crcOfPrefix(handle: FileHandle, bytes: number): Promise<st
   return value.toString(16).padStart(8, '0');
 }
 
+/** The journal's first bytes vouched for, and whether they held only valid lines (`CheckedPrefix.clean`). */
+export type Vouched = Pick<CheckedPrefix, 'bytes' | 'clean'>;
+
 /** Nothing vouched for. */
-const NONE = { bytes: 0, clean: false };
+const NONE: Vouched = { bytes: 0, clean: false };
 
 /**
  * How many of the journal's first bytes were vouched for under `stamp`, and whether they were clean:
  * what `<file>.checked` says, when its stamp is `stamp` and those bytes are still exactly the ones
  * vouched for (their CRC-32); else none.
  */
-export async function vouchedBytes(real: string, handle: FileHandle, stamp: string): Promise<{ bytes: number; clean: boolean }> {
+export async function vouchedBytes(real: string, handle: FileHandle, stamp: string): Promise<Vouched> {
   const text = await readFile(checkedFile(real), 'utf8').catch(() => '');
   const said = parseJsonText(text);
   if (!said.ok || !isObject(said.value)) return NONE;

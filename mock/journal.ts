@@ -62,6 +62,7 @@ import {
   vouchedBytes,
   writeAllTo,
   writeChecked,
+  type Vouched,
 } from './journal-files.js';
 import { replayJournal, type DamagedLine, type Replayed } from './journal-replay.js';
 import { messageOf } from '../util/errors.js';
@@ -211,7 +212,7 @@ export class Journal {
     log: (line: string) => void,
     onEntry: (entry: JournalEntry, at: EntryLine) => void,
     options: JournalOptions,
-    trusted: { bytes: number; clean: boolean } | undefined,
+    trusted: Vouched | undefined,
   ): Promise<Replayed> {
     const result = await replayJournal(handle, path, log, onEntry, {
       maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,

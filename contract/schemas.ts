@@ -136,6 +136,8 @@ export interface CompiledContract {
   keywordValidator(schema: JsonValue): KeywordValidator;
   /** Compiles the given schemas now (fails fast on a bad reference). */
   precompile(schemas: JsonValue[]): void;
+  /** How many schemas were compiled so far (what a first use would have to compile is not yet among them). */
+  readonly compiledCount: number;
 }
 
 function schemaPointer(doc: OpenApiDocument, schema: JsonValue): string | undefined {
@@ -223,6 +225,9 @@ export function compileContract(source: OpenApiDocument, level: Level): Compiled
     },
     precompile(schemas) {
       for (const schema of schemas) validator(schema);
+    },
+    get compiledCount() {
+      return cache.size;
     },
   };
 }

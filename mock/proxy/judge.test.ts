@@ -35,6 +35,28 @@ function exchange(method: string, target: string, status: number, answer: string
 }
 
 describe('validating proxy: judge.ts applies the shared judgments', () => {
+  it("compiles every body schema at start: judging an operation's first exchanges compiles nothing (no stall of the answers)", () => {
+    // A copy of the contract: its compiled contracts are new, untouched by the other tests.
+    const fresh = structuredClone(document);
+    const judge = createJudge(fresh, 'spec');
+    const { contracts } = judgeContexts(fresh).strict;
+    const counts = () => [contracts.spec.compiledCount, contracts.strict.compiledCount];
+    const before = counts();
+    assert.ok(before.every((n) => n > 0));
+    const orderPath = model.pathOf(model.orderInfo.operationId, { [model.order.numberParam]: ORDER });
+    const problem = '{"type":"about:blank","title":"Not found","status":404}';
+    const op = model.get(transfer);
+    const created = JSON.stringify({ id: 1 });
+    for (const seen of [
+      exchange('GET', orderPath, 200, order),
+      exchange('GET', orderPath, 404, problem),
+      exchange('POST', op.path, op.successStatus, created, '{"fk_lot_id":1}'),
+      exchange('POST', op.path, 400, problem, '{}'),
+    ])
+      for (const level of ['spec', 'strict'] as const) judge.judgeAt(seen, level);
+    assert.deepEqual(counts(), before);
+  });
+
   it('every entry of the list names a rule of judgments/rules.ts and a side and level', () => {
     assert.ok(JUDGMENTS.length > 10);
     for (const j of JUDGMENTS) assert.match(j.rule, /^(Spec|Profile|Issue)/, j.id);

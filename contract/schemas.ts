@@ -129,7 +129,8 @@ export interface CompiledContract {
    * The validator of a schema given by a local reference into the document, e.g.
    * `#/components/schemas/LotTransfer`, or of an inline schema object of the document.
    * Compiled on first use and cached: the mock asks for its validators when it builds its request
-   * path (`mock/app.ts`), so none is compiled while a request waits.
+   * path (`mock/app.ts`), and the validating proxy compiles every body schema when it starts
+   * (`mock/proxy/judge.ts`), so none is compiled while a request waits.
    */
   validator(schema: JsonValue): Validator;
   /** The same validator, naming each problem's keyword (for deriving and judging cases, not for answers). */
